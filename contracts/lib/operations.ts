@@ -1,0 +1,59 @@
+// Walks the operations of a bundled contract document: the one place that knows where operations live.
+import { isObject, type Json, type JsonObject, type OpenApiDocument } from './bundle.js';
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface ContractOperation {
+  /** `paths` for API operations, `webhooks` for deliveries the service sends. */
+  section: 'paths' | 'webhooks';
+  path: string;
+  method: string;
+  operationId: string;
+  operation: JsonObject;
+  /** Path-level parameters merged with operation-level ones (operation wins), refs left as they are. */
+  parameters: Json[];
+  tags: string[];
+}
+
+export function listOperations(doc: OpenApiDocument, sections: Array<'paths' | 'webhooks'> = ['paths']): ContractOperation[] {
+  const found: ContractOperation[] = [];
+  for (const section of sections) {
+    const items = doc[section];
+    if (!isObject(items)) continue;
+    for (const [path, item] of Object.entries(items)) {
+      if (!isObject(item)) continue;
+      for (const method of HTTP_METHODS) {
+        const operation = item[method];
+        if (!isObject(operation)) continue;
+        const pathParams = Array.isArray(item.parameters) ? item.parameters : [];
+        const opParams = Array.isArray(operation.parameters) ? operation.parameters : [];
+        found.push({
+          section,
+          path,
+          method,
+          operationId: typeof operation.operationId === 'string' ? operation.operationId : `${method} ${path}`,
+          operation,
+          parameters: [...pathParams, ...opParams],
+          tags: Array.isArray(operation.tags) ? operation.tags.filter((t): t is string => typeof t === 'string') : [],
+        });
+      }
+    }
+  }
+  return found;
+}
+
+/** Follows one local `$ref` (`#/components/...`) of a bundled document. */
+export function deref<T extends Json>(doc: OpenApiDocument, node: T): Json {
+  let current: Json = node;
+  for (let hops = 0; isObject(current) && typeof current.$ref === 'string' && hops < 20; hops++) {
+    const pointer: string = current.$ref as string;
+    if (!pointer.startsWith('#/')) return current;
+    let target: Json = doc;
+    for (const part of pointer.slice(2).split('/')) {
+      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+      target = isObject(target) ? target[key] : null;
+    }
+    current = target;
+  }
+  return current;
+}
