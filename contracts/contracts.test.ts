@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTRACT_VERSIONS, CONTRACTS_DIR, isObject, loadContract, rootDocumentPath } from './lib/bundle.js';
+import { CONTRACT_VERSIONS, CONTRACTS_DIR, CONTROL_CONTRACT, isObject, loadContract, rootDocumentPath } from './lib/bundle.js';
 import { checkContractDocument } from './lib/check.js';
 import { renderCoverageTable } from './lib/coverage.js';
 import { listOperations } from './lib/operations.js';
@@ -72,5 +72,12 @@ describe('version surfaces', () => {
 describe('contracts/COVERAGE.md', () => {
   it('is current (regenerate with npm run contracts:coverage)', () => {
     expect(readFileSync(path.join(CONTRACTS_DIR, 'COVERAGE.md'), 'utf8')).toBe(renderCoverageTable());
+  });
+});
+
+describe('the sandbox control contract', () => {
+  it('validates with swagger-parser and passes the schema and example checks', async () => {
+    await expect(SwaggerParser.validate(rootDocumentPath(CONTROL_CONTRACT))).resolves.toBeTruthy();
+    expect(checkContractDocument(loadContract(CONTROL_CONTRACT))).toEqual([]);
   });
 });

@@ -18,7 +18,11 @@ export type ContractVersion = (typeof CONTRACT_VERSIONS)[number];
 const COMPONENT_KINDS = new Set(['schemas', 'parameters', 'responses', 'headers', 'securitySchemes', 'requestBodies', 'examples']);
 const INLINED_KINDS = new Set(['paths']);
 
+/** The operator-only control API of the simulator: its own document, not a version of the public contract. */
+export const CONTROL_CONTRACT = 'sandbox-control';
+
 export function rootDocumentPath(version: string): string {
+  if (version === CONTROL_CONTRACT) return path.join(CONTRACTS_DIR, 'sandbox-control.openapi.yaml');
   return path.join(CONTRACTS_DIR, version, 'openapi.yaml');
 }
 

@@ -57,3 +57,16 @@ export function deref<T extends Json>(doc: OpenApiDocument, node: T): Json {
   }
   return current;
 }
+
+/** The operation a concrete request addresses (`GET /api/jobs/4f1c...`), or undefined. */
+export function matchOperation(doc: OpenApiDocument, method: string, path: string): ContractOperation | undefined {
+  const pathname = path.split('?')[0];
+  const candidates = listOperations(doc).filter((op) => op.method === method.toLowerCase());
+  // Literal segments win over parameters (`/findings/batch` before `/findings/{findingId}`).
+  const score = (template: string) => template.split('/').filter((s) => s && !s.startsWith('{')).length;
+  for (const op of candidates.sort((a, b) => score(b.path) - score(a.path))) {
+    const pattern = new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    if (pattern.test(pathname)) return op;
+  }
+  return undefined;
+}

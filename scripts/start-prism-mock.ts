@@ -1,5 +1,5 @@
-// npm start: serves the sandbox on PORT (default 4010).
-// Until the simulator lands (see the README), the sandbox is Prism's mock of the bundled contract:
+// npm run mock: serves Prism's stateless mock of a contract version on PORT (default 4010).
+// Useful to compare the simulator with a mock of the same contract (README, benchmarks):
 // stateless, answering every operation from the contract's examples.
 import { writeBundledContract } from '../contracts/lib/bundle-files.js';
 import { startPrism } from '../contracts/lib/prism.js';

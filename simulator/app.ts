@@ -1,0 +1,99 @@
+// createSimulator(deps): the whole middleware order on one screen.
+//   request id + log line -> error envelope -> /_sim control API -> contract routes per served version
+// Each contract route runs: authenticate -> rate limit -> parse + validate -> idempotency -> handler -> flush.
+import os from 'node:os';
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import Koa from 'koa';
+import { loadContract } from '../contracts/lib/bundle.js';
+import { createContractSchemas } from '../contracts/lib/schemas.js';
+import { SERVABLE_VERSIONS } from './config.js';
+import { createControl } from './control/index.js';
+import type { SandboxIdentity } from './control/bootstrap.js';
+import { createDomains, type Domains } from './domains/index.js';
+import type { KernelDeps } from './kernel/deps.js';
+import { contractRouter } from './kernel/http/contract-routes.js';
+import { errorEnvelope } from './kernel/http/error-envelope.js';
+import { createIdempotency } from './kernel/http/idempotency.js';
+import { createRateLimiter, type RateLimiter } from './kernel/http/rate-limit.js';
+import { requestLog } from './kernel/http/request-log.js';
+
+export interface Simulator {
+  app: Koa;
+  deps: KernelDeps;
+  domains: Domains;
+  rateLimiter: RateLimiter;
+  /** Served versions and the URL prefix of each ('' for the default). */
+  versions: Array<{ version: string; prefix: string }>;
+  /** operationIds per version that answer 501 because their domain is not built yet. */
+  unhandled: Record<string, string[]>;
+  /** Sets up the sandbox (clock, admin token, default tenant) and resumes in-flight work. */
+  start(): Promise<SandboxIdentity>;
+  stop(): Promise<void>;
+}
+
+export function servedVersions(contract: string, defaultVersion: string): Array<{ version: string; prefix: string }> {
+  if (contract !== 'all') return [{ version: contract, prefix: '' }];
+  return [{ version: defaultVersion, prefix: '' }, ...SERVABLE_VERSIONS.map((version) => ({ version, prefix: `/versions/${version}` }))];
+}
+
+export async function createSimulator(deps: KernelDeps): Promise<Simulator> {
+  const { config, store, clock, log, ids } = deps;
+  const domains = createDomains(deps);
+  const rateLimiter = createRateLimiter(clock, (tenantId) => domains.tenants.settings(tenantId).rateLimits);
+  const idempotency = createIdempotency(store, clock, config.idempotencyTtlMs);
+  const uploadDir = config.artifactsDir ? path.join(config.artifactsDir, 'incoming') : path.join(os.tmpdir(), 'sim-uploads');
+  mkdirSync(uploadDir, { recursive: true });
+
+  const app = new Koa();
+  app.proxy = false;
+  app.use(requestLog(log, ids));
+  app.use(errorEnvelope(log));
+
+  const versions = servedVersions(config.contract, config.defaultVersion);
+  const unhandled: Record<string, string[]> = {};
+  const control = createControl({ deps, domains, rateLimiter, versions, unhandled: () => unhandled });
+  app.use(control.router.routes());
+  for (const { version, prefix } of versions) {
+    const doc = loadContract(version);
+    const routes = contractRouter({
+      doc,
+      version,
+      prefix,
+      schemas: createContractSchemas(doc),
+      handlers: domains.handlers,
+      authenticate: domains.auth.authenticate,
+      rateLimiter,
+      idempotency,
+      store,
+      uploadDir,
+      maxFileBytes: config.maxFileBytes,
+    });
+    unhandled[version] = routes.unhandled;
+    app.use(routes.router.routes());
+  }
+  const missing = Object.entries(unhandled).filter(([, ops]) => ops.length);
+  if (config.strict && missing.length) {
+    throw new Error(`strict mode: operations without a handler: ${missing.map(([v, ops]) => `${v}: ${ops.join(', ')}`).join('; ')}`);
+  }
+
+  return {
+    app,
+    deps,
+    domains,
+    rateLimiter,
+    versions,
+    unhandled,
+    async start() {
+      const identity = control.bootstrap();
+      await domains.start();
+      await store.flush();
+      return identity;
+    },
+    async stop() {
+      await domains.stop();
+      deps.scheduler.stop();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// Integration keys (spec 5.1: issued by an operator, the secret revealed once). The only file that touches
+// the `integrationKeys` collection. The secret is never stored: only its sha256, which is also the index a
+// presented `x-api-key` is looked up by.
+import { createHash } from 'node:crypto';
+import type { KernelDeps } from '../../kernel/deps.js';
+
+export interface IntegrationKeyRecord {
+  id: string;
+  tenantId: string;
+  /** sha256 of the secret, hex. */
+  secretHash: string;
+  scopes: string[];
+  allowedAdapters: string[] | null;
+  defaultAdapter: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+export type KeyState = 'active' | 'revoked' | 'expired';
+
+export const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+/** Revocation wins over expiry: a revoked key says so even once its expiry has passed. */
+export function keyState(key: IntegrationKeyRecord, nowMs: number): KeyState {
+  if (key.revokedAt !== null) return 'revoked';
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= nowMs) return 'expired';
+  return 'active';
+}
+
+export function keyStore(deps: KernelDeps) {
+  const keys = deps.store.collection<IntegrationKeyRecord>('integrationKeys', {
+    indexes: { secretHash: (k) => k.secretHash, tenant: (k) => k.tenantId },
+  });
+  return {
+    get: (id: string) => keys.get(id),
+    /** The key whose secret is `secret`, found through the hash index. */
+    bySecret: (secret: string) => keys.findBy('secretHash', hashSecret(secret))[0],
+    ofTenant: (tenantId: string) => keys.findBy('tenant', tenantId).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)),
+    put: (key: IntegrationKeyRecord) => keys.put(key),
+  };
+}
+
+export type KeyStore = ReturnType<typeof keyStore>;

@@ -1,0 +1,27 @@
+// The HS256 secret bearer tokens are signed with. The only file that touches the `authSigningKeys`
+// collection. SIM_JWT_SECRET wins; otherwise a secret is generated once and kept in the store, so tokens
+// issued before a restart still verify after it (spec 5.2: clients hold tokens for up to an hour).
+import type { KernelDeps } from '../../kernel/deps.js';
+
+interface SigningKeyRecord {
+  id: string;
+  secret: string;
+  createdAt: string;
+}
+
+const RECORD_ID = 'jwt-hs256';
+
+export function signingKeyStore(deps: KernelDeps) {
+  const records = deps.store.collection<SigningKeyRecord>('authSigningKeys');
+  const encoder = new TextEncoder();
+  return {
+    /** The signing key, created on first use (and again after a sandbox reset cleared the store). */
+    current(): Uint8Array {
+      if (deps.config.jwtSecret) return encoder.encode(deps.config.jwtSecret);
+      const record = records.get(RECORD_ID) ?? records.put({ id: RECORD_ID, secret: deps.ids.secret(32), createdAt: deps.clock.nowIso() });
+      return encoder.encode(record.secret);
+    },
+  };
+}
+
+export type SigningKeyStore = ReturnType<typeof signingKeyStore>;

@@ -1,0 +1,66 @@
+// Bearer tokens (spec 2.1, 5.2, 5.4): HS256 JWTs that carry the tenant, the principal type and the scopes,
+// valid for 3600 s of virtual time. Verification uses the virtual clock, so advancing the sandbox clock
+// by an hour expires a token exactly as waiting would.
+import { errors, jwtVerify, SignJWT } from 'jose';
+import type { KernelDeps } from '../../kernel/deps.js';
+import { invalidToken } from '../../kernel/errors.js';
+import type { SigningKeyStore } from './signing-key.store.js';
+
+export const TOKEN_TTL_SECONDS = 3600;
+const ISSUER = 'tcfa-sandbox';
+
+export type TokenPrincipalType = 'integration' | 'dashboard';
+
+export interface TokenClaims {
+  /** The integration key id; absent for a dashboard principal, which has no key. */
+  sub?: string;
+  tenant_id: string;
+  principal_type: TokenPrincipalType;
+  scopes: string[];
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
+  return {
+    async issue(input: { tenantId: string; type: TokenPrincipalType; keyId: string | null; scopes: string[] }): Promise<string> {
+      const iat = Math.floor(deps.clock.now() / 1000);
+      const jwt = new SignJWT({ tenant_id: input.tenantId, principal_type: input.type, scopes: [...input.scopes] })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(ISSUER)
+        .setJti(deps.ids.uuid())
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + TOKEN_TTL_SECONDS);
+      if (input.keyId !== null) jwt.setSubject(input.keyId);
+      return jwt.sign(signingKeys.current());
+    },
+
+    /** The token's claims, or 401 INVALID_TOKEN (decision 1: absent, malformed, forged and expired alike). */
+    async verify(token: string): Promise<TokenClaims> {
+      let payload: Record<string, unknown>;
+      try {
+        ({ payload } = await jwtVerify(token, signingKeys.current(), {
+          algorithms: ['HS256'],
+          issuer: ISSUER,
+          requiredClaims: ['exp', 'iat', 'jti'],
+          currentDate: new Date(deps.clock.now()),
+        }));
+      } catch (error) {
+        if (error instanceof errors.JWTExpired) throw invalidToken('bearer token has expired; exchange the integration key again');
+        throw invalidToken('bearer token is invalid');
+      }
+      const { tenant_id, principal_type, scopes, sub } = payload;
+      const wellFormed =
+        typeof tenant_id === 'string' &&
+        (principal_type === 'integration' || principal_type === 'dashboard') &&
+        Array.isArray(scopes) &&
+        scopes.every((s) => typeof s === 'string') &&
+        (principal_type === 'dashboard' || typeof sub === 'string');
+      if (!wellFormed) throw invalidToken('bearer token is invalid');
+      return payload as unknown as TokenClaims;
+    },
+  };
+}
+
+export type TokenService = ReturnType<typeof tokenService>;

@@ -1,0 +1,61 @@
+// The sandbox's fictional payment processor: customers and setup intents. The only file that touches the
+// `paymentCustomers` and `billingSetupIntents` collections. Identifiers look like a processor's
+// (`cus_...`, `seti_..._secret_...`) but carry `sbx` so they can never be mistaken for real ones.
+import type { KernelDeps } from '../../kernel/deps.js';
+import type { IdGenerator } from '../../kernel/ids.js';
+
+export interface PaymentCustomer {
+  id: string;
+  tenantId: string;
+  email: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SetupIntent {
+  id: string;
+  tenantId: string;
+  paymentCustomerId: string;
+  /** No payment method is ever attached in the sandbox: the intent stays where a processor starts it. */
+  status: 'requires_payment_method';
+  billingEmail: string | null;
+  createdAt: string;
+}
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Alphanumeric, as processor ids are (base64url's `-` and `_` would blur the `_secret_` separator). */
+function alphanumeric(ids: IdGenerator, length: number): string {
+  return [...Buffer.from(ids.secret(length), 'base64url').subarray(0, length)].map((byte) => ALPHABET[byte % ALPHABET.length]).join('');
+}
+
+export function billingStore(deps: KernelDeps) {
+  const customers = deps.store.collection<PaymentCustomer>('paymentCustomers', { indexes: { tenant: (c) => c.tenantId } });
+  const intents = deps.store.collection<SetupIntent>('billingSetupIntents', { indexes: { tenant: (i) => i.tenantId } });
+  return {
+    customer: (id: string) => customers.get(id),
+    /** A customer with a given id (the tenant already names it) or a new id. */
+    putCustomer(input: { id?: string; tenantId: string; email: string | null }): PaymentCustomer {
+      const now = deps.clock.nowIso();
+      const existing = input.id ? customers.get(input.id) : undefined;
+      return customers.put({
+        id: input.id ?? `cus_sbx_${alphanumeric(deps.ids, 14)}`,
+        tenantId: input.tenantId,
+        email: input.email,
+        createdAt: existing?.createdAt ?? now,
+        updatedAt: now,
+      });
+    },
+    createSetupIntent(input: { tenantId: string; paymentCustomerId: string; billingEmail: string | null }): { intent: SetupIntent; clientSecret: string } {
+      const id = `seti_sbx_${alphanumeric(deps.ids, 14)}`;
+      // The client secret goes to the caller once (it is what a browser form confirms with); nothing in
+      // the sandbox reads it back, so it is not kept.
+      const clientSecret = `${id}_secret_${alphanumeric(deps.ids, 24)}`;
+      const intent = intents.put({ id, ...input, status: 'requires_payment_method', createdAt: deps.clock.nowIso() });
+      return { intent, clientSecret };
+    },
+    intentsOf: (tenantId: string) => intents.findBy('tenant', tenantId),
+  };
+}
+
+export type BillingStore = ReturnType<typeof billingStore>;

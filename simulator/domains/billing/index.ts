@@ -1,0 +1,15 @@
+// The billing domain: the payment-method setup session (spec 4.1, 2.8).
+import type { KernelDeps } from '../../kernel/deps.js';
+import type { DomainModule } from '../domain.js';
+import type { TenantStore } from '../tenants/index.js';
+import { billingStore } from './billing.store.js';
+import { setupSessionRoutes } from './setup-session.routes.js';
+
+export type { PaymentCustomer, SetupIntent } from './billing.store.js';
+
+export function createBilling(deps: KernelDeps, peers: { tenants: TenantStore }): DomainModule {
+  return {
+    name: 'billing',
+    handlers: setupSessionRoutes(billingStore(deps), peers.tenants),
+  };
+}

@@ -1,0 +1,47 @@
+// The composition root of the domains: builds each one from the kernel and wires them together. The only
+// place that knows every domain; a domain reaches another only through what is passed in here.
+import type { KernelDeps } from '../kernel/deps.js';
+import type { HandlerTable } from '../kernel/http/types.js';
+import { createAuth } from './auth/index.js';
+import { createBilling } from './billing/index.js';
+import type { DomainModule } from './domain.js';
+import { createJobs } from './jobs/index.js';
+import { createSima } from './sima/index.js';
+import { tenantStore } from './tenants/index.js';
+import { createWebhooks } from './webhooks/index.js';
+
+export function createDomains(deps: KernelDeps) {
+  const tenants = tenantStore(deps);
+  const webhooks = createWebhooks(deps);
+  const jobs = createJobs(deps, { tenants });
+  jobs.onFinished((job) => webhooks.jobFinished(job));
+  const auth = createAuth(deps, { tenants });
+  const billing = createBilling(deps, { tenants });
+  const sima = createSima(deps, { jobs, webhooks, tenants });
+  const modules: DomainModule[] = [auth, billing, jobs, webhooks, sima];
+
+  const handlers: HandlerTable = {};
+  for (const module of modules) {
+    for (const [operationId, handler] of Object.entries(module.handlers)) {
+      if (handlers[operationId]) throw new Error(`${operationId} is handled by two domains`);
+      handlers[operationId] = handler;
+    }
+  }
+  return {
+    tenants,
+    auth,
+    jobs,
+    webhooks,
+    billing,
+    sima,
+    handlers,
+    async start() {
+      for (const module of modules) await module.start?.();
+    },
+    async stop() {
+      for (const module of [...modules].reverse()) await module.stop?.();
+    },
+  };
+}
+
+export type Domains = ReturnType<typeof createDomains>;

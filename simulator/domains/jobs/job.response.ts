@@ -1,0 +1,40 @@
+// A job record as the contract's JobResponse (spec 2.2; schemas/jobs.yaml Job): every required field,
+// `fileName` only when the job has one, and none of the worker's bookkeeping (input, family, timestamps).
+import type { FinishedJob, JobRecord } from './index.js';
+import { emptyReconciliation, emptySkippedRows, zeroOutcomes } from './job.store.js';
+
+export function toJobResponse(job: JobRecord): Record<string, unknown> {
+  return {
+    id: job.id,
+    type: job.type,
+    status: job.status,
+    // spec 2.2: "100 for completed jobs"
+    progress: job.status === 'COMPLETED' ? 100 : job.progress,
+    ...(job.fileName === undefined ? {} : { fileName: job.fileName }),
+    result: job.result ?? {},
+    reconciliation: { ...emptyReconciliation(), ...job.reconciliation },
+    skippedRows: { ...emptySkippedRows(), ...job.skippedRows },
+    warnings: job.warnings ?? null,
+    outcomes: { ...zeroOutcomes(), ...job.outcomes },
+    error: job.error ?? null,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+  };
+}
+
+/** spec 6: the delivery body's `job` object (schemas/webhooks.yaml WebhookJob) of a finished job. */
+export function toFinishedJob(job: JobRecord & { status: 'COMPLETED' | 'FAILED' }): FinishedJob {
+  return {
+    tenantId: job.tenantId,
+    job: {
+      id: job.id,
+      type: job.type,
+      status: job.status,
+      progress: job.status === 'COMPLETED' ? 100 : job.progress,
+      createdAt: job.createdAt,
+      updatedAt: job.updatedAt,
+      result: job.status === 'COMPLETED' ? job.result : null,
+      error: job.error,
+    },
+  };
+}

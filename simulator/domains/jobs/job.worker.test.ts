@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { createTestDeps } from '../../testing/kernel.js';
+import { tenantStore } from '../tenants/index.js';
+import { createJobs, type FinishedJob, type JobsDomain } from './index.js';
+import { SLOW_JOBS, settle, until } from './jobs.testing.js';
+
+const { jobStartDelayMs: START, jobProcessingMs: PROCESSING } = SLOW_JOBS;
+
+async function setup() {
+  const deps = await createTestDeps({ config: SLOW_JOBS });
+  const tenants = tenantStore(deps);
+  const tenant = tenants.create();
+  const jobs = createJobs(deps, { tenants });
+  const finished: FinishedJob[] = [];
+  jobs.onFinished((event) => finished.push(event));
+  return { deps, jobs, tenantId: tenant.id, finished };
+}
+
+const statusOf = (jobs: JobsDomain, tenantId: string, id: string) => jobs.get(tenantId, id)?.status;
+
+describe('the job worker', () => {
+  it('moves a job PENDING -> PROCESSING -> COMPLETED on the virtual clock, never before the processing time', async () => {
+    const { deps, jobs, tenantId, finished } = await setup();
+    jobs.registerJobType('sima_validation', async (_job, context) => {
+      context.progress(40);
+      return { result: { skusScreened: 2 }, reconciliation: { skusFound: 2, skusScreened: 2 }, outcomes: { cleared: 2 } };
+    });
+    const job = jobs.enqueue({ tenantId, keyId: 'k', type: 'sima_validation', family: 'sima', input: { skus: null } });
+    expect(job.status).toBe('PENDING');
+
+    // The test clock also runs in real time: keep a second of margin around each boundary.
+    deps.clock.advance(START - 1_000);
+    await settle();
+    expect(statusOf(jobs, tenantId, job.id)).toBe('PENDING');
+
+    deps.clock.advance(1_000);
+    await until(() => statusOf(jobs, tenantId, job.id) === 'PROCESSING' && jobs.get(tenantId, job.id)!.progress === 40, 'PROCESSING at 40%');
+    expect(jobs.get(tenantId, job.id)!.startedAt).not.toBeNull();
+
+    deps.clock.advance(PROCESSING - 1_000);
+    await settle();
+    expect(statusOf(jobs, tenantId, job.id)).toBe('PROCESSING');
+
+    deps.clock.advance(1_000);
+    await until(() => statusOf(jobs, tenantId, job.id) === 'COMPLETED', 'COMPLETED');
+    const done = jobs.toResponse(jobs.get(tenantId, job.id)!);
+    expect(done).toMatchObject({
+      status: 'COMPLETED',
+      progress: 100,
+      result: { skusScreened: 2 },
+      reconciliation: { rowsUploaded: null, rowsSkipped: null, rowsDeduplicated: null, skusFound: 2, skusScreened: 2, skusNotApplicable: 0 },
+      outcomes: { atRisk: 0, cleared: 2, needsReview: 0, falsePositive: 0 },
+      error: null,
+    });
+    await until(() => finished.length === 1, 'the finished event');
+    expect(finished[0]).toEqual({
+      tenantId,
+      job: { id: job.id, type: 'sima_validation', status: 'COMPLETED', progress: 100, createdAt: job.createdAt, updatedAt: done.updatedAt, result: { skusScreened: 2 }, error: null },
+    });
+  });
+
+  it('fails a job whose processor throws, with the message as error and no stack', async () => {
+    const { deps, jobs, tenantId, finished } = await setup();
+    jobs.registerJobType('catalog_upload', async () => {
+      throw new Error('row 3: hsCode is not a tariff number');
+    });
+    const job = jobs.enqueue({ tenantId, keyId: null, type: 'catalog_upload', family: 'upload', fileName: 'catalog.csv' });
+    deps.clock.advance(START);
+    await until(() => statusOf(jobs, tenantId, job.id) === 'PROCESSING', 'PROCESSING');
+    deps.clock.advance(PROCESSING);
+    await until(() => statusOf(jobs, tenantId, job.id) === 'FAILED', 'FAILED');
+    const failed = jobs.toResponse(jobs.get(tenantId, job.id)!);
+    expect(failed.error).toBe('row 3: hsCode is not a tariff number');
+    expect(failed.fileName).toBe('catalog.csv');
+    expect(failed.progress).toBeLessThan(100);
+    await until(() => finished.length === 1, 'the finished event');
+    expect(finished[0].job).toMatchObject({ status: 'FAILED', result: null, error: 'row 3: hsCode is not a tariff number' });
+  });
+
+  it('fails a job of a type no worker handles with a clear error, and keeps serving other jobs', async () => {
+    const { deps, jobs, tenantId } = await setup();
+    jobs.registerJobType('sima_validation', async () => ({ result: {} }));
+    const orphan = jobs.enqueue({ tenantId, keyId: null, type: 'notification_digest', family: 'other' });
+    const fine = jobs.enqueue({ tenantId, keyId: null, type: 'sima_validation', family: 'sima' });
+    deps.clock.advance(START);
+    await until(() => statusOf(jobs, tenantId, fine.id) === 'PROCESSING' && statusOf(jobs, tenantId, orphan.id) === 'PROCESSING', 'both started');
+    deps.clock.advance(PROCESSING);
+    await until(() => statusOf(jobs, tenantId, orphan.id) === 'FAILED' && statusOf(jobs, tenantId, fine.id) === 'COMPLETED', 'both finished');
+    expect(jobs.get(tenantId, orphan.id)!.error).toBe('no worker handles jobs of type notification_digest in this sandbox');
+  });
+
+  it('survives a processor that throws a non-Error and a listener that throws', async () => {
+    const { deps, jobs, tenantId, finished } = await setup();
+    jobs.onFinished(() => {
+      throw new Error('listener broke');
+    });
+    jobs.registerJobType('order_upload', () => Promise.reject({ weird: true }));
+    const job = jobs.enqueue({ tenantId, keyId: null, type: 'order_upload', family: 'upload' });
+    deps.clock.advance(START);
+    await until(() => statusOf(jobs, tenantId, job.id) === 'PROCESSING', 'PROCESSING');
+    deps.clock.advance(PROCESSING);
+    await until(() => finished.length === 1, 'the finished event');
+    expect(jobs.get(tenantId, job.id)).toMatchObject({ status: 'FAILED', error: 'the job failed without a message' });
+    // The worker still takes new work afterwards.
+    jobs.registerJobType('ship_upload', async () => ({ result: { rows: 1 } }));
+    const next = jobs.enqueue({ tenantId, keyId: null, type: 'ship_upload', family: 'upload' });
+    deps.clock.advance(START);
+    await until(() => statusOf(jobs, tenantId, next.id) === 'PROCESSING', 'PROCESSING');
+    deps.clock.advance(PROCESSING);
+    await until(() => statusOf(jobs, tenantId, next.id) === 'COMPLETED', 'COMPLETED');
+  });
+
+  it('refuses a second processor for a job type', async () => {
+    const { jobs } = await setup();
+    jobs.registerJobType('sima_validation', async () => ({ result: {} }));
+    expect(() => jobs.registerJobType('sima_validation', async () => ({ result: {} }))).toThrow('job type sima_validation already has a processor');
+  });
+
+  it('makes the terminal state durable before announcing it', async () => {
+    const { deps, jobs, tenantId } = await setup();
+    const flushedBefore: boolean[] = [];
+    let flushes = 0;
+    const flush = deps.store.flush.bind(deps.store);
+    deps.store.flush = () => {
+      flushes += 1;
+      return flush();
+    };
+    jobs.onFinished(() => flushedBefore.push(flushes >= 2));
+    jobs.registerJobType('ship_upload', async () => ({ result: {} }));
+    const job = jobs.enqueue({ tenantId, keyId: null, type: 'ship_upload', family: 'upload' });
+    deps.clock.advance(START);
+    await until(() => statusOf(jobs, tenantId, job.id) === 'PROCESSING', 'PROCESSING');
+    deps.clock.advance(PROCESSING);
+    await until(() => flushedBefore.length === 1, 'the finished event');
+    // one flush after PROCESSING, one after COMPLETED, both before the event
+    expect(flushedBefore).toEqual([true]);
+  });
+});

@@ -1,0 +1,148 @@
+// The `sima_validation` job (spec 4.2, workflow A): screens the requested SKUs (or the whole catalog) of
+// the tenant against the trade-remedy measures of the chosen authority, records one SIMA result per SKU,
+// and reports the counts as the job's outcomes and reconciliation (spec 2.2).
+import { createHash } from 'node:crypto';
+import { SIMA_MEASURES_VERSION, type ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
+import type { KernelDeps } from '../../kernel/deps.js';
+import type { JobOutcome, JobProcessor } from '../jobs/index.js';
+import type { CatalogItemRecord, CatalogStore } from './catalog.store.js';
+import { screenItem } from './screening.js';
+import { newCuid, type SimaResultRecord, type SimaResultStore } from './sima-result.store.js';
+
+export type RunPolicy = 'always' | 'skip_exact_duplicates';
+
+/** What the enqueue endpoint stores as the job's input. */
+export interface SimaBatchInput {
+  /** null: every SKU of the tenant catalog (spec 4.2). */
+  skus: string[] | null;
+  runPolicy: RunPolicy;
+  screeningAuthority: ScreeningAuthority;
+}
+
+/** How many unknown SKUs the job result names (the rest are only counted). */
+const UNKNOWN_SKU_SAMPLE = 20;
+
+export function parseSimaInput(input: unknown): SimaBatchInput {
+  const value = (input ?? {}) as Partial<SimaBatchInput>;
+  const skus = value.skus ?? null;
+  if (skus !== null && !(Array.isArray(skus) && skus.every((s) => typeof s === 'string'))) throw new Error('the batch input has no valid skus list');
+  if (value.runPolicy !== 'always' && value.runPolicy !== 'skip_exact_duplicates') throw new Error('the batch input has no valid runPolicy');
+  if (value.screeningAuthority !== 'CA' && value.screeningAuthority !== 'US') throw new Error('the batch input has no valid screeningAuthority');
+  return { skus, runPolicy: value.runPolicy, screeningAuthority: value.screeningAuthority };
+}
+
+/** Everything a screening reads: same fingerprint, same answer ("identical inputs", runPolicy). */
+function fingerprintOf(item: CatalogItemRecord, authority: ScreeningAuthority): string {
+  const inputs = [authority, SIMA_MEASURES_VERSION, item.sku, item.hsCode, item.countryOfOrigin, item.materialType, item.annualImportValue, item.currency];
+  return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
+}
+
+export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore, results: SimaResultStore): JobProcessor {
+  return async (job, context): Promise<JobOutcome> => {
+    const input = parseSimaInput(job.input);
+    const tenantId = job.tenantId;
+    catalog.ensureSeeded(tenantId);
+    // A SKU named twice is screened once.
+    const requested = input.skus === null ? catalog.all(tenantId).map((item) => item.sku) : [...new Set(input.skus)];
+
+    const outcomes = { atRisk: 0, cleared: 0, needsReview: 0, falsePositive: 0 };
+    const unknown: string[] = [];
+    let found = 0;
+    let screened = 0;
+    let deduplicated = 0;
+    let totalExposure = 0;
+    const count = (r: Pick<SimaResultRecord, 'outcome' | 'exposureAnnual'>) => {
+      screened += 1;
+      if (r.outcome === 'AT_RISK') outcomes.atRisk += 1;
+      else if (r.outcome === 'NEEDS_REVIEW') outcomes.needsReview += 1;
+      else outcomes.cleared += 1;
+      totalExposure += r.exposureAnnual ?? 0;
+    };
+
+    for (const [index, sku] of requested.entries()) {
+      if (index % 10 === 0) context.progress((index / Math.max(1, requested.length)) * 100);
+      const item = catalog.get(tenantId, sku);
+      if (!item) {
+        unknown.push(sku);
+        continue;
+      }
+      found += 1;
+      const fingerprint = fingerprintOf(item, input.screeningAuthority);
+      const previous = results.current(tenantId, sku);
+      // A job run again after a restart keeps what it already recorded.
+      if (previous?.jobId === job.id) {
+        count(previous);
+        continue;
+      }
+      if (input.runPolicy === 'skip_exact_duplicates' && previous?.fingerprint === fingerprint) {
+        deduplicated += 1;
+        continue;
+      }
+      const screening = screenItem(item, input.screeningAuthority);
+      const now = deps.clock.nowIso();
+      // A reviewer's decision stands while the answer it was about stays the same.
+      const keptWorkflow =
+        previous && previous.workflowStatus && previous.workflowStatus !== 'OPEN' && previous.outcome === screening.outcome && previous.measureCode === screening.measureCode
+          ? previous.workflowStatus
+          : null;
+      const record = results.record({
+        id: newCuid(deps),
+        sku,
+        outcome: screening.outcome,
+        status: screening.outcome,
+        workflowStatus: keptWorkflow ?? (screening.outcome === 'CLEARED' ? null : 'OPEN'),
+        reasonCode: screening.reasonCode,
+        measureCode: screening.measureCode,
+        hsInScope: screening.hsInScope,
+        currentHs: screening.currentHs,
+        correctedHs: null,
+        countryOfOrigin: screening.countryOfOrigin,
+        materialType: screening.materialType,
+        confidence: screening.confidence,
+        evidence: screening.evidence,
+        analysisDate: now,
+        simaConfigVersion: SIMA_MEASURES_VERSION,
+        needsReviewSince: screening.outcome !== 'NEEDS_REVIEW' ? null : previous?.outcome === 'NEEDS_REVIEW' && previous.needsReviewSince ? previous.needsReviewSince : now,
+        isStale: false,
+        exposureAnnual: screening.exposureAnnual,
+        adRate: screening.adRate,
+        cvdRate: screening.cvdRate,
+        combinedRate: screening.combinedRate,
+        caseNumber: screening.caseNumber,
+        hasRestrictedComponents: false,
+        missingAttributes: screening.missingAttributes,
+        tenantId,
+        jobId: job.id,
+        screeningAuthority: input.screeningAuthority,
+        fingerprint,
+        supersededAt: null,
+      });
+      count(record);
+    }
+
+    return {
+      result: {
+        screeningAuthority: input.screeningAuthority,
+        runPolicy: input.runPolicy,
+        simaConfigVersion: SIMA_MEASURES_VERSION,
+        skusRequested: requested.length,
+        skusScreened: screened,
+        skusDeduplicated: deduplicated,
+        skusNotApplicable: unknown.length,
+        totalExposureAnnual: Math.round(totalExposure * 100) / 100,
+        unknownSkus: unknown.slice(0, UNKNOWN_SKU_SAMPLE),
+      },
+      reconciliation: {
+        rowsUploaded: null,
+        rowsSkipped: null,
+        // Only meaningful when duplicates are skipped; under `always` nothing is deduplicated by design.
+        rowsDeduplicated: input.runPolicy === 'skip_exact_duplicates' ? deduplicated : null,
+        skusFound: found,
+        skusScreened: screened,
+        skusNotApplicable: unknown.length,
+      },
+      warnings: unknown.length ? { unknownSkus: unknown.length } : null,
+      outcomes,
+    };
+  };
+}

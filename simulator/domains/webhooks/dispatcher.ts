@@ -1,0 +1,136 @@
+// Runs delivery attempts on the virtual clock (spec 6 delivery rules, decision 9): attempt 1 when the job
+// ends, each retry a fixed gap after the previous failure, every attempt recorded durably before the next
+// is scheduled, and pending deliveries resumed after a restart.
+import { createHmac } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { KernelDeps } from '../../kernel/deps.js';
+import { transition } from '../../kernel/machine.js';
+import { actionAfter, deliveryMachine, RETRY_GAPS_MS } from './delivery.machine.js';
+import { isAllowedTarget } from './ssrf.js';
+import type { SecretBox } from './secret-box.js';
+import { AttemptInterrupted, sendAttempt, type AttemptResult, type Resolve } from './transport.js';
+import type { StoredDelivery, WebhookStore } from './webhook.store.js';
+import type { DeliveryAttempt } from './webhook.types.js';
+
+export interface DispatcherOptions {
+  resolve: Resolve;
+  timeoutMs: number;
+}
+
+/** spec 6: `v1=` + hex HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the secret. */
+export const signature = (secret: string, timestamp: number, body: string) =>
+  `v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+
+export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets: SecretBox, options: DispatcherOptions) {
+  const scheduled = new Map<string, () => void>();
+  const running = new Map<string, Promise<void>>();
+  const shutdown = new AbortController();
+  let stopped = false;
+
+  const schedule = (delivery: StoredDelivery) => {
+    if (stopped || delivery.status !== 'pending' || delivery.nextAttemptAt === null) return;
+    scheduled.get(delivery.id)?.();
+    scheduled.set(delivery.id, deps.scheduler.at(Date.parse(delivery.nextAttemptAt), () => run(delivery.id)));
+  };
+
+  const run = (id: string): Promise<void> | undefined => {
+    scheduled.delete(id);
+    if (stopped || running.has(id)) return running.get(id);
+    const attempt = attemptOnce(id)
+      .catch((error) => deps.log.error({ err: error, deliveryId: id }, 'webhook attempt crashed'))
+      .finally(() => running.delete(id));
+    running.set(id, attempt);
+    return attempt;
+  };
+
+  const headersFor = (delivery: StoredDelivery, number: number, timestamp: number, secret: string | null) => ({
+    'Content-Type': 'application/json',
+    'User-Agent': 'svc-sandbox-webhooks/1',
+    'X-SVC-Event': delivery.event,
+    'X-SVC-Timestamp': String(timestamp),
+    'X-SVC-Delivery-ID': delivery.id,
+    'X-SVC-Attempt': String(number),
+    ...(secret === null ? {} : { 'X-SVC-Signature': signature(secret, timestamp, delivery.body) }),
+  });
+
+  /** The secret in clear for this attempt; undefined when a configured secret cannot be opened. */
+  const secretOf = (delivery: StoredDelivery): string | null | undefined => {
+    const sealed = store.config(delivery.jobId)?.secret ?? null;
+    if (sealed === null) return null;
+    try {
+      return secrets.open(sealed, delivery.jobId);
+    } catch {
+      return undefined;
+    }
+  };
+
+  async function attemptOnce(id: string): Promise<void> {
+    const delivery = store.delivery(id);
+    if (!delivery || delivery.status !== 'pending') return;
+    // Attempts are appended only when they end: one cut off by a crash is retried with the same number.
+    const number = delivery.attempts.length + 1;
+    const startedAt = deps.clock.now();
+    const timestamp = Math.floor(startedAt / 1000);
+    const secret = secretOf(delivery);
+    const started = performance.now();
+    let result: AttemptResult;
+    if (secret === undefined) {
+      // Never send unsigned what the integrator asked to be signed.
+      result = { statusCode: null, error: 'the webhook secret could not be decrypted' };
+    } else {
+      try {
+        result = await sendAttempt({
+          url: delivery.url,
+          headers: headersFor(delivery, number, timestamp, secret),
+          body: delivery.body,
+          resolve: options.resolve,
+          allowed: isAllowedTarget(new URL(delivery.url), deps.config.webhookAllowTargets),
+          timeoutMs: options.timeoutMs,
+          signal: shutdown.signal,
+        });
+      } catch (error) {
+        if (error instanceof AttemptInterrupted) return;
+        throw error;
+      }
+    }
+    if (stopped) return;
+    const current = store.delivery(id);
+    if (!current || current.status !== 'pending') return; // reset while the attempt was on the wire
+    const endedAt = deps.clock.now();
+    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const status = transition(deliveryMachine, current.status, actionAfter(ok, number), { attempt: number });
+    const record: DeliveryAttempt = {
+      number,
+      at: new Date(startedAt).toISOString(),
+      statusCode: result.statusCode,
+      error: result.error,
+      durationMs: Math.round(performance.now() - started),
+    };
+    const saved = store.putDelivery({
+      ...current,
+      status,
+      attempts: [...current.attempts, record],
+      nextAttemptAt: status === 'pending' ? new Date(endedAt + RETRY_GAPS_MS[number - 1]).toISOString() : null,
+    });
+    await deps.store.flush();
+    deps.log.info({ deliveryId: id, jobId: saved.jobId, attempt: number, statusCode: result.statusCode, error: result.error, status }, 'webhook attempt');
+    schedule(saved);
+  }
+
+  return {
+    schedule,
+    /** Resumes every pending delivery at its next attempt time (now or past: at once). */
+    start() {
+      for (const delivery of store.pending()) schedule(delivery);
+    },
+    async stop() {
+      stopped = true;
+      for (const cancel of scheduled.values()) cancel();
+      scheduled.clear();
+      shutdown.abort();
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}
+
+export type Dispatcher = ReturnType<typeof createDispatcher>;

@@ -1,0 +1,63 @@
+// The shapes the webhooks domain offers (re-exported by index.ts) and keeps (stored records).
+import type { DomainModule } from '../domain.js';
+
+export type WebhookEvent = 'job.completed' | 'job.failed';
+
+/** spec 6: the default subscription is both events. */
+export const WEBHOOK_EVENTS: readonly WebhookEvent[] = ['job.completed', 'job.failed'];
+
+export interface WebhookConfig {
+  url: string;
+  secret: string | null;
+  events: WebhookEvent[];
+}
+
+export interface DeliveryAttempt {
+  number: number;
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryView {
+  id: string;
+  tenantId: string;
+  jobId: string;
+  event: WebhookEvent;
+  url: string;
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  nextAttemptAt: string | null;
+  createdAt: string;
+}
+
+/** The jobs domain's `FinishedJob` event, declared structurally so this domain does not import jobs. */
+export interface FinishedJob {
+  tenantId: string;
+  job: {
+    id: string;
+    type: string;
+    status: 'COMPLETED' | 'FAILED';
+    progress: number;
+    createdAt: string;
+    updatedAt: string;
+    result: Record<string, unknown> | null;
+    error: string | null;
+  };
+}
+
+export interface WebhooksDomain extends DomainModule {
+  /**
+   * Reads the webhook configuration from an enqueue body (top-level webhookUrl/webhookSecret/webhookEvents or
+   * nested `webhook: { url, secret, events }`). null when none; 400 INVALID_REQUEST naming the field otherwise.
+   */
+  parseConfig(body: unknown): WebhookConfig | null;
+  /** Remembers the configuration of a job; the secret is encrypted at rest. */
+  attach(jobId: string, tenantId: string, config: WebhookConfig): void;
+  /** A job reached COMPLETED/FAILED: creates a delivery when subscribed and schedules attempt 1 now. */
+  jobFinished(event: FinishedJob): void;
+  deliveries(filter?: { tenantId?: string; jobId?: string }): DeliveryView[];
+}

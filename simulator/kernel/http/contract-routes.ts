@@ -1,0 +1,144 @@
+// Routes every operation of a contract document to its handler, with the per-operation middleware in the
+// order the spec implies: authenticate, rate-limit, parse and validate, idempotency, handle, make durable.
+import { rm } from 'node:fs/promises';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import type { OpenApiDocument } from '../../../contracts/lib/bundle.js';
+import { listOperations, type ContractOperation } from '../../../contracts/lib/operations.js';
+import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
+import { ApiError } from '../errors.js';
+import type { Store } from '../store/store.js';
+import type { Idempotency } from './idempotency.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { Handler, HandlerRequest, HandlerResponse, HandlerTable, Principal, UploadedFile } from './types.js';
+import { compileRequestValidator } from './validate-request.js';
+
+/** Establishes who calls (or throws 401/403). Returns null for operations without security. */
+export type Authenticator = (operation: ContractOperation, headers: Record<string, string | undefined>) => Promise<Principal | null>;
+
+export interface ContractRouterOptions {
+  doc: OpenApiDocument;
+  version: string;
+  schemas: ContractSchemas;
+  handlers: HandlerTable;
+  authenticate: Authenticator;
+  rateLimiter: RateLimiter;
+  idempotency: Idempotency;
+  store: Store;
+  uploadDir: string;
+  maxFileBytes: number;
+  /** URL prefix (`/versions/v1.2.0`) or '' for the default version. */
+  prefix?: string;
+}
+
+export interface ContractRouter {
+  router: Router;
+  /** operationIds without a handler: they answer 501 until their domain exists. */
+  unhandled: string[];
+}
+
+const notImplemented = (op: ContractOperation): Handler => () => {
+  throw new ApiError(501, 'NOT_IMPLEMENTED', `${op.operationId} is not implemented by this sandbox build yet`);
+};
+
+export function contractRouter(options: ContractRouterOptions): ContractRouter {
+  const router = new Router({ prefix: options.prefix || undefined });
+  const unhandled: string[] = [];
+  const bodyParser = koaBody({
+    multipart: true,
+    jsonStrict: true,
+    jsonLimit: '10mb',
+    formidable: {
+      uploadDir: options.uploadDir,
+      maxFileSize: options.maxFileBytes,
+      maxTotalFileSize: options.maxFileBytes,
+      hashAlgorithm: 'sha256',
+      keepExtensions: true,
+      allowEmptyFiles: true,
+      minFileSize: 0,
+    },
+  });
+
+  for (const op of listOperations(options.doc)) {
+    const handler = options.handlers[op.operationId] ?? (unhandled.push(op.operationId), notImplemented(op));
+    const validate = compileRequestValidator(options.doc, op, options.schemas);
+    const hasBody = op.operation.requestBody !== undefined;
+    const idempotent = op.operation['x-idempotent'] === true;
+    const path = op.path.replace(/\{([^}]+)\}/g, ':$1');
+    const method = op.method as 'get' | 'post' | 'put' | 'delete' | 'patch';
+
+    router[method](path, async (ctx: Context) => {
+      ctx.state.operationId = op.operationId;
+      const headers = lowerCaseHeaders(ctx.headers);
+      const principal = await options.authenticate(op, headers);
+      ctx.state.principal = principal;
+      if (principal) options.rateLimiter.consume(principal, op);
+      if (hasBody) await bodyParser(ctx, async () => {});
+      const files = uploadedFiles(ctx);
+      try {
+        const valid = validate({
+          params: ctx.params as Record<string, string>,
+          query: ctx.query as Record<string, string | string[] | undefined>,
+          headers,
+          body: (ctx.request as { body?: unknown }).body,
+          fileFields: Object.fromEntries(files.map((f) => [f.field, f.originalName])),
+          contentType: headers['content-type'],
+          hasBody: Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined,
+        });
+        const request: HandlerRequest = {
+          operation: op,
+          contractVersion: options.version,
+          requestId: ctx.state.requestId,
+          principal,
+          params: valid.params,
+          query: valid.query,
+          headers: { ...headers, ...valid.headers },
+          body: valid.body,
+          files,
+        };
+        const key = valid.headers['idempotency-key'];
+        const response: HandlerResponse =
+          idempotent && key && principal
+            ? await options.idempotency.run({ tenantId: principal.tenantId, operationId: op.operationId, key, payload: { body: valid.body ?? null, files: files.map((f) => f.sha256) } }, () => handler(request))
+            : await handler(request);
+        // Acknowledge only what is on disk: a crash after this line loses nothing the client saw.
+        await options.store.flush();
+        ctx.status = response.status;
+        if (response.headers) ctx.set(response.headers);
+        if (response.contentType) ctx.type = response.contentType;
+        if (response.body !== undefined) ctx.body = response.body;
+      } finally {
+        // Handlers copy what they keep; the streamed temp files go.
+        await Promise.all(files.map((f) => rm(f.path, { force: true })));
+      }
+    });
+  }
+  return { router, unhandled };
+}
+
+function lowerCaseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v]));
+}
+
+interface FormidableFile {
+  filepath: string;
+  originalFilename: string | null;
+  size: number;
+  mimetype: string | null;
+  hash?: string | null;
+}
+
+function uploadedFiles(ctx: Context): UploadedFile[] {
+  const files = (ctx.request as { files?: Record<string, FormidableFile | FormidableFile[]> }).files ?? {};
+  return Object.entries(files).flatMap(([field, value]) =>
+    (Array.isArray(value) ? value : [value]).map((f) => ({
+      field,
+      originalName: f.originalFilename ?? 'upload',
+      path: f.filepath,
+      size: f.size,
+      mimeType: f.mimetype,
+      sha256: f.hash ?? '',
+    })),
+  );
+}

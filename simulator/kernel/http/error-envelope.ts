@@ -1,0 +1,30 @@
+// The one place errors become the spec's envelope { code, message, details? }. Unknown errors are logged
+// with the request id and answered as 500 INTERNAL_ERROR without internals.
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { ApiError, internalError } from '../errors.js';
+
+export function errorEnvelope(log: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
+    } catch (caught) {
+      const error = toApiError(caught);
+      if (error.status >= 500) log.error({ err: caught, requestId: ctx.state.requestId }, 'unexpected error');
+      ctx.status = error.status;
+      ctx.set(error.headers);
+      ctx.body = error.toEnvelope();
+    }
+  };
+}
+
+function toApiError(caught: unknown): ApiError {
+  if (caught instanceof ApiError) return caught;
+  const status = (caught as { status?: number; statusCode?: number })?.status ?? (caught as { statusCode?: number })?.statusCode;
+  // Errors raised by the body parser: bad JSON, oversized bodies.
+  if (status === 413) return new ApiError(413, 'FILE_TOO_LARGE', 'the request body exceeds the size cap', { field: 'file' });
+  if (status === 415) return new ApiError(415, 'INVALID_FILE_FORMAT', 'unsupported content type');
+  if (status === 400) return new ApiError(400, 'INVALID_REQUEST', 'the request body could not be parsed', { field: 'body' });
+  return internalError();
+}

@@ -1,0 +1,60 @@
+// Rate buckets per integration key (spec 8.1): read (GET/HEAD/OPTIONS), write (other mutations and
+// enqueues), upload (multipart upload paths). Fixed windows on the virtual clock; a full bucket answers
+// 429 RATE_LIMITED with the spec's details and a Retry-After header.
+import type { ContractOperation } from '../../../contracts/lib/operations.js';
+import { isObject } from '../../../contracts/lib/bundle.js';
+import type { Clock } from '../clock.js';
+import { ApiError } from '../errors.js';
+import type { Principal } from './types.js';
+
+export type RateBucket = 'read' | 'write' | 'upload';
+export interface BucketLimit {
+  limit: number;
+  windowMs: number;
+}
+export type RateLimits = Record<RateBucket, BucketLimit>;
+
+/** Defaults: read is the spec's example (240 per 60000 ms); write and upload are the sandbox's choice. */
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  read: { limit: 240, windowMs: 60_000 },
+  write: { limit: 120, windowMs: 60_000 },
+  upload: { limit: 30, windowMs: 60_000 },
+};
+
+export interface RateLimiter {
+  consume(principal: Principal, operation: ContractOperation): void;
+  reset(): void;
+}
+
+export function bucketOf(operation: ContractOperation): RateBucket {
+  if (['get', 'head', 'options'].includes(operation.method)) return 'read';
+  const body = operation.operation.requestBody;
+  const content = isObject(body) && isObject(body.content) ? body.content : {};
+  return 'multipart/form-data' in content ? 'upload' : 'write';
+}
+
+export function rateLimitedError(details: { bucket: string; limit: number; windowMs: number; retryAfterSeconds: number; keyId: string | null }, message: string): ApiError {
+  return new ApiError(429, 'RATE_LIMITED', message, details, { 'Retry-After': String(details.retryAfterSeconds) });
+}
+
+export function createRateLimiter(clock: Clock, limitsFor: (tenantId: string) => RateLimits): RateLimiter {
+  const windows = new Map<string, { start: number; count: number }>();
+  return {
+    consume(principal, operation) {
+      const bucket = bucketOf(operation);
+      const { limit, windowMs } = limitsFor(principal.tenantId)[bucket];
+      const now = clock.now();
+      const start = Math.floor(now / windowMs) * windowMs;
+      const key = `${principal.keyId ?? `tenant:${principal.tenantId}`}:${bucket}`;
+      const window = windows.get(key);
+      const current = window && window.start === start ? window : { start, count: 0 };
+      if (current.count >= limit) {
+        const retryAfterSeconds = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
+        throw rateLimitedError({ bucket, limit, windowMs, retryAfterSeconds, keyId: principal.keyId }, `${bucket} rate limit of ${limit} per ${windowMs} ms reached`);
+      }
+      current.count += 1;
+      windows.set(key, current);
+    },
+    reset: () => windows.clear(),
+  };
+}

@@ -1,0 +1,163 @@
+// Request validation from the contract: path, query and header parameters and the body of each operation
+// are checked with validators compiled once at start-up. A failure is 400 INVALID_REQUEST naming the field.
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../../contracts/lib/bundle.js';
+import { deref, type ContractOperation } from '../../../contracts/lib/operations.js';
+import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
+import { ApiError, invalidRequest } from '../errors.js';
+
+export interface RawRequest {
+  params: Record<string, string>;
+  query: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body, or multipart fields (strings or string arrays). */
+  body: unknown;
+  /** Multipart file fields present, with their client file names. */
+  fileFields: Record<string, string>;
+  contentType: string | undefined;
+  /** Whether the request carried body bytes at all (a JSON `{}` is a body; no bytes is none). */
+  hasBody: boolean;
+}
+
+export interface ValidRequest {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  headers: Record<string, string | undefined>;
+  body: unknown;
+}
+
+interface ParameterRule {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  schema: Json;
+  validate: ValidateFunction;
+}
+
+export type RequestValidator = (raw: RawRequest) => ValidRequest;
+
+export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperation, schemas: ContractSchemas): RequestValidator {
+  const parameters: ParameterRule[] = [];
+  for (const raw of op.parameters) {
+    const param = deref(doc, raw);
+    if (!isObject(param) || typeof param.name !== 'string' || !['path', 'query', 'header'].includes(String(param.in))) continue;
+    const schema = param.schema ?? {};
+    parameters.push({ name: param.name, in: param.in as ParameterRule['in'], required: param.required === true, schema, validate: schemas.validator(schema) });
+  }
+  const requestBody = deref(doc, op.operation.requestBody ?? null);
+  const content = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content : {};
+  const bodyRequired = isObject(requestBody) && requestBody.required === true;
+  const bodies = Object.entries(content).map(([mediaType, media]) => {
+    const schema = isObject(media) ? media.schema ?? {} : {};
+    return { mediaType, schema, validate: schemas.validator(schema) };
+  });
+
+  return (raw) => {
+    const valid: ValidRequest = { params: {}, query: {}, headers: {}, body: undefined };
+    for (const rule of parameters) {
+      const source = rule.in === 'path' ? raw.params : rule.in === 'query' ? raw.query : raw.headers;
+      const value = source[rule.in === 'header' ? rule.name.toLowerCase() : rule.name];
+      if (value === undefined || value === '') {
+        if (rule.required) throw invalidRequest(`${rule.in} parameter ${rule.name} is required`, rule.name);
+        continue;
+      }
+      const coerced = coerce(doc, value, rule.schema);
+      if (!rule.validate(coerced)) throw invalidRequest(`${rule.name} ${describe(rule.validate.errors)}`, rule.name);
+      const target = rule.in === 'path' ? valid.params : rule.in === 'query' ? valid.query : valid.headers;
+      target[rule.in === 'header' ? rule.name.toLowerCase() : rule.name] = coerced as never;
+    }
+    if (bodies.length === 0) return valid;
+    if (!raw.hasBody) {
+      if (bodyRequired) throw invalidRequest('a request body is required', 'body');
+      return valid;
+    }
+    const multipart = bodies.find((b) => b.mediaType === 'multipart/form-data');
+    const isMultipart = multipart !== undefined && (raw.contentType ?? '').startsWith('multipart/form-data');
+    const chosen = isMultipart ? multipart : bodies.find((b) => b.mediaType === 'application/json') ?? bodies[0];
+    if (multipart && !isMultipart && chosen === multipart) {
+      throw new ApiError(415, 'INVALID_FILE_FORMAT', 'this endpoint takes multipart/form-data', { field: 'file' });
+    }
+    const body = isMultipart ? formToObject(doc, chosen.schema, raw.body as Record<string, string | string[]>, raw.fileFields) : raw.body;
+    if (!chosen.validate(body)) {
+      const field = fieldOf(chosen.validate.errors);
+      throw invalidRequest(`${field ?? 'body'} ${describe(chosen.validate.errors)}`, field ?? 'body');
+    }
+    valid.body = body;
+    return valid;
+  };
+}
+
+/** Query, path and header values arrive as strings: read them as the schema's type before validating. */
+function coerce(doc: OpenApiDocument, value: string | string[], rawSchema: Json): unknown {
+  const schema = resolve(doc, rawSchema);
+  const type = isObject(schema) ? (Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type) : undefined;
+  if (type === 'array') {
+    const items = isObject(schema) ? schema.items ?? {} : {};
+    return (Array.isArray(value) ? value : String(value).split(',')).map((v) => coerce(doc, v, items));
+  }
+  const single = Array.isArray(value) ? value[value.length - 1] : value;
+  if (type === 'integer' && /^-?\d+$/.test(single)) return Number(single);
+  if (type === 'number' && single.trim() !== '' && Number.isFinite(Number(single))) return Number(single);
+  if (type === 'boolean' && (single === 'true' || single === 'false')) return single === 'true';
+  if (type === 'object' || type === undefined) {
+    if (single.trimStart().startsWith('{')) {
+      try {
+        return JSON.parse(single);
+      } catch {
+        return single;
+      }
+    }
+  }
+  return single;
+}
+
+/** Multipart fields to the object the body schema describes: files become their names, JSON parts objects. */
+function formToObject(doc: OpenApiDocument, schema: Json, fields: Record<string, string | string[]>, files: Record<string, string>): JsonObject {
+  const out: JsonObject = {};
+  for (const [name, value] of Object.entries(fields ?? {})) {
+    out[name] = coerce(doc, value, propertySchema(doc, schema, name) ?? {}) as Json;
+  }
+  for (const [name, fileName] of Object.entries(files)) out[name] = fileName;
+  return out;
+}
+
+/** The schema of a property, looked up through $ref and allOf. */
+export function propertySchema(doc: OpenApiDocument, raw: Json, name: string, depth = 0): Json | undefined {
+  const schema = resolve(doc, raw);
+  if (!isObject(schema) || depth > 10) return undefined;
+  if (isObject(schema.properties) && name in schema.properties) return schema.properties[name];
+  for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) {
+    const found = propertySchema(doc, part, name, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function resolve(doc: OpenApiDocument, schema: Json): Json {
+  return deref(doc, schema);
+}
+
+const COMBINATORS = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'not', 'then', 'else']);
+
+function primaryError(errors: ErrorObject[] | null | undefined): ErrorObject | undefined {
+  const list = errors ?? [];
+  return list.find((e) => !COMBINATORS.has(e.keyword)) ?? list[0];
+}
+
+/** The request field an ajv error is about: `confirmation.source`, `findingIds[0]`, or the missing key. */
+function fieldOf(errors: ErrorObject[] | null | undefined): string | undefined {
+  const error = primaryError(errors);
+  if (!error) return undefined;
+  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') segments.push(String((error.params as { missingProperty: string }).missingProperty));
+  if (error.keyword === 'dependentRequired') segments.push(String((error.params as { missingProperty: string }).missingProperty));
+  if (error.keyword === 'additionalProperties') segments.push(String((error.params as { additionalProperty: string }).additionalProperty));
+  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '') || undefined;
+}
+
+function describe(errors: ErrorObject[] | null | undefined): string {
+  const error = primaryError(errors);
+  if (!error) return 'is invalid';
+  if (error.keyword === 'enum') return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  return error.message ?? 'is invalid';
+}

@@ -1,0 +1,36 @@
+// Identifiers. Random by default; seeded for tests and replays, so a failure can be reproduced from its seed.
+import { randomBytes, randomUUID } from 'node:crypto';
+
+export interface IdGenerator {
+  uuid(): string;
+  /** A URL-safe random secret of `bytes` bytes. */
+  secret(bytes?: number): string;
+}
+
+export const randomIds: IdGenerator = {
+  uuid: () => randomUUID(),
+  secret: (bytes = 24) => randomBytes(bytes).toString('base64url'),
+};
+
+/** Deterministic ids from a seed (mulberry32): same seed, same sequence. */
+export function seededIds(seed: number): IdGenerator {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => Math.floor(next() * 256)));
+  return {
+    uuid() {
+      const b = bytes(16);
+      b[6] = (b[6] & 0x0f) | 0x40;
+      b[8] = (b[8] & 0x3f) | 0x80;
+      const hex = b.toString('hex');
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    },
+    secret: (n = 24) => bytes(n).toString('base64url'),
+  };
+}
