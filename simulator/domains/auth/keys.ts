@@ -9,16 +9,8 @@ import { ALL_SCOPES } from './scopes.js';
 /** Keys are recognisable in logs and secret scanners; the rest is random. */
 export const KEY_PREFIX = 'tfk_sbx_';
 
-export interface IntegrationKeyView {
-  keyId: string;
-  tenantId: string;
-  scopes: string[];
-  allowedAdapters: string[] | null;
-  defaultAdapter: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  createdAt: string;
-}
+/** A key as the operator sees it: the stored record without its secret hash, its id named keyId. */
+export type IntegrationKeyView = Omit<IntegrationKeyRecord, 'id' | 'secretHash'> & { keyId: string };
 
 export interface CreateKeyInput {
   tenantId: string;
