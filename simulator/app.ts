@@ -1,5 +1,6 @@
 // createSimulator(deps): the whole middleware order on one screen.
-//   request id + log line -> error envelope -> /_sim control API -> contract routes per served version
+//   request id + log line -> response defects (off unless switched on) -> error envelope -> /_sim control API
+//   -> contract routes per served version
 // Each contract route runs: authenticate -> rate limit -> parse + validate -> idempotency -> handler -> flush.
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { loadContract } from '../contracts/lib/bundle.js';
 import { createContractSchemas } from '../contracts/lib/schemas.js';
 import { SERVABLE_VERSIONS } from './config.js';
 import { createControl } from './control/index.js';
+import { responseDefects } from './control/defects.middleware.js';
 import type { SandboxIdentity } from './control/bootstrap.js';
 import { createDomains, type Domains } from './domains/index.js';
 import type { KernelDeps } from './kernel/deps.js';
@@ -40,14 +42,16 @@ export function servedVersions(contract: string, defaultVersion: string): Array<
 export async function createSimulator(deps: KernelDeps): Promise<Simulator> {
   const { config, store, clock, log, ids } = deps;
   const domains = createDomains(deps);
-  const rateLimiter = createRateLimiter(clock, (tenantId) => domains.tenants.settings(tenantId).rateLimits);
-  const idempotency = createIdempotency(store, clock, config.idempotencyTtlMs);
+  const rateLimiter = createRateLimiter(clock, (tenantId) => domains.tenants.settings(tenantId).rateLimits, { defects: deps.defects });
+  const idempotency = createIdempotency(store, clock, config.idempotencyTtlMs, { defects: deps.defects });
   const uploadDir = config.artifactsDir ? path.join(config.artifactsDir, 'incoming') : path.join(os.tmpdir(), 'sim-uploads');
   mkdirSync(uploadDir, { recursive: true });
 
   const app = new Koa();
   app.proxy = false;
   app.use(requestLog(log, ids));
+  // Defect injection: outside the envelope, so it sees final bodies (README "Defect injection").
+  app.use(responseDefects(deps.defects));
   app.use(errorEnvelope(log));
 
   const versions = servedVersions(config.contract, config.defaultVersion);
@@ -68,6 +72,7 @@ export async function createSimulator(deps: KernelDeps): Promise<Simulator> {
       store,
       uploadDir,
       maxFileBytes: config.maxFileBytes,
+      defects: deps.defects,
     });
     unhandled[version] = routes.unhandled;
     app.use(routes.router.routes());

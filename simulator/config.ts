@@ -29,6 +29,8 @@ export interface SimulatorConfig {
   /** Refuse to start while any operation of a served contract has no handler. */
   strict: boolean;
   logLevel: string;
+  /** Defect injection (README "Defect injection"): catalogue ids switched on at start; none by default. */
+  defects: string[];
 }
 
 const bool = (value: string | undefined) => value !== undefined && /^(1|true|yes|on)$/i.test(value);
@@ -69,6 +71,7 @@ export function loadConfig(argv: string[] = process.argv.slice(2), env: NodeJS.P
     maxFileBytes: 50 * 1024 * 1024,
     strict: values['no-strict'] ? false : values.strict ?? bool(env.SIM_STRICT),
     logLevel: env.LOG_LEVEL ?? 'info',
+    defects: (env.SIM_DEFECTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
 }
 

@@ -3,16 +3,27 @@ import { createServer } from 'node:http';
 import pino from 'pino';
 import { loadConfig } from './config.js';
 import { createSimulator } from './app.js';
+import { DEFECT_IDS } from './control/defects.catalogue.js';
 import { createClock, createScheduler } from './kernel/clock.js';
+import { createDefects } from './kernel/defects.js';
 import { randomIds } from './kernel/ids.js';
 import { openStore } from './kernel/store/store.js';
 
 const config = loadConfig();
+// Defect injection: an unknown SIM_DEFECTS id refuses to start (README "Defect injection").
+const defects = (() => {
+  try {
+    return createDefects(config.defects, DEFECT_IDS);
+  } catch (error) {
+    process.stderr.write(`SIM_DEFECTS: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+})();
 const log = pino({ level: config.logLevel, base: undefined });
 const store = await openStore({ file: config.dbPath ?? undefined, onError: (err) => log.error({ err }, 'store write failed') });
 const clock = createClock();
 const scheduler = createScheduler(clock, (err) => log.error({ err }, 'scheduled task failed'));
-const simulator = await createSimulator({ config, store, clock, scheduler, ids: randomIds, log });
+const simulator = await createSimulator({ config, store, clock, scheduler, ids: randomIds, log, defects });
 const identity = await simulator.start();
 
 const server = createServer(simulator.app.callback());
@@ -27,6 +38,7 @@ server.listen(config.port, config.host, () => {
     `  tenant          ${identity.tenantId}`,
     `  integration key ${identity.integrationKey ?? `(shown on first run; key id ${identity.integrationKeyId}. Create another: POST ${baseUrl}/_sim/tenants)`}`,
   ];
+  if (defects.active().length) lines.push(`  DEFECTS ON      ${defects.active().join(', ')}  (deliberate misbehaviour; GET/PUT /_sim/defects)`);
   for (const [version, ops] of Object.entries(simulator.unhandled)) {
     if (ops.length) lines.push(`  not implemented yet in ${version} (answer 501): ${ops.join(', ')}`);
   }

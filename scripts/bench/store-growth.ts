@@ -11,6 +11,7 @@ import pino from 'pino';
 import { createSimulator } from '../../simulator/app.js';
 import { testConfig } from '../../simulator/config.js';
 import { createClock, createScheduler } from '../../simulator/kernel/clock.js';
+import { createDefects } from '../../simulator/kernel/defects.js';
 import { randomIds } from '../../simulator/kernel/ids.js';
 import { openStore } from '../../simulator/kernel/store/store.js';
 import { startSimulatorProcess, type SimulatorProcess } from '../../simulator/testing/process.js';
@@ -34,7 +35,7 @@ const ADMIN = 'bench-admin';
 async function prepareStore(file: string, count: number): Promise<string> {
   const config = testConfig({ dbPath: file, integrationKey: KEY, adminToken: ADMIN, jobStartDelayMs: 3_600_000 });
   const clock = createClock();
-  const deps = { config, store: await openStore({ file }), clock, scheduler: createScheduler(clock), ids: randomIds, log: pino({ level: 'silent' }) };
+  const deps = { config, store: await openStore({ file }), clock, scheduler: createScheduler(clock), ids: randomIds, log: pino({ level: 'silent' }), defects: createDefects([], []) };
   const sim = await createSimulator(deps);
   const identity = await sim.start();
   if (count > 0) {

@@ -10,6 +10,7 @@ import { contractRouter } from '../kernel/http/contract-routes.js';
 import type { RateLimiter } from '../kernel/http/rate-limit.js';
 import type { HandlerRequest, HandlerTable } from '../kernel/http/types.js';
 import { bootstrapSandbox, type SandboxIdentity } from './bootstrap.js';
+import { DEFECT_CATALOGUE } from './defects.catalogue.js';
 import { sandboxStore } from './sandbox.store.js';
 
 export interface ControlOptions {
@@ -87,6 +88,13 @@ export function createControl(options: ControlOptions) {
       const { tenantId, jobId } = request.query as { tenantId?: string; jobId?: string };
       return { status: 200, body: { deliveries: domains.webhooks.deliveries({ tenantId, jobId }) } };
     },
+    // Defect injection (README "Defect injection"): the catalogue and the active set; an unknown id is 400.
+    getSandboxDefects: () => ({ status: 200, body: defectState() }),
+    setSandboxDefects: (request) => {
+      deps.defects.set((request.body as { active: string[] }).active);
+      deps.log.warn({ defects: deps.defects.active() }, 'defect injection changed');
+      return { status: 200, body: defectState() };
+    },
     resetSandbox: () => {
       const adminToken = sandbox.adminToken();
       deps.store.clear();
@@ -96,6 +104,7 @@ export function createControl(options: ControlOptions) {
       return { status: 200, body: { tenantId: identity.tenantId, integrationKeyId: identity.integrationKeyId, integrationKey: identity.integrationKey } };
     },
   };
+  const defectState = () => ({ catalogue: DEFECT_CATALOGUE.map((d) => ({ ...d })), active: deps.defects.active() });
   const clockState = () => ({ now: deps.clock.nowIso(), offsetSeconds: deps.clock.offsetMs() / 1000 });
 
   const doc = loadContract(CONTROL_CONTRACT);

@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { SimulatorConfig } from '../config.js';
 import type { Clock, Scheduler } from './clock.js';
+import type { Defects } from './defects.js';
 import type { IdGenerator } from './ids.js';
 import type { Store } from './store/store.js';
 
@@ -12,4 +13,6 @@ export interface KernelDeps {
   scheduler: Scheduler;
   ids: IdGenerator;
   log: Logger;
+  /** Deliberate misbehaviours switched on for this run (SIM_DEFECTS, PUT /_sim/defects); none by default. */
+  defects: Defects;
 }

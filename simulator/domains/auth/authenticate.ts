@@ -43,7 +43,11 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
   /** Spec 7: unknown 401 INVALID_API_KEY, revoked 401 REVOKED_API_KEY, expired 401 EXPIRED_API_KEY. */
   const usableKey = (secret: string): IntegrationKeyRecord => {
     const key = keys.bySecret(secret);
-    if (!key || !tenants.get(key.tenantId)) throw keyError('INVALID_API_KEY', 'integration key is not recognised');
+    if (!key || !tenants.get(key.tenantId)) {
+      // defect injection (SIM_DEFECTS): auth.unknown-key-wrong-code answers an unknown key with 403.
+      if (deps.defects.has('auth.unknown-key-wrong-code')) throw new ApiError(403, 'INVALID_API_KEY', 'integration key is not recognised');
+      throw keyError('INVALID_API_KEY', 'integration key is not recognised');
+    }
     const state = keyState(key, deps.clock.now());
     if (state === 'revoked') throw keyError('REVOKED_API_KEY', 'integration key has been revoked');
     if (state === 'expired') throw keyError('EXPIRED_API_KEY', 'integration key has expired');
@@ -68,7 +72,9 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
     const key = keys.get(claims.sub!);
     if (!key || key.tenantId !== claims.tenant_id) throw invalidToken("bearer token's integration key no longer exists");
     const state = keyState(key, deps.clock.now());
-    if (state !== 'active') throw invalidToken(`bearer token's integration key has ${state === 'revoked' ? 'been revoked' : 'expired'}`);
+    // defect injection (SIM_DEFECTS): auth.revoked-key-tokens-valid lets the tokens of a revoked key through.
+    const revokedButLetThrough = state === 'revoked' && deps.defects.has('auth.revoked-key-tokens-valid');
+    if (state !== 'active' && !revokedButLetThrough) throw invalidToken(`bearer token's integration key has ${state === 'revoked' ? 'been revoked' : 'expired'}`);
     return { ...principalOfKey(key), scopes: claims.scopes };
   };
 
@@ -98,6 +104,9 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
       [principal, matched] = [await fromBearer(authorization), byBearer];
     } else if (byLegacy && deps.config.allowApiKeyFallback && apiKey) {
       [principal, matched] = [fromLegacyPair(headers), byLegacy];
+    } else if (authorization === undefined && deps.defects.has('auth.missing-bearer-wrong-code')) {
+      // defect injection (SIM_DEFECTS): auth.missing-bearer-wrong-code answers a call without bearer 400 MISSING_API_KEY.
+      throw new ApiError(400, 'MISSING_API_KEY', 'x-api-key header is required');
     } else {
       // Decision 1: no bearer is an invalid bearer. With the fallback off, the legacy pair alone is too.
       throw invalidToken(
@@ -117,7 +126,8 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
 
     // Spec 5.4: billing setup requires principal type integration.
     const types = op.operation['x-principal-types'];
-    if (Array.isArray(types) && !types.includes(principal.type)) {
+    // defect injection (SIM_DEFECTS): auth.principal-not-enforced skips the principal-type check.
+    if (Array.isArray(types) && !types.includes(principal.type) && !deps.defects.has('auth.principal-not-enforced')) {
       const allowed = types.filter((t): t is string => typeof t === 'string');
       throw new ApiError(403, 'PRINCIPAL_DENIED', `principal type must be ${allowed.join(' or ')}`, {
         required: allowed.length === 1 ? allowed[0] : allowed,

@@ -1,7 +1,7 @@
 // Bearer tokens (spec 2.1, 5.2, 5.4): HS256 JWTs that carry the tenant, the principal type and the scopes,
 // valid for 3600 s of virtual time. Verification uses the virtual clock, so advancing the sandbox clock
 // by an hour expires a token exactly as waiting would.
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { invalidToken } from '../../kernel/errors.js';
 import type { SigningKeyStore } from './signing-key.store.js';
@@ -45,10 +45,14 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
           issuer: ISSUER,
           requiredClaims: ['exp', 'iat', 'jti'],
           currentDate: new Date(deps.clock.now()),
+          // defect injection (SIM_DEFECTS): auth.expired-token-accepted never finds a token expired.
+          clockTolerance: deps.defects.has('auth.expired-token-accepted') ? Number.MAX_SAFE_INTEGER : 0,
         }));
       } catch (error) {
-        if (error instanceof errors.JWTExpired) throw invalidToken('bearer token has expired; exchange the integration key again');
-        throw invalidToken('bearer token is invalid');
+        // defect injection (SIM_DEFECTS): auth.signature-not-verified reads the claims of a token whose signature does not match.
+        if (deps.defects.has('auth.signature-not-verified') && error instanceof errors.JWSSignatureVerificationFailed) payload = decodeJwt(token);
+        else if (error instanceof errors.JWTExpired) throw invalidToken('bearer token has expired; exchange the integration key again');
+        else throw invalidToken('bearer token is invalid');
       }
       const { tenant_id, principal_type, scopes, sub } = payload;
       const wellFormed =

@@ -10,6 +10,6 @@ export type { PaymentCustomer, SetupIntent } from './billing.store.js';
 export function createBilling(deps: KernelDeps, peers: { tenants: TenantStore }): DomainModule {
   return {
     name: 'billing',
-    handlers: setupSessionRoutes(billingStore(deps), peers.tenants),
+    handlers: setupSessionRoutes(billingStore(deps), peers.tenants, deps.defects),
   };
 }

@@ -2,11 +2,12 @@
 // an integration principal (403 PRINCIPAL_DENIED, `x-principal-types`). The tenant's payment customer is
 // created on the first call and reused on every later one; each call opens a new setup intent.
 import { ApiError, invalidToken } from '../../kernel/errors.js';
+import { NO_DEFECTS, type Defects } from '../../kernel/defects.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
 import type { TenantStore } from '../tenants/index.js';
 import type { BillingStore } from './billing.store.js';
 
-export function setupSessionRoutes(billing: BillingStore, tenants: TenantStore): HandlerTable {
+export function setupSessionRoutes(billing: BillingStore, tenants: TenantStore, defects: Defects = NO_DEFECTS): HandlerTable {
   return {
     createBillingSetupSession(request) {
       const principal = request.principal;
@@ -26,7 +27,8 @@ export function setupSessionRoutes(billing: BillingStore, tenants: TenantStore):
       const billingEmail = body.billingEmail ?? null;
 
       let paymentCustomerId = tenant.paymentCustomerId;
-      if (paymentCustomerId === null) {
+      // defect injection (SIM_DEFECTS): billing.new-customer-each-call never reuses the tenant's customer.
+      if (paymentCustomerId === null || defects.has('billing.new-customer-each-call')) {
         paymentCustomerId = billing.putCustomer({ tenantId: tenant.id, email: billingEmail }).id;
         tenants.update(tenant.id, (t) => ({ ...t, paymentCustomerId }));
       } else {

@@ -127,7 +127,7 @@ export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): J
   return {
     name: 'jobs',
     collectionName: JOBS_COLLECTION,
-    handlers: jobRoutes(jobs),
+    handlers: jobRoutes(jobs, deps.defects),
     registerJobType: worker.register,
     enqueue(input) {
       admission.admit(input.tenantId, input.family, input.keyId);

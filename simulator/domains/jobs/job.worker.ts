@@ -28,6 +28,8 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
   const claimed = new Map<string, { generation: number; cancel: () => void }>();
   let generation = 0;
   let stopped = false;
+  // defect injection (SIM_DEFECTS): jobs.updated-at-frozen keeps updatedAt at its creation value through transitions.
+  const save = (job: JobRecord) => jobs.save(deps.defects.has('jobs.updated-at-frozen') ? { ...job, updatedAt: job.createdAt } : job);
 
   const waitUntil = (whenMs: number) =>
     new Promise<void>((resolve) => {
@@ -41,7 +43,7 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
     // Below 100 until the job is COMPLETED (spec 2.2), and never backwards.
     const progress = Math.max(0, Math.min(99, Math.floor(percent)));
     if (progress <= job.progress) return;
-    jobs.save({ ...job, progress, updatedAt: clock.nowIso() });
+    save({ ...job, progress, updatedAt: clock.nowIso() });
   };
 
   const runProcessor = async (job: JobRecord): Promise<Settled> => {
@@ -78,7 +80,7 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
           finishedAt: now,
         }
       : { ...job, status: transition(jobMachine, job.status, 'fail', undefined), error: settled.error, updatedAt: now, finishedAt: now };
-    const saved = jobs.save(ended);
+    const saved = save(ended);
     await deps.store.flush();
     const event = toFinishedJob(saved as JobRecord & { status: 'COMPLETED' | 'FAILED' });
     for (const listener of listeners) {
@@ -93,9 +95,11 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
   const run = async (jobId: string, gen: number) => {
     const job = jobs.get(jobId);
     if (gen !== generation || !job || jobMachine.terminal.includes(job.status)) return;
+    // defect injection (SIM_DEFECTS): jobs.stuck-pending never starts a job.
+    if (job.status === 'PENDING' && deps.defects.has('jobs.stuck-pending')) return;
     const now = clock.nowIso();
     // A PROCESSING job here was caught by a restart: it runs again from the start (nothing stays stuck).
-    const started = jobs.save(
+    const started = save(
       job.status === 'PENDING'
         ? { ...job, status: transition(jobMachine, job.status, 'start', undefined), progress: 0, startedAt: now, updatedAt: now }
         : { ...job, progress: 0, startedAt: now, updatedAt: now },

@@ -40,6 +40,8 @@ export function queueAdmission(deps: KernelDeps, jobs: JobStore, tenants: Tenant
   return {
     /** Throws 429 RATE_LIMITED when one more job of this family would exceed a cap. */
     admit(tenantId: string, family: QueueFamily, keyId: string | null): void {
+      // defect injection (SIM_DEFECTS): limits.queue-cap-off admits every job.
+      if (deps.defects.has('limits.queue-cap-off')) return;
       const caps = tenants.settings(tenantId).queueCaps;
       // The family's own cap first: it names the more specific reason to wait.
       const familyCap = FAMILY_CAP[family];

@@ -21,6 +21,9 @@ export interface DispatcherOptions {
 export const signature = (secret: string, timestamp: number, body: string) =>
   `v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 
+/** What the webhooks.bad-signature defect sends: the body alone signed, without the timestamp. */
+const bodyOnlySignature = (secret: string, body: string) => `v1=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
 export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets: SecretBox, options: DispatcherOptions) {
   const scheduled = new Map<string, () => void>();
   const running = new Map<string, Promise<void>>();
@@ -46,12 +49,23 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
   const headersFor = (delivery: StoredDelivery, number: number, timestamp: number, secret: string | null) => ({
     'Content-Type': 'application/json',
     'User-Agent': 'svc-sandbox-webhooks/1',
-    'X-SVC-Event': delivery.event,
+    // defect injection (SIM_DEFECTS): webhooks.wrong-event-header names an event that does not exist.
+    'X-SVC-Event': deps.defects.has('webhooks.wrong-event-header') ? 'job.finished' : delivery.event,
     'X-SVC-Timestamp': String(timestamp),
     'X-SVC-Delivery-ID': delivery.id,
     'X-SVC-Attempt': String(number),
-    ...(secret === null ? {} : { 'X-SVC-Signature': signature(secret, timestamp, delivery.body) }),
+    // defect injection (SIM_DEFECTS): webhooks.missing-signature sends no signature; webhooks.bad-signature signs the body alone.
+    ...(secret === null || deps.defects.has('webhooks.missing-signature')
+      ? {}
+      : { 'X-SVC-Signature': deps.defects.has('webhooks.bad-signature') ? bodyOnlySignature(secret, delivery.body) : signature(secret, timestamp, delivery.body) }),
   });
+
+  /** defect injection (SIM_DEFECTS): webhooks.delivery-id-changes sends every attempt under a new delivery id (header and body). */
+  const asSent = (delivery: StoredDelivery): StoredDelivery => {
+    if (!deps.defects.has('webhooks.delivery-id-changes')) return delivery;
+    const id = deps.ids.uuid();
+    return { ...delivery, id, body: JSON.stringify({ ...JSON.parse(delivery.body), id }) };
+  };
 
   /** The secret in clear for this attempt; undefined when a configured secret cannot be opened. */
   const secretOf = (delivery: StoredDelivery): string | null | undefined => {
@@ -79,10 +93,11 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
       result = { statusCode: null, error: 'the webhook secret could not be decrypted' };
     } else {
       try {
+        const sent = asSent(delivery);
         result = await sendAttempt({
           url: delivery.url,
-          headers: headersFor(delivery, number, timestamp, secret),
-          body: delivery.body,
+          headers: headersFor(sent, number, timestamp, secret),
+          body: sent.body,
           resolve: options.resolve,
           allowed: isAllowedTarget(new URL(delivery.url), deps.config.webhookAllowTargets),
           timeoutMs: options.timeoutMs,
@@ -110,7 +125,8 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
       ...current,
       status,
       attempts: [...current.attempts, record],
-      nextAttemptAt: status === 'pending' ? new Date(endedAt + RETRY_GAPS_MS[number - 1]).toISOString() : null,
+      // defect injection (SIM_DEFECTS): webhooks.retry-too-early retries 10 s after every failure.
+      nextAttemptAt: status === 'pending' ? new Date(endedAt + (deps.defects.has('webhooks.retry-too-early') ? 10_000 : RETRY_GAPS_MS[number - 1])).toISOString() : null,
     });
     await deps.store.flush();
     deps.log.info({ deliveryId: id, jobId: saved.jobId, attempt: number, statusCode: result.statusCode, error: result.error, status }, 'webhook attempt');

@@ -46,7 +46,8 @@ export function buildWebhooks(deps: KernelDeps, options: WebhooksOptions = {}): 
       const config = store.config(job.id);
       if (!config || config.tenantId !== tenantId) return;
       const event: WebhookEvent = job.status === 'COMPLETED' ? 'job.completed' : 'job.failed';
-      if (!config.events.includes(event)) return;
+      // defect injection (SIM_DEFECTS): webhooks.event-filter-ignored sends every event, subscribed or not.
+      if (!config.events.includes(event) && !deps.defects.has('webhooks.event-filter-ignored')) return;
       // A job ends once; a repeated notice must not send a second delivery.
       if (store.deliveriesOfJob(job.id).some((d) => d.event === event)) return;
       const id = deps.ids.uuid();

@@ -7,6 +7,7 @@ import { koaBody } from 'koa-body';
 import type { OpenApiDocument } from '../../../contracts/lib/bundle.js';
 import { listOperations, type ContractOperation } from '../../../contracts/lib/operations.js';
 import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
+import { NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { Idempotency } from './idempotency.js';
@@ -30,6 +31,8 @@ export interface ContractRouterOptions {
   maxFileBytes: number;
   /** URL prefix (`/versions/v1.2.0`) or '' for the default version. */
   prefix?: string;
+  /** Defect injection (validation.*); none when absent (the control API). */
+  defects?: Defects;
 }
 
 export interface ContractRouter {
@@ -45,6 +48,7 @@ const notImplemented = (op: ContractOperation): Handler => () => {
 export function contractRouter(options: ContractRouterOptions): ContractRouter {
   const router = new Router({ prefix: options.prefix || undefined });
   const unhandled: string[] = [];
+  const defects = options.defects ?? NO_DEFECTS;
   const bodyParser = koaBody({
     multipart: true,
     jsonStrict: true,
@@ -62,7 +66,7 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
 
   for (const op of listOperations(options.doc)) {
     const handler = options.handlers[op.operationId] ?? (unhandled.push(op.operationId), notImplemented(op));
-    const validate = compileRequestValidator(options.doc, op, options.schemas);
+    const validate = compileRequestValidator(options.doc, op, options.schemas, { defects });
     const hasBody = op.operation.requestBody !== undefined;
     const idempotent = op.operation['x-idempotent'] === true;
     const path = op.path.replace(/\{([^}]+)\}/g, ':$1');
@@ -74,7 +78,13 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
       const principal = await options.authenticate(op, headers);
       ctx.state.principal = principal;
       if (principal) options.rateLimiter.consume(principal, op);
-      if (hasBody) await bodyParser(ctx, async () => {});
+      if (hasBody) {
+        await bodyParser(ctx, async () => {}).catch((error: unknown) => {
+          // defect injection (SIM_DEFECTS): validation.crash-on-bad-json lets the parser's 400 escape as a crash (500).
+          if (defects.has('validation.crash-on-bad-json') && (error as { status?: number }).status === 400) throw new Error('body parser crashed');
+          throw error;
+        });
+      }
       const files = uploadedFiles(ctx);
       try {
         const valid = validate({

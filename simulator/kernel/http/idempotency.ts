@@ -3,6 +3,7 @@
 // requests with one key run the handler once: the others wait for it and replay. Keys expire.
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
+import { NO_DEFECTS, type Defects } from '../defects.js';
 import { actionNotAllowed } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { HandlerResponse } from './types.js';
@@ -45,13 +46,18 @@ export function canonicalJson(value: unknown): string {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-export function createIdempotency(store: Store, clock: Clock, ttlMs = DEFAULT_IDEMPOTENCY_TTL_MS): Idempotency {
+/** defect injection: how long idempotency.concurrent-duplicates holds a first request between its check and its record. */
+export const DEFECT_RACE_WINDOW_MS = 250;
+
+export function createIdempotency(store: Store, clock: Clock, ttlMs = DEFAULT_IDEMPOTENCY_TTL_MS, options: { defects?: Defects } = {}): Idempotency {
+  const defects = options.defects ?? NO_DEFECTS;
   const records = store.collection<IdempotencyRecord>('idempotencyKeys');
   const inFlight = new Map<string, { payloadHash: string; done: Promise<HandlerResponse> }>();
 
   const replay = (response: HandlerResponse): HandlerResponse =>
     response.body && typeof response.body === 'object' && !Array.isArray(response.body)
-      ? { ...response, body: { ...(response.body as object), replayed: true } }
+      ? // defect injection (SIM_DEFECTS): idempotency.replayed-flag-missing answers a replay with replayed: false.
+        { ...response, body: { ...(response.body as object), replayed: !defects.has('idempotency.replayed-flag-missing') } }
       : response;
   const conflict = (key: string) =>
     actionNotAllowed('this Idempotency-Key was already used with a different payload', { field: 'Idempotency-Key', idempotencyKey: key });
@@ -60,18 +66,32 @@ export function createIdempotency(store: Store, clock: Clock, ttlMs = DEFAULT_ID
     async run(scope, execute) {
       const id = sha256(`${scope.tenantId}\u0000${scope.operationId}\u0000${scope.key}`);
       const payloadHash = sha256(canonicalJson(scope.payload));
-      const running = inFlight.get(id);
+      // defect injection (SIM_DEFECTS): idempotency.concurrent-duplicates takes no in-flight lock.
+      const running = defects.has('idempotency.concurrent-duplicates') ? undefined : inFlight.get(id);
       if (running) {
         const response = await running.done;
-        if (running.payloadHash !== payloadHash) throw conflict(scope.key);
+        if (running.payloadHash !== payloadHash) {
+          // defect injection (SIM_DEFECTS): idempotency.conflict-ignored runs another payload as a new request.
+          if (defects.has('idempotency.conflict-ignored')) return execute();
+          throw conflict(scope.key);
+        }
         return replay(response);
       }
       const stored = records.get(id);
       if (stored && stored.expiresAt > clock.now()) {
-        if (stored.payloadHash !== payloadHash) throw conflict(scope.key);
+        if (stored.payloadHash !== payloadHash) {
+          // defect injection (SIM_DEFECTS): idempotency.conflict-ignored runs another payload as a new request.
+          if (defects.has('idempotency.conflict-ignored')) return execute();
+          throw conflict(scope.key);
+        }
+        // defect injection (SIM_DEFECTS): idempotency.replay-creates-job runs a replay again (a second job).
+        if (defects.has('idempotency.replay-creates-job')) return execute();
         return replay(stored.response);
       }
       const done = (async () => {
+        // defect injection (SIM_DEFECTS): idempotency.concurrent-duplicates widens the check-then-record race of a
+        // lock-free server (real time, not domain time), so requests sent together all find no record.
+        if (defects.has('idempotency.concurrent-duplicates')) await new Promise((resolve) => setTimeout(resolve, DEFECT_RACE_WINDOW_MS));
         const response = await execute();
         // Only accepted requests are remembered: a retry after an error runs again.
         if (response.status < 300) {

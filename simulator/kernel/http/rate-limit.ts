@@ -4,6 +4,7 @@
 import type { ContractOperation } from '../../../contracts/lib/operations.js';
 import { isObject } from '../../../contracts/lib/bundle.js';
 import type { Clock } from '../clock.js';
+import { NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError } from '../errors.js';
 import type { Principal } from './types.js';
 
@@ -37,10 +38,13 @@ export function rateLimitedError(details: { bucket: string; limit: number; windo
   return new ApiError(429, 'RATE_LIMITED', message, details, { 'Retry-After': String(details.retryAfterSeconds) });
 }
 
-export function createRateLimiter(clock: Clock, limitsFor: (tenantId: string) => RateLimits): RateLimiter {
+export function createRateLimiter(clock: Clock, limitsFor: (tenantId: string) => RateLimits, options: { defects?: Defects } = {}): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
+  const defects = options.defects ?? NO_DEFECTS;
   return {
     consume(principal, operation) {
+      // defect injection (SIM_DEFECTS): limits.rate-limit-off, the buckets never fill.
+      if (defects.has('limits.rate-limit-off')) return;
       const bucket = bucketOf(operation);
       const { limit, windowMs } = limitsFor(principal.tenantId)[bucket];
       const now = clock.now();

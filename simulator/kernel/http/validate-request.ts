@@ -4,6 +4,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../../contracts/lib/bundle.js';
 import { deref, type ContractOperation } from '../../../contracts/lib/operations.js';
 import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
+import { NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError, invalidRequest } from '../errors.js';
 
 export interface RawRequest {
@@ -36,7 +37,11 @@ interface ParameterRule {
 
 export type RequestValidator = (raw: RawRequest) => ValidRequest;
 
-export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperation, schemas: ContractSchemas): RequestValidator {
+/** Keywords of a bound (validation.lenient-bounds ignores only these). */
+const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+
+export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperation, schemas: ContractSchemas, options: { defects?: Defects } = {}): RequestValidator {
+  const defects = options.defects ?? NO_DEFECTS;
   const parameters: ParameterRule[] = [];
   for (const raw of op.parameters) {
     const param = deref(doc, raw);
@@ -62,7 +67,11 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
         continue;
       }
       const coerced = coerce(doc, value, rule.schema);
-      if (!rule.validate(coerced)) throw invalidRequest(`${rule.name} ${describe(rule.validate.errors)}`, rule.name);
+      if (!rule.validate(coerced)) {
+        // defect injection (SIM_DEFECTS): validation.lenient-bounds serves an out-of-range query limit/offset.
+        const lenient = defects.has('validation.lenient-bounds') && rule.in === 'query' && (rule.name === 'limit' || rule.name === 'offset');
+        if (!(lenient && (rule.validate.errors ?? []).every((e) => BOUNDS.has(e.keyword)))) throw invalidRequest(`${rule.name} ${describe(rule.validate.errors)}`, rule.name);
+      }
       const target = rule.in === 'path' ? valid.params : rule.in === 'query' ? valid.query : valid.headers;
       target[rule.in === 'header' ? rule.name.toLowerCase() : rule.name] = coerced as never;
     }

@@ -1,0 +1,268 @@
+// Authentication (spec 5, 7, 4.1; contracts/README.md decisions 1-2): the bearer is required and verified on
+// every tenant call, the token exchange answers each kind of bad key with its own code, expired and revoked
+// tokens stop working, and the per-route scope and principal rules of 5.4 are enforced.
+import fc from 'fast-check';
+import { defineCheck, type CheckContext } from '../harness/check.js';
+import { replayCommand } from '../harness/runner.js';
+import type { Exchange, Failure } from '../harness/types.js';
+
+const EXCHANGE_PATH = '/api/auth/token/integration';
+/** A cheap tenant read every deployment serves (spec 4.1). */
+const READ_PATH = '/api/jobs?limit=1';
+
+interface ErrorEnvelope {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** Spec 2.9 / 7: `{ code: string, message: string, details?: object }`. */
+export function isErrorEnvelope(body: unknown): body is ErrorEnvelope {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const { code, message, details } = body as Record<string, unknown>;
+  return typeof code === 'string' && typeof message === 'string' && (details === undefined || (typeof details === 'object' && details !== null && !Array.isArray(details)));
+}
+
+/**
+ * Fails the check unless `exchange` is an error answer with this status, the error envelope and this code
+ * (spec 7). Returns the envelope when all three hold. `what` names the request in the message.
+ */
+export function expectError(ctx: Pick<CheckContext, 'fail'>, exchange: Exchange, status: number, code: string, what: string, extra?: Partial<Failure>): ErrorEnvelope | undefined {
+  const { response } = exchange;
+  if (response.status !== status) {
+    const got = isErrorEnvelope(response.body) ? `${response.status} ${response.body.code}` : String(response.status);
+    ctx.fail('error-status', `${what}: expected ${status} ${code}, got ${got}`, exchange, extra);
+    return undefined;
+  }
+  if (!isErrorEnvelope(response.body)) {
+    ctx.fail('error-envelope', `${what}: the ${status} body is not the error envelope { code, message, details? } (spec 2.9, 7): ${response.text.slice(0, 200)}`, exchange, extra);
+    return undefined;
+  }
+  if (response.body.code !== code) {
+    ctx.fail('error-code', `${what}: the ${status} carries code ${response.body.code}, not ${code} (spec 7)`, exchange, extra);
+    return undefined;
+  }
+  return response.body;
+}
+
+/** The command that replays one check with the run's seed. */
+export const replayOf = (ctx: CheckContext, id: string) => replayCommand(ctx.options, [id]);
+
+/** An exchange of `apiKey` (spec 5.1) outside the client's token cache: the token and its lifetime. */
+async function exchangeKey(ctx: CheckContext, apiKey: string, what: string): Promise<{ token: string; expiresIn: number; exchange: Exchange } | undefined> {
+  const exchange = await ctx.client.call('POST', EXCHANGE_PATH, { auth: { apiKey } });
+  const body = exchange.response.body as { access_token?: unknown; expires_in?: unknown };
+  if (exchange.response.status !== 200 || typeof body?.access_token !== 'string') {
+    ctx.fail('token-exchange', `${what}: the token exchange answered ${exchange.response.status}, not 200 with an access_token`, exchange);
+    return undefined;
+  }
+  return { token: body.access_token, expiresIn: typeof body.expires_in === 'number' ? body.expires_in : NaN, exchange };
+}
+
+/** A read with exactly this bearer (no re-exchange on 401), expected to be served. */
+async function expectServed(ctx: CheckContext, token: string, what: string): Promise<boolean> {
+  const opened = await ctx.client.call('GET', READ_PATH, { auth: { bearer: token } });
+  return ctx.expect(opened.response.status === 200, 'bearer-opens-tenant-endpoints', `${what}: GET ${READ_PATH} answered ${opened.response.status}, not 200`, opened);
+}
+
+// Decision 1: a call without any bearer is a call with an invalid one.
+export const missingBearer = defineCheck({
+  id: 'auth.missing-bearer',
+  title: 'A tenant call without a bearer token is refused with 401 INVALID_TOKEN',
+  area: 'auth',
+  needs: [],
+  async run(ctx) {
+    const exchange = await ctx.client.call('GET', '/api/jobs', { auth: 'none' });
+    expectError(ctx, exchange, 401, 'INVALID_TOKEN', 'GET /api/jobs without Authorization');
+  },
+});
+
+// Spec 5.1, 7: anything but `Bearer <valid JWT>` is an invalid bearer.
+export const malformedBearer = defineCheck({
+  id: 'auth.malformed-bearer',
+  title: 'A malformed Authorization header is refused with 401 INVALID_TOKEN',
+  area: 'auth',
+  needs: [],
+  async run(ctx) {
+    for (const authorization of ['Bearer not-a-jwt', 'Basic xyz', 'Bearer']) {
+      const exchange = await ctx.client.call('GET', '/api/jobs', { auth: 'none', headers: { authorization } });
+      expectError(ctx, exchange, 401, 'INVALID_TOKEN', `GET /api/jobs with "Authorization: ${authorization}"`);
+    }
+  },
+});
+
+/** Replaces the character at `index` of a base64url string with another base64url character. */
+function flipChar(segment: string, index: number): string {
+  const replacement = segment[index] === 'A' ? 'B' : 'A';
+  return segment.slice(0, index) + replacement + segment.slice(index + 1);
+}
+
+/**
+ * The payload with a claim changed and re-encoded, the JSON still valid: a server that decodes without
+ * verifying the signature would accept it. `exp` is pushed later (a token-lifetime forgery) when present.
+ */
+function forgedPayload(payload: string): string | undefined {
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    if (typeof claims !== 'object' || claims === null) return undefined;
+    const forged = typeof claims.exp === 'number' ? { ...claims, exp: claims.exp + 60 } : { ...claims, conformance_forged: true };
+    return Buffer.from(JSON.stringify(forged), 'utf8').toString('base64url');
+  } catch {
+    return undefined;
+  }
+}
+
+// Spec 5.1, 7: the bearer is a signed JWT; a token whose payload or signature was altered is invalid.
+export const tamperedToken = defineCheck({
+  id: 'auth.tampered-token',
+  title: 'A token with an altered payload or signature is refused with 401 INVALID_TOKEN',
+  area: 'auth',
+  needs: [],
+  async run(ctx) {
+    const issued = await exchangeKey(ctx, ctx.client.apiKey, 'the genuine token');
+    if (!issued) return;
+    const parts = issued.token.split('.');
+    if (!ctx.expect(parts.length === 3, 'token-is-jwt', 'access_token is not a JWT (three dot-separated parts)', issued.exchange)) return;
+    if (!(await expectServed(ctx, issued.token, 'the genuine token'))) return;
+    const [header, payload, signature] = parts;
+    const variants: Array<[string, string]> = [
+      ['one character of the payload segment changed', [header, flipChar(payload, Math.floor(payload.length / 2)), signature].join('.')],
+      ['one character of the signature changed', [header, payload, flipChar(signature, Math.floor(signature.length / 2))].join('.')],
+    ];
+    const forged = forgedPayload(payload);
+    if (forged) variants.push(['a claim of the payload changed (valid JSON, original signature)', [header, forged, signature].join('.')]);
+    for (const [what, token] of variants) {
+      const exchange = await ctx.client.call('GET', '/api/jobs', { auth: { bearer: token } });
+      expectError(ctx, exchange, 401, 'INVALID_TOKEN', `a token with ${what}`);
+    }
+  },
+});
+
+// Spec 7: an unknown integration key is 401 INVALID_API_KEY at the token exchange.
+export const unknownKey = defineCheck({
+  id: 'auth.unknown-key',
+  title: 'The token exchange refuses an unknown integration key with 401 INVALID_API_KEY',
+  area: 'auth',
+  needs: [],
+  async run(ctx) {
+    const hex = fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 32, maxLength: 32 });
+    const keys = fc.sample(hex, { seed: ctx.seed, numRuns: 3 }).map((suffix) => `conformance_unknown_${suffix}`);
+    for (const key of keys) {
+      const exchange = await ctx.client.call('POST', EXCHANGE_PATH, { auth: { apiKey: key } });
+      const extra = { seed: ctx.seed, counterexample: JSON.stringify(key), replay: replayOf(ctx, 'auth.unknown-key') };
+      if (!expectError(ctx, exchange, 401, 'INVALID_API_KEY', `the exchange of the random key ${key}`, extra)) return;
+    }
+  },
+});
+
+// Spec 4.1, 7: the token exchange without x-api-key is 400 MISSING_API_KEY.
+export const missingApiKey = defineCheck({
+  id: 'auth.missing-api-key',
+  title: 'The token exchange without x-api-key is refused with 400 MISSING_API_KEY',
+  area: 'auth',
+  needs: [],
+  async run(ctx) {
+    const exchange = await ctx.client.call('POST', EXCHANGE_PATH, { auth: 'none' });
+    expectError(ctx, exchange, 400, 'MISSING_API_KEY', 'the token exchange without x-api-key');
+  },
+});
+
+// Spec 5.2, 7: a bearer past its `expires_in` is INVALID_TOKEN; re-exchanging the key works.
+export const expiredToken = defineCheck({
+  id: 'auth.expired-token',
+  title: 'A token past its expires_in is refused with 401 INVALID_TOKEN and a fresh exchange works',
+  area: 'auth',
+  needs: ['admin'],
+  async run(ctx) {
+    const issued = await exchangeKey(ctx, ctx.client.apiKey, 'the token to expire');
+    if (!issued) return;
+    if (!ctx.expect(Number.isInteger(issued.expiresIn) && issued.expiresIn > 0, 'token-lifetime', `expires_in ${issued.expiresIn} is not a positive integer`, issued.exchange)) return;
+    if (!(await expectServed(ctx, issued.token, 'the token before expiry'))) return;
+    await ctx.admin!.advanceClock(issued.expiresIn + 1);
+    const expired = await ctx.client.call('GET', '/api/jobs', { auth: { bearer: issued.token } });
+    expectError(ctx, expired, 401, 'INVALID_TOKEN', `the token ${issued.expiresIn + 1} s after issue`);
+    const fresh = await exchangeKey(ctx, ctx.client.apiKey, 'the re-exchange after expiry');
+    if (fresh) await expectServed(ctx, fresh.token, 'the re-exchanged token');
+  },
+});
+
+// Decision 2, spec 5.2, 7: revoking a key stops its tokens at once (INVALID_TOKEN) and its exchange
+// (REVOKED_API_KEY).
+export const revokedKey = defineCheck({
+  id: 'auth.revoked-key',
+  title: 'Revoking a key stops its tokens at once and its exchange with 401 REVOKED_API_KEY',
+  area: 'auth',
+  needs: ['admin'],
+  async run(ctx) {
+    const tenant = await ctx.admin!.createTenant({ name: 'Conformance revoked key' });
+    const issued = await exchangeKey(ctx, tenant.integrationKey, 'the key to revoke');
+    if (!issued) return;
+    if (!(await expectServed(ctx, issued.token, 'the token before revocation'))) return;
+    await ctx.admin!.revokeKey(tenant.integrationKeyId);
+    const after = await ctx.client.call('GET', '/api/jobs', { auth: { bearer: issued.token } });
+    expectError(ctx, after, 401, 'INVALID_TOKEN', 'a token of the key after its revocation');
+    const reExchange = await ctx.client.call('POST', EXCHANGE_PATH, { auth: { apiKey: tenant.integrationKey } });
+    expectError(ctx, reExchange, 401, 'REVOKED_API_KEY', 'the exchange of the revoked key');
+  },
+});
+
+/** True when `value` names `name`: the string itself or an array containing it (case-insensitive). */
+const names = (value: unknown, name: string) =>
+  (typeof value === 'string' && value.toLowerCase() === name) || (Array.isArray(value) && value.some((item) => typeof item === 'string' && item.toLowerCase() === name));
+
+// Spec 5.4: billing setup requires principal type integration, else 403 PRINCIPAL_DENIED with
+// details.required and details.actual.
+export const principalDenied = defineCheck({
+  id: 'auth.principal-denied',
+  title: 'Billing setup refuses a dashboard principal with 403 PRINCIPAL_DENIED',
+  area: 'auth',
+  needs: ['admin', 'writes'],
+  async run(ctx) {
+    const tenant = await ctx.admin!.createTenant({ name: 'Conformance principal' });
+    const { access_token } = await ctx.admin!.dashboardToken(tenant.tenantId);
+    const denied = await ctx.client.call('POST', '/api/public/billing/setup-session', { auth: { bearer: access_token } });
+    const envelope = expectError(ctx, denied, 403, 'PRINCIPAL_DENIED', 'billing setup with a dashboard token');
+    if (envelope) {
+      const details = envelope.details ?? {};
+      ctx.expect(details.required !== undefined && details.required !== null, 'principal-denied-details', 'the 403 lacks details.required (spec 5.4)', denied);
+      ctx.expect(details.actual !== undefined && details.actual !== null, 'principal-denied-details', 'the 403 lacks details.actual (spec 5.4)', denied);
+      if (details.required !== undefined && details.required !== null) {
+        ctx.expect(names(details.required, 'integration'), 'principal-denied-details', `details.required ${JSON.stringify(details.required)} does not name the integration principal type (spec 5.4)`, denied);
+      }
+    }
+    // The same tenant's integration principal is served: the refusal is about the principal type.
+    const served = await ctx.client.withApiKey(tenant.integrationKey).call('POST', '/api/public/billing/setup-session');
+    ctx.expect(served.response.status === 201, 'integration-principal-served', `billing setup with the same tenant's integration token answered ${served.response.status}, not 201`, served);
+  },
+});
+
+/** A small agreement file; accepted types of the carrier-agreement upload include .csv (decision 7). */
+function agreementForm(name: string): FormData {
+  const form = new FormData();
+  form.append('file', new File([`carrier,service,discount\nconformance,${name},0.10\n`], `${name}.csv`, { type: 'text/csv' }));
+  return form;
+}
+
+// Spec 5.4: the carrier-agreement upload requires scope ship:upload, else 403 SCOPE_DENIED with
+// details.required and details.provided. The scope names given to the control API are the sandbox's.
+export const scopeDenied = defineCheck({
+  id: 'auth.scope-denied',
+  title: 'The carrier-agreement upload refuses a key without ship:upload with 403 SCOPE_DENIED',
+  area: 'auth',
+  needs: ['admin', 'writes'],
+  async run(ctx) {
+    const without = await ctx.admin!.createTenant({ name: 'Conformance scope without ship:upload', scopes: ['sima:write'] });
+    const denied = await ctx.client.withApiKey(without.integrationKey).call('POST', '/api/carrier/agreements/upload', { form: agreementForm('conformance-agreement-denied') });
+    const envelope = expectError(ctx, denied, 403, 'SCOPE_DENIED', 'the carrier-agreement upload with a key lacking ship:upload');
+    if (envelope) {
+      const details = envelope.details ?? {};
+      ctx.expect(names(details.required, 'ship:upload'), 'scope-denied-details', `details.required ${JSON.stringify(details.required)} does not name ship:upload (spec 5.4)`, denied);
+      ctx.expect(Array.isArray(details.provided), 'scope-denied-details', `details.provided ${JSON.stringify(details.provided)} is not an array (spec 5.4)`, denied);
+    }
+    const withScope = await ctx.admin!.createTenant({ name: 'Conformance scope with ship:upload', scopes: ['ship:upload'] });
+    const allowed = await ctx.client.withApiKey(withScope.integrationKey).call('POST', '/api/carrier/agreements/upload', { form: agreementForm('conformance-agreement-allowed') });
+    ctx.expect(allowed.response.status !== 403, 'scope-granted', `the carrier-agreement upload with a key holding ship:upload answered 403 ${(allowed.response.body as { code?: string })?.code ?? ''}`, allowed);
+  },
+});
+
+export const authChecks = [missingBearer, malformedBearer, tamperedToken, unknownKey, missingApiKey, expiredToken, revokedKey, principalDenied, scopeDenied];

@@ -1,0 +1,197 @@
+// Limits (spec 8.1, 8.2, 7): a full rate bucket or a queue-admission cap answers 429 RATE_LIMITED with
+// `details` { bucket, limit, windowMs, retryAfterSeconds, keyId } and the contract's Retry-After header
+// (RateLimited response), and the bucket serves again once its window has passed.
+import { defineCheck, type CheckContext } from '../harness/check.js';
+import type { Exchange, Failure } from '../harness/types.js';
+import { expectError } from './auth.js';
+
+const READ_PATH = '/api/jobs?limit=1';
+/** The bucket names of spec 8.1; a queue-admission cap (8.2) names something else. */
+const RATE_BUCKETS = ['read', 'write', 'upload'];
+
+interface RateLimitDetails {
+  bucket: string;
+  limit: number;
+  windowMs: number;
+  retryAfterSeconds: number;
+  keyId: string | null;
+}
+
+const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
+
+const DETAIL_TYPES: Record<keyof RateLimitDetails, [string, (value: unknown) => boolean]> = {
+  bucket: ['a non-empty string', (v) => typeof v === 'string' && v.length > 0],
+  limit: ['an integer >= 0', isCount],
+  windowMs: ['an integer >= 0', isCount],
+  retryAfterSeconds: ['an integer >= 0', isCount],
+  keyId: ['a string (the integration key id) or null', (v) => typeof v === 'string' || v === null],
+};
+
+/**
+ * Fails the check unless `exchange` is a well-formed 429 (spec 7): RATE_LIMITED in the envelope, every
+ * `details` key present with its type, the values in `expected`, and a Retry-After header equal to
+ * `details.retryAfterSeconds`. Returns the details when the envelope is there.
+ */
+export function expectRateLimited(ctx: CheckContext, exchange: Exchange, what: string, expected: Partial<RateLimitDetails> = {}, extra?: Partial<Failure>): RateLimitDetails | undefined {
+  const envelope = expectError(ctx, exchange, 429, 'RATE_LIMITED', what, extra);
+  if (!envelope) return undefined;
+  const details = (envelope.details ?? {}) as Record<string, unknown>;
+  if (!envelope.details) ctx.fail('rate-limit-details', `${what}: the 429 has no details (spec 7: bucket, limit, windowMs, retryAfterSeconds, keyId)`, exchange, extra);
+  else {
+    for (const [key, [type, valid]] of Object.entries(DETAIL_TYPES)) {
+      if (!(key in details)) ctx.fail('rate-limit-details', `${what}: details.${key} is missing (spec 7)`, exchange, extra);
+      else if (!valid(details[key])) ctx.fail('rate-limit-details', `${what}: details.${key} is ${JSON.stringify(details[key])}, not ${type}`, exchange, extra);
+    }
+    for (const [key, value] of Object.entries(expected)) {
+      if (key in details && details[key] !== value) ctx.fail('rate-limit-details', `${what}: details.${key} is ${JSON.stringify(details[key])}, not ${JSON.stringify(value)}`, exchange, extra);
+    }
+  }
+  const header = exchange.response.headers['retry-after'];
+  if (header === undefined) ctx.fail('retry-after-header', `${what}: the 429 has no Retry-After header (RateLimited response; spec 7 retry metadata)`, exchange, extra);
+  else if (!/^\d+$/.test(header.trim())) ctx.fail('retry-after-header', `${what}: Retry-After "${header}" is not a number of seconds`, exchange, extra);
+  else if (isCount(details.retryAfterSeconds) && Number(header) !== details.retryAfterSeconds) {
+    ctx.fail('retry-after-header', `${what}: Retry-After ${header} differs from details.retryAfterSeconds ${String(details.retryAfterSeconds)}`, exchange, extra);
+  }
+  return details as unknown as RateLimitDetails;
+}
+
+/** Seconds a 429 asks to wait: the header, else details.retryAfterSeconds, else `fallback`. */
+function retryAfterOf(exchange: Exchange, fallback: number): number {
+  const header = Number(exchange.response.headers['retry-after']);
+  if (Number.isInteger(header) && header >= 0) return header;
+  const seconds = (exchange.response.body as { details?: { retryAfterSeconds?: unknown } })?.details?.retryAfterSeconds;
+  return isCount(seconds) ? (seconds as number) : fallback;
+}
+
+const RATE_LIMIT = 3;
+const WINDOW_MS = 60_000;
+
+// Spec 8.1, 7: with the read bucket at 3 per 60000 ms, the 4th GET within the window is 429 with full
+// details and Retry-After; after the window a GET is served again. Bucket sizes are set through the
+// control API (simulator profile), on a fresh tenant so no other traffic shares the bucket.
+export const rateLimit = defineCheck({
+  id: 'limits.rate-limit',
+  title: 'A full read bucket answers 429 RATE_LIMITED with details and Retry-After, and serves again after the window',
+  area: 'limits',
+  needs: ['admin', 'writes'],
+  async run(ctx) {
+    const admin = ctx.admin!;
+    const tenant = await admin.createTenant({ name: 'Conformance rate limit' });
+    const client = ctx.client.withApiKey(tenant.integrationKey);
+    await client.token();
+    let burst: Exchange[] = [];
+    let limitedAt = -1;
+    // A fixed window may turn during the burst and refill the bucket; one more burst rules that out.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await admin.updateSettings(tenant.tenantId, { rateLimits: { read: { limit: RATE_LIMIT, windowMs: WINDOW_MS } } });
+      burst = [];
+      for (let i = 0; i < RATE_LIMIT + 3; i++) {
+        const exchange = await client.call('GET', READ_PATH);
+        burst.push(exchange);
+        if (exchange.response.status !== 200) break;
+      }
+      limitedAt = burst.findIndex((exchange) => exchange.response.status === 429);
+      const allServedBefore = burst.slice(0, limitedAt === -1 ? burst.length : limitedAt).every((exchange) => exchange.response.status === 200);
+      if (limitedAt === RATE_LIMIT || !allServedBefore || (limitedAt !== -1 && limitedAt < RATE_LIMIT)) break;
+    }
+    const last = burst[burst.length - 1];
+    const unexpected = burst.find((exchange) => exchange.response.status !== 200 && exchange.response.status !== 429);
+    if (unexpected) {
+      ctx.fail('rate-limit-enforced', `GET ${READ_PATH} answered ${unexpected.response.status} within the read limit of ${RATE_LIMIT}`, unexpected);
+      return;
+    }
+    if (limitedAt === -1) {
+      ctx.fail('rate-limit-enforced', `${burst.length} GETs in one ${WINDOW_MS} ms window with the read limit at ${RATE_LIMIT} were all served; request ${RATE_LIMIT + 1} must be 429 RATE_LIMITED (spec 8.1)`, last);
+      return;
+    }
+    if (limitedAt !== RATE_LIMIT) {
+      ctx.fail('rate-limit-enforced', `the first 429 came at request ${limitedAt + 1}, not ${RATE_LIMIT + 1}, with the read limit at ${RATE_LIMIT} (spec 8.1)`, burst[limitedAt]);
+    }
+    const limited = burst[limitedAt];
+    const details = expectRateLimited(ctx, limited, `GET request ${limitedAt + 1} over the read limit`, { bucket: 'read', limit: RATE_LIMIT, windowMs: WINDOW_MS, keyId: tenant.integrationKeyId });
+    const wait = Math.max(WINDOW_MS / 1000, isCount(details?.retryAfterSeconds) ? details!.retryAfterSeconds : 0) + 1;
+    await admin.advanceClock(wait);
+    const after = await client.call('GET', READ_PATH);
+    ctx.expect(after.response.status === 200, 'rate-limit-window-resets', `GET ${READ_PATH} ${wait} s after the 429 answered ${after.response.status}, not 200`, after);
+  },
+});
+
+const MAX_BURST = 300;
+const BATCH = 10;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Spec 7, 8.1: whatever the bucket sizes, every 429 is well formed. Sends up to `runs` (at most 300) quick
+// GETs; none throttled passes. A throttled tenant is then given its window back (the clock is advanced
+// in the simulator profile, otherwise the check waits Retry-After, at most 65 s) so later checks are
+// not throttled.
+export const retryAfterOn429 = defineCheck({
+  id: 'limits.retry-after-on-429',
+  title: 'Every 429 observed carries Retry-After and the full RATE_LIMITED details',
+  area: 'limits',
+  needs: [],
+  async run(ctx) {
+    const total = Math.min(Math.max(ctx.runs, 1), MAX_BURST);
+    await ctx.client.token();
+    const limited: Exchange[] = [];
+    for (let sent = 0; sent < total && limited.length === 0; ) {
+      const size = Math.min(BATCH, total - sent);
+      const batch = await Promise.all(Array.from({ length: size }, () => ctx.client.call('GET', READ_PATH)));
+      sent += size;
+      limited.push(...batch.filter((exchange) => exchange.response.status === 429));
+    }
+    if (limited.length === 0) return;
+    // Each 429 is examined until one is malformed (the same fault would repeat on the rest of the batch).
+    for (const [index, exchange] of limited.entries()) {
+      let malformed = false;
+      const counting: CheckContext = { ...ctx, fail: (...failure) => ((malformed = true), ctx.fail(...failure)) };
+      expectRateLimited(counting, exchange, `429 number ${index + 1} to GET ${READ_PATH}`);
+      if (malformed) break;
+    }
+    const wait = Math.min(Math.max(...limited.map((exchange) => retryAfterOf(exchange, 60))), 65) + 1;
+    if (ctx.admin) await ctx.admin.advanceClock(wait);
+    else await sleep(wait * 1000);
+  },
+});
+
+// Spec 8.2, 7: at a queue-admission cap the enqueue is 429 RATE_LIMITED with retry metadata. With the
+// tenant's SIMA cap at 1 (control API), a second SIMA batch while the first job is in flight (PENDING or
+// PROCESSING) is refused.
+export const queueCap = defineCheck({
+  id: 'limits.queue-cap',
+  title: 'An enqueue at a queue-admission cap answers 429 RATE_LIMITED with details and Retry-After',
+  area: 'limits',
+  needs: ['admin', 'writes'],
+  async run(ctx) {
+    const admin = ctx.admin!;
+    const tenant = await admin.createTenant({ name: 'Conformance queue cap' });
+    await admin.updateSettings(tenant.tenantId, { queueCaps: { sima: 1 } });
+    const client = ctx.client.withApiKey(tenant.integrationKey);
+    await client.token();
+    const enqueue = () => client.call('POST', '/api/sima/batch', { json: { skus: null } });
+    const jobIdOf = (exchange: Exchange) => (exchange.response.body as { jobId?: string })?.jobId;
+    // Jobs may finish before the second request lands; that attempt proves nothing and is repeated.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const first = await enqueue();
+      if (!ctx.expect(first.response.status === 202 && typeof jobIdOf(first) === 'string', 'enqueue', `the first SIMA batch answered ${first.response.status}, not 202 with a jobId`, first)) return;
+      const second = await enqueue();
+      if (second.response.status !== 202) {
+        const details = expectRateLimited(ctx, second, 'the second SIMA batch at a SIMA cap of 1', { limit: 1, keyId: tenant.integrationKeyId });
+        if (details && typeof details.bucket === 'string' && RATE_BUCKETS.includes(details.bucket)) {
+          ctx.fail('queue-cap-bucket', `details.bucket is "${details.bucket}", a rate bucket (spec 8.1), not a queue-admission cap (spec 8.2)`, second);
+        }
+        return;
+      }
+      const [firstJob, secondJob] = await Promise.all([client.call('GET', `/api/jobs/${jobIdOf(first)}`), client.call('GET', `/api/jobs/${jobIdOf(second)}`)]);
+      const a = firstJob.response.body as { status?: string; updatedAt?: string };
+      const b = secondJob.response.body as { createdAt?: string };
+      const finishedBefore = (a.status === 'COMPLETED' || a.status === 'FAILED') && Date.parse(String(a.updatedAt)) <= Date.parse(String(b.createdAt));
+      if (!finishedBefore) {
+        ctx.fail('queue-cap-enforced', `a second SIMA batch was accepted (202) while job ${jobIdOf(first)} was in flight with the SIMA cap at 1 (spec 8.2)`, second);
+        return;
+      }
+    }
+    ctx.skip('every first job finished before the second enqueue arrived; the cap could not be observed');
+  },
+});
+
+export const limitChecks = [rateLimit, retryAfterOn429, queueCap];

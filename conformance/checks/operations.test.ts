@@ -1,0 +1,194 @@
+// The per-operation checks and the validation checks against the simulator as a process: on a healthy
+// simulator every operation it implements passes both checks and every operation it has not built fails
+// both (its 501 is undocumented); with each defect they are meant to catch, the named check fails.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulatorProcess, type SimulatorProcess } from '../../simulator/testing/process.js';
+import { AdminClient } from '../harness/admin.js';
+import type { Check } from '../harness/check.js';
+import { loadTargetContract } from '../harness/contract.js';
+import { runSuite } from '../harness/runner.js';
+import type { Profile, RunReport, TargetOptions } from '../harness/types.js';
+import { operationChecks } from './operations.js';
+import { validationChecks } from './validation.js';
+
+const ADMIN = 'operations-test-admin';
+const KEY = 'tfk_operations_test_key';
+const SEED = 20261121;
+const RUNS = 15;
+
+/** The defects of the catalogue these checks must catch, and the checks that must fail with each. */
+const DEFECTS: Record<string, string[]> = {
+  'validation.lenient-bounds': ['operations.listJobs.rejects-invalid-input'],
+  'validation.crash-on-bad-json': ['validation.malformed-json'],
+  'job.missing-required-field': ['operations.getJob.accepts-valid-input'],
+  'error.wrong-code': ['operations.getJob.accepts-valid-input'],
+};
+
+const start = (env: Record<string, string> = {}) =>
+  startSimulatorProcess({
+    SIM_DB: path.join(mkdtempSync(path.join(os.tmpdir(), 'conform-operations-')), 'store.json'),
+    SIM_ADMIN_TOKEN: ADMIN,
+    SIM_INTEGRATION_KEY: KEY,
+    SIM_WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
+    SIM_JOB_START_DELAY_MS: '50',
+    SIM_JOB_PROCESSING_MS: '100',
+    ...env,
+  });
+
+/** Starts `tasks` at most `limit` at a time; each promise settles when its own task does. */
+function pooled<T>(tasks: Array<() => Promise<T>>, limit: number): Array<Promise<T>> {
+  const gates: Array<() => void> = [];
+  let running = 0;
+  return tasks.map(async (task) => {
+    if (running >= limit) await new Promise<void>((resolve) => gates.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      gates.shift()?.();
+    }
+  });
+}
+
+const options = (baseUrl: string, contract: string, extra: Partial<TargetOptions> = {}): TargetOptions => ({
+  baseUrl,
+  apiKey: KEY,
+  adminToken: ADMIN,
+  contract,
+  profile: 'simulator' as Profile,
+  seed: SEED,
+  runs: RUNS,
+  ...extra,
+});
+
+const summary = (report: RunReport) =>
+  report.results.map((r) => `${r.id}: ${r.verdict}${r.reason ? ` (${r.reason})` : ''} ${r.failures.map((f) => `[${f.rule}] ${f.message}`).join(' | ').slice(0, 400)}`);
+
+let healthy: Promise<SimulatorProcess>;
+const defective = new Map<string, Promise<SimulatorProcess>>();
+
+beforeAll(() => {
+  // The healthy simulator serves every version (v1.3.0 at the root, the archived ones under /versions/).
+  const [first, ...rest] = pooled([() => start({ SIM_CONTRACT: 'all' }), ...Object.keys(DEFECTS).map((defect) => () => start({ SIM_DEFECTS: defect }))], 3);
+  healthy = first;
+  Object.keys(DEFECTS).forEach((defect, i) => defective.set(defect, rest[i]));
+  // Failures surface in the tests that await them.
+  [first, ...rest].forEach((p) => p.catch(() => {}));
+});
+
+afterAll(async () => {
+  await Promise.all([healthy, ...defective.values()].map((p) => p?.then((s) => s.kill()).catch(() => {})));
+});
+
+describe('operation checks on a healthy simulator (v1.3.0)', () => {
+  let report: RunReport;
+  let unhandled: string[];
+  let elapsedMs: number;
+  const contract = loadTargetContract('v1.3.0');
+
+  beforeAll(async () => {
+    const sim = await healthy;
+    unhandled = (await new AdminClient(sim.url, ADMIN, () => {}).status()).unhandled['v1.3.0'] ?? [];
+    const started = performance.now();
+    report = await runSuite(options(sim.url, 'v1.3.0'), [...operationChecks(contract), ...validationChecks]);
+    elapsedMs = performance.now() - started;
+  }, 120_000);
+
+  it('has both checks for every operation of the contract', () => {
+    const ids = report.results.map((r) => r.id);
+    for (const op of contract.operations) {
+      expect(ids).toContain(`operations.${op.operationId}.accepts-valid-input`);
+      expect(ids).toContain(`operations.${op.operationId}.rejects-invalid-input`);
+    }
+    expect(ids.length).toBe(contract.operations.length * 2 + validationChecks.length);
+  });
+
+  it('passes both checks for every operation the simulator implements', () => {
+    const handled = contract.operations.filter((op) => !unhandled.includes(op.operationId));
+    expect(handled.length).toBeGreaterThan(0);
+    const ids = new Set(handled.flatMap((op) => [`operations.${op.operationId}.accepts-valid-input`, `operations.${op.operationId}.rejects-invalid-input`]));
+    const results = report.results.filter((r) => ids.has(r.id));
+    expect(results.length).toBe(ids.size);
+    expect(summary({ ...report, results: results.filter((r) => r.verdict !== 'passed') })).toEqual([]);
+  });
+
+  it('fails both checks of every operation the simulator has not built, with the undocumented 501', () => {
+    expect(unhandled.length).toBeGreaterThan(0);
+    for (const operationId of unhandled) {
+      for (const name of ['accepts-valid-input', 'rejects-invalid-input']) {
+        const result = report.results.find((r) => r.id === `operations.${operationId}.${name}`)!;
+        expect({ id: result.id, verdict: result.verdict }).toEqual({ id: result.id, verdict: 'failed' });
+        expect(result.failures.some((f) => f.rule === 'response-conformance' && f.message.includes('501'))).toBe(true);
+      }
+    }
+  });
+
+  it('passes the validation checks', () => {
+    expect(summary({ ...report, results: report.results.filter((r) => r.area === 'validation' && r.verdict !== 'passed') })).toEqual([]);
+  });
+
+  it('sends invalid requests (up to a dozen per operation) and stays fast', () => {
+    const listJobs = report.results.find((r) => r.id === 'operations.listJobs.rejects-invalid-input')!;
+    expect(listJobs.requests).toBeGreaterThanOrEqual(8);
+    expect(listJobs.requests).toBeLessThanOrEqual(14);
+    // Budget: the whole operations run (all operations, both checks) under ~30 s on 2 cores.
+    process.stdout.write(`operations run: ${report.results.length} checks, ${report.results.reduce((n, r) => n + r.requests, 0)} requests, ${Math.round(elapsedMs)} ms\n`);
+    expect(elapsedMs).toBeLessThan(30_000);
+  });
+
+  it('carries seed, counterexample and replay on a refusal failure', async () => {
+    // An unbuilt operation's baseline failure is a property failure of valid input.
+    const failure = report.results.find((r) => r.id === `operations.${unhandled[0]}.accepts-valid-input`)!.failures.find((f) => f.rule === 'valid-input-accepted')!;
+    expect(failure.seed).toBe(SEED);
+    expect(failure.counterexample).toBeTruthy();
+    expect(failure.replay).toContain(`--only operations.${unhandled[0]}.accepts-valid-input`);
+  });
+});
+
+describe('operation checks on the archived contracts', () => {
+  it('sends no bearer to the signup operations (security: []) and fails them while unbuilt (v1.2.0)', async () => {
+    const sim = await healthy;
+    const contract = loadTargetContract('v1.2.0');
+    const checks = operationChecks(contract).filter((c) => /Signup/.test(c.id));
+    expect(checks.length).toBe(12);
+    const report = await runSuite(options(`${sim.url}/versions/v1.2.0`, 'v1.2.0'), checks);
+    for (const result of report.results) {
+      expect(result.verdict).toBe('failed');
+      for (const failure of result.failures) expect(failure.exchange?.request.headers.authorization).toBeUndefined();
+    }
+  }, 60_000);
+
+  it('skips the writes in the readonly profile and still runs the reads', async () => {
+    const sim = await healthy;
+    const checks: Check[] = operationChecks(loadTargetContract('v1.3.0')).filter((c) => /\.(listJobs|enqueueSimaBatch|exchangeIntegrationToken)\./.test(c.id));
+    const report = await runSuite(options(sim.url, 'v1.3.0', { profile: 'readonly', adminToken: undefined }), checks);
+    const verdicts = Object.fromEntries(report.results.map((r) => [r.id, r.verdict]));
+    expect(verdicts).toEqual({
+      'operations.exchangeIntegrationToken.accepts-valid-input': 'passed',
+      'operations.exchangeIntegrationToken.rejects-invalid-input': 'passed',
+      'operations.listJobs.accepts-valid-input': 'passed',
+      'operations.listJobs.rejects-invalid-input': 'passed',
+      'operations.enqueueSimaBatch.accepts-valid-input': 'skipped',
+      'operations.enqueueSimaBatch.rejects-invalid-input': 'skipped',
+    });
+  }, 60_000);
+});
+
+describe('operation checks catch their defects', () => {
+  const contract = loadTargetContract('v1.3.0');
+  const all = [...operationChecks(contract), ...validationChecks];
+  for (const [defect, ids] of Object.entries(DEFECTS)) {
+    it(`${defect}: ${ids.join(', ')} fail`, async () => {
+      const sim = await defective.get(defect)!;
+      const report = await runSuite(options(sim.url, 'v1.3.0', { only: ids }), all);
+      for (const id of ids) {
+        const result = report.results.find((r) => r.id === id);
+        expect({ id, verdict: result?.verdict }, summary(report).join('\n')).toEqual({ id, verdict: 'failed' });
+      }
+    }, 90_000);
+  }
+});

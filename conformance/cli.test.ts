@@ -1,0 +1,152 @@
+// The CLI end to end: against a simulator process (started as a process, the only way a conformance test
+// may reach the simulator), a healthy run exits 0 and writes the three reports, a wrong key exits 1, and
+// usage errors exit 2.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulatorProcess, type SimulatorProcess } from '../simulator/testing/process.js';
+import { EXIT, main, parseCli } from './cli.js';
+import { defineCheck } from './harness/check.js';
+
+const ADMIN = 'cli-test-admin';
+const KEY = 'tfk_cli_test_key';
+
+function io() {
+  let out = '';
+  let err = '';
+  return {
+    stdout: { isTTY: false, write: (chunk: string) => (out += chunk) },
+    stderr: { isTTY: false, write: (chunk: string) => (err += chunk) },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+let work: string;
+beforeAll(() => {
+  work = mkdtempSync(path.join(tmpdir(), 'conform-cli-'));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('conform CLI against a simulator process', () => {
+  let sim: SimulatorProcess;
+  beforeAll(async () => {
+    sim = await startSimulatorProcess({
+      SIM_DB: path.join(work, 'store.json'),
+      SIM_ADMIN_TOKEN: ADMIN,
+      SIM_INTEGRATION_KEY: KEY,
+      SIM_WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
+      SIM_JOB_START_DELAY_MS: '50',
+      SIM_JOB_PROCESSING_MS: '100',
+    });
+  });
+  afterAll(() => sim?.kill());
+
+  it('exits 0 and writes the JUnit, JSON and HTML reports when nothing fails', async () => {
+    const dir = path.join(work, 'ok');
+    const cli = io();
+    const code = await main(['--base-url', sim.url, '--api-key', KEY, '--admin-token', ADMIN, '--profile', 'simulator', '--only', 'auth.token-exchange', '--seed', '7', '--report-dir', dir], {}, cli);
+    expect(code, cli.out() + cli.err()).toBe(EXIT.ok);
+    for (const file of ['junit.xml', 'report.json', 'report.html']) expect(existsSync(path.join(dir, file)), file).toBe(true);
+    const report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ schemaVersion: 1, only: ['auth.token-exchange'], totals: { passed: 1, failed: 0, skipped: 0 }, target: { profile: 'simulator', seed: 7 } });
+    expect(readFileSync(path.join(dir, 'report.html'), 'utf8')).toContain('class="badge">CERTIFIED</div>');
+    expect(readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toContain('<testcase classname="auth" name="auth.token-exchange"');
+    expect(cli.out()).toContain('[1/1] auth.token-exchange passed');
+    expect(cli.out()).toContain('1 passed, 0 failed, 0 skipped');
+    expect(cli.out()).toContain('seed 7; replay: npm run conform --');
+  });
+
+  it('exits 1 when a check fails (a wrong integration key), still writing the reports', async () => {
+    const dir = path.join(work, 'wrong-key');
+    const cli = io();
+    const code = await main(['--only', 'auth.token-exchange', '--format', 'json,html', '--quiet'], { CONFORM_BASE_URL: sim.url, CONFORM_API_KEY: 'tfk_not_a_key', CONFORM_PROFILE: 'simulator', CONFORM_REPORT_DIR: dir }, cli);
+    expect(code, cli.out() + cli.err()).toBe(EXIT.failed);
+    expect(cli.out()).toContain('0 passed, 1 failed, 0 skipped');
+    expect(cli.out()).toMatch(/\[token-exchange\] the exchange answered 401/);
+    expect(cli.out()).not.toContain('[1/1]'); // quiet: no progress
+    expect(existsSync(path.join(dir, 'junit.xml'))).toBe(false);
+    expect(readFileSync(path.join(dir, 'report.html'), 'utf8')).toContain('NOT CERTIFIED');
+    expect(readFileSync(path.join(dir, 'report.json'), 'utf8')).not.toContain('tfk_not_a_key');
+  });
+});
+
+describe('conform CLI without the simulator', () => {
+  // Any HTTP server will do for checks that send nothing: the CLI only checks that the target answers.
+  let server: Server;
+  const base = ['--base-url', '', '--api-key', 'k', '--format', 'none'];
+  // Usage errors are found before the target is contacted.
+  const usage = ['--base-url', 'http://127.0.0.1:1', '--api-key', 'k', '--format', 'none'];
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base[1] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const passing = defineCheck({ id: 'demo.passes', title: 'Passes', area: 'demo', needs: [], run: async () => {} });
+  const skipping = defineCheck({ id: 'demo.skips', title: 'Skips', area: 'demo', needs: ['admin'], run: async () => {} });
+  const failing = defineCheck({ id: 'demo.fails', title: 'Fails', area: 'demo', needs: [], run: async ({ fail }) => fail('demo-rule', 'it failed') });
+
+  it.each([
+    [[], /--base-url is required/],
+    [['--base-url', 'http://x'], /--api-key is required/],
+    [['--base-url', 'ftp://x', '--api-key', 'k'], /http or https/],
+    [[...usage, '--profile', 'production'], /--profile must be one of readonly, sandbox, simulator/],
+    [[...usage, '--contract', 'v2.0.0'], /--contract must be one of v1\.3\.0, v1\.2\.0, v1\.1\.0/],
+    [[...usage, '--seed', 'abc'], /--seed must be an integer/],
+    [[...usage, '--runs', '0'], /--runs must be between 1/],
+    [[...usage, '--format', 'pdf'], /--format takes/],
+    [[...usage, '--bogus'], /Unknown option '--bogus'/],
+    [[...usage, 'positional'], /positional/i],
+    [[...usage, '--only', 'nothing.here'], /matches no check/],
+  ])('exits 2 on a usage error: %j', async (argv, message) => {
+    const cli = io();
+    expect(await main(argv, {}, { ...cli, checks: [passing] })).toBe(EXIT.usage);
+    expect(cli.err()).toMatch(message);
+  });
+
+  it('prints the usage on --help and exits 0', async () => {
+    const cli = io();
+    expect(await main(['--help'], {}, cli)).toBe(EXIT.ok);
+    expect(cli.out()).toContain('Usage: npm run conform -- --base-url URL --api-key KEY');
+  });
+
+  it('treats skipped checks as not failed, and any failure as exit 1', async () => {
+    expect(await main([...base, '--profile', 'readonly'], {}, { ...io(), checks: [passing, skipping] })).toBe(EXIT.ok);
+    const cli = io();
+    expect(await main([...base, '--only', 'demo.fails,demo.passes'], {}, { ...cli, checks: [passing, skipping, failing] })).toBe(EXIT.failed);
+    expect(cli.out()).toContain('1 passed, 1 failed, 0 skipped');
+    expect(cli.out()).toContain('[demo-rule] it failed');
+  });
+
+  it('exits 3 with one clear error when the target cannot be reached', async () => {
+    const cli = io();
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const code = await main(['--base-url', url, '--api-key', 'k', '--format', 'none'], {}, { ...cli, checks: [passing] });
+    expect(code).toBe(EXIT.error);
+    expect(cli.err()).toContain(`cannot reach ${url}: ECONNREFUSED`);
+  });
+
+  it('reads the environment, lets flags win, and defaults the rest', () => {
+    const env = { CONFORM_BASE_URL: 'https://a.example/', CONFORM_API_KEY: 'env-key', CONFORM_CONTRACT: 'v1.2.0', CONFORM_PROFILE: 'readonly', CONFORM_SEED: '12', CONFORM_RUNS: '5', CONFORM_SECOND_API_KEY: 'k2', CONFORM_ADMIN_TOKEN: 'adm', CONFORM_WEBHOOK_URL: 'https://hook.example/x', CONFORM_REPORT_DIR: '/tmp/r' };
+    const settings = parseCli(['--api-key', 'flag-key', '--runs', '9', '--only', 'auth, jobs.'], env);
+    if (settings === 'help') throw new Error('unexpected');
+    expect(settings.target).toMatchObject({ baseUrl: 'https://a.example', apiKey: 'flag-key', contract: 'v1.2.0', profile: 'readonly', seed: 12, runs: 9, secondApiKey: 'k2', adminToken: 'adm', webhookUrl: 'https://hook.example/x', only: ['auth', 'jobs.'] });
+    expect(settings.reportDir).toBe('/tmp/r');
+    expect(settings.formats).toEqual(['junit', 'json', 'html']);
+
+    const defaults = parseCli(['--base-url', 'http://h', '--api-key', 'k'], {}, () => new Date('2025-06-01T10:20:30.456Z'));
+    if (defaults === 'help') throw new Error('unexpected');
+    expect(defaults.target).toMatchObject({ contract: 'v1.3.0', profile: 'sandbox', runs: 100 });
+    expect(Number.isInteger(defaults.target.seed)).toBe(true);
+    expect(defaults.seedWasRandom).toBe(true);
+    expect(defaults.reportDir).toBe(path.resolve('reports/conformance-2025-06-01T10-20-30Z'));
+  });
+});

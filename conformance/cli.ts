@@ -1,0 +1,325 @@
+// The conformance suite's command line: `npm run conform -- --base-url URL --api-key KEY [options]`.
+// Runs the selected checks against one deployment, shows progress and a summary on the console, and writes
+// the JUnit, JSON and HTML reports. Exit codes: 0 nothing failed (skipped is not failure), 1 at least one
+// check failed, 2 usage error, 3 the suite itself could not run (the target unreachable, reports unwritable).
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { CONTRACT_VERSIONS } from '../contracts/lib/bundle.js';
+import { checksFor } from './checks/index.js';
+import type { Check } from './harness/check.js';
+import { loadTargetContract } from './harness/contract.js';
+import { runSuite, selectChecks } from './harness/runner.js';
+import { PROFILES, type Profile, type RunReport, type TargetOptions } from './harness/types.js';
+import { createConsoleReporter, type ConsoleStream } from './reporters/console.js';
+import type { RunContext } from './reporters/format.js';
+import { renderHtml } from './reporters/html.js';
+import { renderJson } from './reporters/json.js';
+import { renderJUnit } from './reporters/junit.js';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, error: 3 } as const;
+
+export const REPORT_FORMATS = ['junit', 'json', 'html'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+export const REPORT_FILES: Record<ReportFormat, string> = { junit: 'junit.xml', json: 'report.json', html: 'report.html' };
+
+export interface CliIo {
+  stdout?: ConsoleStream;
+  stderr?: ConsoleStream;
+  /** The suite to select from (default: every check of the suite for the chosen contract version). */
+  checks?: Check[];
+  /** The clock used for the default report directory. */
+  now?: () => Date;
+}
+
+export interface CliSettings {
+  target: TargetOptions;
+  reportDir: string;
+  formats: ReportFormat[];
+  quiet: boolean;
+  list: boolean;
+  seedWasRandom: boolean;
+}
+
+export const USAGE = `Usage: npm run conform -- --base-url URL --api-key KEY [options]
+       tfas-conform --base-url URL --api-key KEY [options]
+
+Certifies a deployment of the Trade Compliance and Freight Audit Service public interface against its
+OpenAPI contract and writes JUnit, JSON and HTML reports.
+
+Options (each also read from the environment variable in brackets; a flag wins over the variable):
+  --base-url URL          the deployment's base address, e.g. https://staging.example.com  [CONFORM_BASE_URL]
+  --api-key KEY           an integration key of the tenant under test                      [CONFORM_API_KEY]
+  --contract VERSION      v1.3.0 (default), v1.2.0 or v1.1.0                                [CONFORM_CONTRACT]
+  --profile PROFILE       readonly | sandbox (default) | simulator                          [CONFORM_PROFILE]
+                            readonly: token exchange and GETs only (safe on production)
+                            sandbox: full workflows with writes (staging)
+                            simulator: adds checks that use the sandbox control API (/_sim)
+  --seed N                seed of every generated input (default: random, printed)          [CONFORM_SEED]
+  --runs N                property runs: generated cases per property (default 100)         [CONFORM_RUNS]
+  --report-dir DIR        where reports go (default reports/conformance-<timestamp>)        [CONFORM_REPORT_DIR]
+  --second-api-key KEY    an integration key of a second tenant (isolation checks)          [CONFORM_SECOND_API_KEY]
+  --admin-token TOKEN     the simulator's control-API token (profile simulator)             [CONFORM_ADMIN_TOKEN]
+  --webhook-url URL       a public URL that forwards to the built-in webhook receiver       [CONFORM_WEBHOOK_URL]
+                            (the receiver listens on CONFORM_WEBHOOK_PORT, default a free port)
+  --only IDS              comma-separated check ids or id prefixes (auth, auth.token-exchange)
+  --format LIST           reports to write: comma-separated junit,json,html (default all), or none
+  --timeout-ms N          per-request timeout in milliseconds (default 30000)               [CONFORM_TIMEOUT_MS]
+  --quiet                 no progress and no table: failures, totals, seed and replay only
+  --list                  list the selected checks and what they need, run nothing
+  -h, --help              this text
+
+Exit codes: 0 no check failed (skipped checks are not failures), 1 at least one check failed,
+            2 usage error, 3 the suite could not run (target unreachable, reports not writable).
+`;
+
+class UsageError extends Error {}
+
+const PARSE_OPTIONS = {
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  contract: { type: 'string' },
+  profile: { type: 'string' },
+  seed: { type: 'string' },
+  runs: { type: 'string' },
+  'report-dir': { type: 'string' },
+  'second-api-key': { type: 'string' },
+  'admin-token': { type: 'string' },
+  'webhook-url': { type: 'string' },
+  only: { type: 'string' },
+  format: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  quiet: { type: 'boolean' },
+  list: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function integer(name: string, text: string, min: number, max: number): number {
+  if (!/^-?\d+$/.test(text.trim())) throw new UsageError(`${name} must be an integer, got "${text}"`);
+  const value = Number(text);
+  if (value < min || value > max) throw new UsageError(`${name} must be between ${min} and ${max}, got ${text}`);
+  return value;
+}
+
+function httpUrl(name: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${name} is not a URL: "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${name} must be an http or https URL, got "${text}"`);
+  return text.replace(/\/+$/, '');
+}
+
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+function timestamp(date: Date): string {
+  return date.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+}
+
+/** Flags, then environment variables, then defaults; throws UsageError with a clear message. */
+export function parseCli(argv: string[], env: Record<string, string | undefined>, now: () => Date = () => new Date()): CliSettings | 'help' {
+  let values: Partial<Record<keyof typeof PARSE_OPTIONS, string | boolean>>;
+  try {
+    ({ values } = parseArgs({ args: argv, options: PARSE_OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return 'help';
+  const pick = (flag: keyof typeof PARSE_OPTIONS, variable?: string): string | undefined => {
+    const value = (values[flag] as string | undefined) ?? (variable ? env[variable] : undefined);
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+
+  const listOnly = Boolean(values.list);
+  const baseUrlText = pick('base-url', 'CONFORM_BASE_URL');
+  const apiKey = pick('api-key', 'CONFORM_API_KEY');
+  if (!listOnly && !baseUrlText) throw new UsageError('--base-url is required (or CONFORM_BASE_URL)');
+  if (!listOnly && !apiKey) throw new UsageError('--api-key is required (or CONFORM_API_KEY)');
+  const baseUrl = baseUrlText ? httpUrl('--base-url', baseUrlText) : '';
+
+  const contract = pick('contract', 'CONFORM_CONTRACT') ?? 'v1.3.0';
+  if (!(CONTRACT_VERSIONS as readonly string[]).includes(contract)) throw new UsageError(`--contract must be one of ${CONTRACT_VERSIONS.join(', ')}, got "${contract}"`);
+  const profile = (pick('profile', 'CONFORM_PROFILE') ?? 'sandbox') as Profile;
+  if (!PROFILES.includes(profile)) throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`);
+
+  const seedText = pick('seed', 'CONFORM_SEED');
+  // fast-check seeds are 32-bit integers.
+  const seed = seedText !== undefined ? integer('--seed', seedText, -(2 ** 31), 2 ** 31 - 1) : Math.floor(Math.random() * 2 ** 31);
+  const runsText = pick('runs', 'CONFORM_RUNS');
+  const runs = runsText !== undefined ? integer('--runs', runsText, 1, 1_000_000) : 100;
+  const timeoutText = pick('timeout-ms', 'CONFORM_TIMEOUT_MS');
+  const timeoutMs = timeoutText !== undefined ? integer('--timeout-ms', timeoutText, 1, 3_600_000) : undefined;
+
+  const webhookText = pick('webhook-url', 'CONFORM_WEBHOOK_URL');
+  const webhookUrl = webhookText ? httpUrl('--webhook-url', webhookText) : undefined;
+
+  const onlyText = pick('only');
+  const only = onlyText !== undefined ? list(onlyText) : undefined;
+  if (onlyText !== undefined && !only!.length) throw new UsageError('--only needs at least one check id or prefix');
+
+  const formatText = pick('format') ?? REPORT_FORMATS.join(',');
+  const formatItems = list(formatText);
+  let formats: ReportFormat[];
+  if (formatItems.length === 1 && formatItems[0] === 'none') formats = [];
+  else {
+    const unknown = formatItems.filter((item) => !(REPORT_FORMATS as readonly string[]).includes(item));
+    if (unknown.length || !formatItems.length) throw new UsageError(`--format takes a comma-separated list of ${REPORT_FORMATS.join(', ')} (or none), got "${formatText}"`);
+    formats = REPORT_FORMATS.filter((format) => formatItems.includes(format));
+  }
+
+  const reportDir = path.resolve(pick('report-dir', 'CONFORM_REPORT_DIR') ?? path.join('reports', `conformance-${timestamp(now())}`));
+
+  return {
+    target: {
+      baseUrl,
+      apiKey: apiKey ?? '',
+      contract,
+      profile,
+      seed,
+      runs,
+      secondApiKey: pick('second-api-key', 'CONFORM_SECOND_API_KEY'),
+      adminToken: pick('admin-token', 'CONFORM_ADMIN_TOKEN'),
+      webhookUrl,
+      only,
+      timeoutMs,
+    },
+    reportDir,
+    formats,
+    quiet: Boolean(values.quiet),
+    list: listOnly,
+    seedWasRandom: seedText === undefined,
+  };
+}
+
+/** Writes the chosen reports into `dir`; returns their paths. */
+export function writeReports(report: RunReport, dir: string, formats: ReportFormat[], context: RunContext = {}): string[] {
+  if (!formats.length) return [];
+  mkdirSync(dir, { recursive: true });
+  const render: Record<ReportFormat, () => string> = {
+    junit: () => renderJUnit(report, context),
+    json: () => renderJson(report, context),
+    html: () => renderHtml(report, context),
+  };
+  return formats.map((format) => {
+    const file = path.join(dir, REPORT_FILES[format]);
+    writeFileSync(file, render[format]());
+    return file;
+  });
+}
+
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env, io: CliIo = {}): Promise<number> {
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+
+  let settings: CliSettings | 'help';
+  try {
+    settings = parseCli(argv, env, io.now);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    stderr.write(`conform: ${error.message}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  if (settings === 'help') {
+    stdout.write(USAGE);
+    return EXIT.ok;
+  }
+  const { target, quiet } = settings;
+  const checks = io.checks ?? checksFor(loadTargetContract(target.contract));
+  const selected = selectChecks(checks, target.only);
+  if (target.only && !selected.length) {
+    stderr.write(`conform: --only ${target.only.join(',')} matches no check (ids look like ${checks.slice(0, 3).map((c) => c.id).join(', ')})\n`);
+    return EXIT.usage;
+  }
+
+  if (settings.list) {
+    const width = Math.max(...selected.map((check) => check.id.length));
+    for (const check of selected) stdout.write(`${check.id.padEnd(width)}  ${check.area.padEnd(12)}  ${(check.needs.join(',') || '-').padEnd(28)}  ${check.title}\n`);
+    stdout.write(`${selected.length} of ${checks.length} checks\n`);
+    return EXIT.ok;
+  }
+
+  if (!quiet) {
+    stdout.write(
+      `Conformance of ${target.baseUrl} to contract ${target.contract}: ${selected.length} of ${checks.length} checks, profile ${target.profile}, ` +
+        `seed ${target.seed}${settings.seedWasRandom ? ' (random)' : ''}, runs ${target.runs}\n`,
+    );
+    if (target.profile === 'simulator' && !target.adminToken) stdout.write('note: no --admin-token; checks that need the sandbox control API will be skipped\n');
+  }
+
+  const unreachable = await reachability(target.baseUrl, Math.min(target.timeoutMs ?? 30_000, 15_000));
+  if (unreachable) {
+    stderr.write(`conform: cannot reach ${target.baseUrl}: ${unreachable}\n`);
+    return EXIT.error;
+  }
+
+  const color = Boolean(stdout.isTTY) && !env.NO_COLOR;
+  const reporter = createConsoleReporter({ stream: stdout, quiet, color });
+  let report: RunReport;
+  try {
+    report = await runSuite(target, checks, reporter);
+  } catch (error) {
+    stderr.write(`\nconform: the suite could not run: ${(error as Error).stack ?? error}\nseed ${target.seed}\n`);
+    return EXIT.error;
+  }
+
+  const context: RunContext = { only: target.only, suiteSize: checks.length };
+  let reportFiles: string[];
+  try {
+    reportFiles = writeReports(report, settings.reportDir, settings.formats, context);
+  } catch (error) {
+    reporter.finish(report, context);
+    stderr.write(`conform: could not write the reports to ${settings.reportDir}: ${(error as Error).message}\n`);
+    return EXIT.error;
+  }
+  reporter.finish(report, { ...context, reportFiles: reportFiles.map(displayPath) });
+  return report.totals.failed ? EXIT.failed : EXIT.ok;
+}
+
+/** One request to the base URL before the run, so that an unreachable target is one clear error rather than
+ *  a `check-error` per check. Any HTTP answer will do; only a network failure counts. */
+async function reachability(baseUrl: string, timeoutMs: number): Promise<string | undefined> {
+  try {
+    const response = await fetch(`${baseUrl}/`, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    return undefined;
+  } catch (error) {
+    const cause = (error as Error & { cause?: Error & { code?: string } }).cause;
+    if ((error as Error).name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+    return cause ? `${cause.code ?? cause.name}: ${cause.message}` : (error as Error).message;
+  }
+}
+
+function displayPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}
+
+function invokedDirectly(): boolean {
+  if (!process.argv[1]) return false;
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) {
+  main(process.argv.slice(2), process.env).then(
+    (code) => {
+      process.exitCode = code;
+      // Idle keep-alive sockets or a webhook receiver must not hold the process open once the run is over.
+      setTimeout(() => process.exit(code), 2000).unref();
+    },
+    (error) => {
+      process.stderr.write(`conform: ${(error as Error).stack ?? error}\n`);
+      process.exit(EXIT.error);
+    },
+  );
+}

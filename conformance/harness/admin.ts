@@ -1,0 +1,51 @@
+// The simulator's control API (/_sim), for checks of the simulator profile: the virtual clock, tenants,
+// settings, deliveries, defects. Its responses are checked against the control contract too.
+import { ConformanceClient, type FailureSink } from './client.js';
+import { loadControlContract } from './contract.js';
+
+export class AdminClient {
+  private readonly client: ConformanceClient;
+
+  constructor(baseUrl: string, private readonly adminToken: string, sink: FailureSink) {
+    this.client = new ConformanceClient(baseUrl, '', loadControlContract(), sink);
+  }
+
+  withSink(sink: FailureSink): AdminClient {
+    return new AdminClient(this.client.baseUrl, this.adminToken, sink);
+  }
+
+  private async call<T>(method: string, path: string, json?: unknown): Promise<T> {
+    const exchange = await this.client.call(method, path, { auth: { bearer: this.adminToken }, json });
+    if (exchange.response.status >= 300) throw new Error(`control API ${method} ${path} answered ${exchange.response.status}: ${exchange.response.text.slice(0, 300)}`);
+    return exchange.response.body as T;
+  }
+
+  advanceClock(seconds: number) {
+    return this.call<{ now: string; offsetSeconds: number }>('POST', '/_sim/clock/advance', { seconds });
+  }
+  clock() {
+    return this.call<{ now: string; offsetSeconds: number }>('GET', '/_sim/clock');
+  }
+  createTenant(body: { name?: string; scopes?: string[]; allowedAdapters?: string[] | null; defaultAdapter?: string | null } = {}) {
+    return this.call<{ tenantId: string; integrationKeyId: string; integrationKey: string }>('POST', '/_sim/tenants', body);
+  }
+  revokeKey(keyId: string) {
+    return this.call<{ keyId: string }>('POST', `/_sim/integration-keys/${keyId}/revoke`);
+  }
+  dashboardToken(tenantId: string) {
+    return this.call<{ access_token: string }>('POST', `/_sim/tenants/${tenantId}/dashboard-token`);
+  }
+  settings(tenantId: string) {
+    return this.call<Record<string, unknown>>('GET', `/_sim/tenants/${tenantId}/settings`);
+  }
+  updateSettings(tenantId: string, settings: Record<string, unknown>) {
+    return this.call<Record<string, unknown>>('PUT', `/_sim/tenants/${tenantId}/settings`, settings);
+  }
+  deliveries(filter: { tenantId?: string; jobId?: string } = {}) {
+    const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v) as Array<[string, string]>);
+    return this.call<{ deliveries: Array<Record<string, any>> }>('GET', `/_sim/webhooks/deliveries${query.size ? `?${query}` : ''}`);
+  }
+  status() {
+    return this.call<{ versions: unknown[]; unhandled: Record<string, string[]>; counts: Record<string, number>; now: string }>('GET', '/_sim/status');
+  }
+}

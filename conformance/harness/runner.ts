@@ -1,0 +1,142 @@
+// Runs the selected checks against one target: sets up what the profile allows (clients, a second tenant,
+// the control API, a webhook receiver), skips what a check needs but cannot have (with the reason), and
+// collects verdicts. Checks run one after another: some move the virtual clock or change limits.
+import { AdminClient } from './admin.js';
+import type { Check, CheckContext } from './check.js';
+import { SkipCheck } from './check.js';
+import { ConformanceClient, TokenCache } from './client.js';
+import { loadTargetContract } from './contract.js';
+import { startReceiver, type Receiver } from './receiver.js';
+import type { CheckResult, Failure, Need, Profile, RunReport, TargetOptions } from './types.js';
+
+export interface RunHooks {
+  onCheckStart?(check: Check, index: number, total: number): void;
+  onCheckEnd?(result: CheckResult, index: number, total: number): void;
+}
+
+const PROFILE_RANK: Record<Profile, number> = { readonly: 0, sandbox: 1, simulator: 2 };
+
+export function replayCommand(options: TargetOptions, only?: string[]): string {
+  const parts = ['npm run conform --', `--base-url ${options.baseUrl}`, '--api-key $API_KEY', `--contract ${options.contract}`, `--profile ${options.profile}`, `--seed ${options.seed}`, `--runs ${options.runs}`];
+  if (options.adminToken) parts.push('--admin-token $ADMIN_TOKEN');
+  if (options.secondApiKey) parts.push('--second-api-key $SECOND_API_KEY');
+  if (options.webhookUrl) parts.push(`--webhook-url ${options.webhookUrl}`);
+  if (only?.length) parts.push(`--only ${only.join(',')}`);
+  return parts.join(' ');
+}
+
+export function selectChecks(checks: Check[], only?: string[]): Check[] {
+  if (!only?.length) return checks;
+  return checks.filter((check) => only.some((prefix) => check.id === prefix || check.id.startsWith(prefix.endsWith('.') || prefix.endsWith(':') ? prefix : `${prefix}.`) || check.id.startsWith(`${prefix}:`)));
+}
+
+export async function runSuite(options: TargetOptions, checks: Check[], hooks: RunHooks = {}): Promise<RunReport> {
+  const startedAt = new Date().toISOString();
+  const contract = loadTargetContract(options.contract);
+  const tokens = new TokenCache();
+  const selected = selectChecks(checks, options.only);
+  const noSink = () => {};
+  const client = new ConformanceClient(options.baseUrl, options.apiKey, contract, noSink, tokens, options.timeoutMs);
+  const admin = options.profile === 'simulator' && options.adminToken ? new AdminClient(options.adminUrl ?? rootUrl(options.baseUrl), options.adminToken, noSink) : undefined;
+  let second: ConformanceClient | undefined = options.secondApiKey ? client.withApiKey(options.secondApiKey) : undefined;
+  let receiver: Receiver | undefined;
+
+  const unmet = async (need: Need): Promise<string | undefined> => {
+    switch (need) {
+      case 'writes':
+        return PROFILE_RANK[options.profile] >= 1 ? undefined : `profile ${options.profile} sends no writes`;
+      case 'admin':
+        if (options.profile !== 'simulator') return `needs the simulator profile (profile is ${options.profile})`;
+        return admin ? undefined : 'needs --admin-token for the sandbox control API';
+      case 'secondTenant':
+        if (second) return undefined;
+        if (admin) {
+          const created = await admin.createTenant({ name: 'Conformance second tenant' });
+          second = client.withApiKey(created.integrationKey);
+          return undefined;
+        }
+        return 'needs --second-api-key (or the simulator profile with --admin-token)';
+      case 'webhookReceiver':
+        if (PROFILE_RANK[options.profile] < 1) return `profile ${options.profile} sends no writes`;
+        if (receiver) return undefined;
+        if (options.webhookUrl) receiver = await startReceiver({ publicUrl: options.webhookUrl, host: '0.0.0.0', port: Number(process.env.CONFORM_WEBHOOK_PORT ?? 0) || undefined });
+        else if (options.profile === 'simulator') receiver = await startReceiver();
+        else return 'needs --webhook-url: a public URL that forwards to the built-in receiver';
+        return undefined;
+    }
+  };
+
+  const results: CheckResult[] = [];
+  try {
+    for (const [index, check] of selected.entries()) {
+      hooks.onCheckStart?.(check, index, selected.length);
+      const started = performance.now();
+      const failures: Failure[] = [];
+      const sink = (failure: Failure) => failures.push(failure);
+      let reason: string | undefined;
+      for (const need of check.needs) {
+        reason = await unmet(need).catch((error: Error) => `could not set up ${need}: ${error.message}`);
+        if (reason) break;
+      }
+      const counter = { count: 0 };
+      const checkClient = client.withSink(sink, counter);
+      let requests = 0;
+      if (!reason) {
+        const context: CheckContext = {
+          options,
+          contract,
+          client: checkClient,
+          second: second?.withSink(sink, counter),
+          admin: admin?.withSink(sink),
+          receiver,
+          seed: options.seed,
+          runs: options.runs,
+          fail: (rule, message, exchange, extra) => failures.push({ rule, message, exchange, ...extra }),
+          expect(condition, rule, message, exchange) {
+            if (!condition) failures.push({ rule, message, exchange });
+            return condition;
+          },
+          skip(why) {
+            throw new SkipCheck(why);
+          },
+        };
+        try {
+          await check.run(context);
+        } catch (error) {
+          if (error instanceof SkipCheck) reason = error.message;
+          else failures.push({ rule: 'check-error', message: (error as Error).stack?.split('\n').slice(0, 3).join(' ') ?? String(error) });
+        }
+        requests = counter.count;
+      }
+      const result: CheckResult = {
+        id: check.id,
+        title: check.title,
+        area: check.area,
+        verdict: failures.length ? 'failed' : reason ? 'skipped' : 'passed',
+        reason: failures.length ? undefined : reason,
+        failures,
+        durationMs: Math.round(performance.now() - started),
+        requests,
+      };
+      results.push(result);
+      hooks.onCheckEnd?.(result, index, selected.length);
+    }
+  } finally {
+    await receiver?.close();
+  }
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  for (const result of results) totals[result.verdict]++;
+  return {
+    target: { baseUrl: options.baseUrl, contract: options.contract, profile: options.profile, seed: options.seed, runs: options.runs },
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    results,
+    totals,
+    replay: replayCommand(options),
+  };
+}
+
+/** The control API lives at the server root, also when the base URL addresses a versioned prefix. */
+function rootUrl(baseUrl: string): string {
+  return baseUrl.replace(/\/versions\/v\d+\.\d+\.\d+\/?$/, '');
+}

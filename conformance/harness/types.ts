@@ -1,0 +1,93 @@
+// The vocabulary of the conformance suite: targets, profiles, checks, exchanges, failures, results.
+import type { ContractOperation } from '../../contracts/lib/operations.js';
+
+/** readonly: token exchange and GETs only (safe on production). sandbox: full workflows with writes.
+ *  simulator: adds checks that need the sandbox control API (virtual clock, settings, tenants). */
+export type Profile = 'readonly' | 'sandbox' | 'simulator';
+export const PROFILES: Profile[] = ['readonly', 'sandbox', 'simulator'];
+
+/** What a check needs from the target; a check whose needs are not met is skipped with the reason. */
+export type Need =
+  | 'writes' // creates data (sandbox and simulator profiles)
+  | 'admin' // the simulator's /_sim control API (simulator profile with --admin-token)
+  | 'secondTenant' // a second tenant's key (--second-api-key, or created through the control API)
+  | 'webhookReceiver'; // a receiver the target can reach (--webhook-url, or a local one the simulator allows)
+
+export interface TargetOptions {
+  baseUrl: string;
+  apiKey: string;
+  contract: string;
+  profile: Profile;
+  seed: number;
+  /** Property runs: command sequences per state machine, generated inputs per operation. */
+  runs: number;
+  secondApiKey?: string;
+  adminToken?: string;
+  /** Where the control API is, when not at the base URL's root (e.g. the suite runs through a proxy). */
+  adminUrl?: string;
+  /** A public URL that forwards to the built-in receiver (remote targets). */
+  webhookUrl?: string;
+  /** Only checks whose id starts with one of these. */
+  only?: string[];
+  /** Per-request timeout. */
+  timeoutMs?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** Body as sent (JSON text, or a description of a multipart form). */
+  body?: string;
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when the response is JSON, else the text. */
+  body: unknown;
+  text: string;
+}
+
+export interface Exchange {
+  request: RecordedRequest;
+  response: RecordedResponse;
+  operation?: ContractOperation;
+  durationMs: number;
+}
+
+export interface Failure {
+  /** The rule broken, named for reports (`response-conformance`, `error-code`, `illegal-transition-rejected`...). */
+  rule: string;
+  message: string;
+  exchange?: Exchange;
+  /** Property failures: the seed, the shrunk counterexample and the command that replays it. */
+  seed?: number;
+  counterexample?: string;
+  replay?: string;
+}
+
+export type Verdict = 'passed' | 'failed' | 'skipped';
+
+export interface CheckResult {
+  id: string;
+  title: string;
+  area: string;
+  verdict: Verdict;
+  /** Why a check was skipped. */
+  reason?: string;
+  failures: Failure[];
+  durationMs: number;
+  /** Requests the check sent. */
+  requests: number;
+}
+
+export interface RunReport {
+  target: { baseUrl: string; contract: string; profile: Profile; seed: number; runs: number };
+  server?: string;
+  startedAt: string;
+  finishedAt: string;
+  results: CheckResult[];
+  totals: { passed: number; failed: number; skipped: number };
+  replay: string;
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { JSON_REPORT_SCHEMA_VERSION, renderJson } from './json.js';
+import { ACCESS_TOKEN, API_KEY, syntheticReport } from './test-support.js';
+
+describe('JSON reporter', () => {
+  it('writes the RunReport as is, pretty, with a schema version', () => {
+    const report = syntheticReport();
+    const text = renderJson(report);
+    expect(text).toContain('\n  "schemaVersion": 1,');
+    const parsed = JSON.parse(text);
+    expect(parsed.schemaVersion).toBe(JSON_REPORT_SCHEMA_VERSION);
+    expect(parsed.target).toEqual(report.target);
+    expect(parsed.totals).toEqual(report.totals);
+    expect(parsed.replay).toBe(report.replay);
+    expect(parsed.results.map((r: { id: string; verdict: string }) => `${r.id}:${r.verdict}`)).toEqual(report.results.map((r) => `${r.id}:${r.verdict}`));
+    const failure = parsed.results[2].failures[0];
+    expect(failure).toMatchObject({ rule: 'illegal-transition-rejected', seed: 424242, counterexample: '[Enqueue({"skus":["A&B"]}), Cancel(), Poll()]' });
+    expect(failure.exchange.request.method).toBe('POST');
+    expect(failure.exchange.response.status).toBe(500);
+    expect(parsed.results[4].reason).toBe(report.results[4]!.reason);
+    expect(parsed.only).toBeUndefined();
+  });
+
+  it('masks secrets, reduces the contract operation to its name, and records a partial selection', () => {
+    const report = syntheticReport();
+    report.results[1]!.failures[0]!.exchange!.operation = { section: 'paths', path: '/api/auth/token/integration', method: 'post', operationId: 'exchangeIntegrationKey', operation: { huge: true }, parameters: [], tags: ['auth'] };
+    const text = renderJson(report, { only: ['auth'] });
+    expect(text).not.toContain(ACCESS_TOKEN);
+    expect(text).not.toContain(API_KEY);
+    expect(text).not.toContain('whsec_very_secret_value');
+    const parsed = JSON.parse(text);
+    expect(parsed.only).toEqual(['auth']);
+    expect(parsed.results[1].failures[0].exchange.operation).toEqual({ operationId: 'exchangeIntegrationKey', method: 'post', path: '/api/auth/token/integration' });
+    expect(parsed.results[1].failures[0].exchange.response.body.access_token).toBe(`${ACCESS_TOKEN.slice(0, 8)}…`);
+    expect(parsed.results[1].failures[0].exchange.request.headers['x-api-key']).toBe(`${API_KEY.slice(0, 8)}…`);
+    // the original report is not changed
+    expect((report.results[1]!.failures[0]!.exchange!.response.body as { access_token: string }).access_token).toBe(ACCESS_TOKEN);
+  });
+});

@@ -1,0 +1,68 @@
+// The whole suite against the simulator, as CI runs it: the profile with every check, 100 command
+// sequences per state machine. What fails must be exactly what is not built yet: the operations pinned
+// below (the domain issues shrink this list to nothing) and the checks that need them.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulatorProcess, type SimulatorProcess } from '../simulator/testing/process.js';
+import { checksFor } from './checks/index.js';
+import { loadTargetContract } from './harness/contract.js';
+import { runSuite } from './harness/runner.js';
+import type { RunReport } from './harness/types.js';
+
+/** v1.3.0 operations whose domain the simulator has not built yet: both of their checks fail. */
+const NOT_BUILT_YET = [
+  'acknowledgeClaimSubmission', 'applyClassification', 'applyFindingBatchAction', 'applyTradeFeedSession', 'calculateLandedCost',
+  'checkCompliance', 'classifyProduct', 'classifyProductBatch', 'confirmClaimSubmissionCredit', 'createClaimSubmission',
+  'creditFinding', 'decideClassificationReview', 'disputeFinding', 'dismissFinding', 'exportSimaReport', 'generateClaimPacket',
+  'getClaimSubmission', 'getClassificationReview', 'getSimaEvidence', 'getSimaSummary', 'getTradeFeedSession',
+  'listClaimSubmissions', 'listClassificationReviews', 'listFindings', 'listSimaResults', 'listTradeFeedIssues',
+  'listTradeFeedSkus', 'markFindingCarrierReview', 'rejectFinding', 'reopenFinding', 'reviewTradeFeedClassifyPreview',
+  'startTradeFeedClassifyPreview', 'submitClaimSubmission', 'submitFinding', 'uploadCarrierAgreement', 'uploadCatalogFile',
+  'uploadOrdersFile', 'uploadShipFile', 'uploadSimaScreeningFile', 'uploadTradeFeed',
+];
+/** Checks that exercise one of those operations. */
+const NEEDS_UNBUILT = ['auth.scope-denied']; // the carrier-agreement upload
+
+const ADMIN = 'suite-admin';
+const KEY = 'tfk_suite_key';
+let sim: SimulatorProcess;
+let report: RunReport;
+let seconds: number;
+
+beforeAll(async () => {
+  sim = await startSimulatorProcess({
+    SIM_DB: path.join(mkdtempSync(path.join(os.tmpdir(), 'suite-')), 'store.json'),
+    SIM_ADMIN_TOKEN: ADMIN,
+    SIM_INTEGRATION_KEY: KEY,
+    SIM_WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
+  });
+  const started = performance.now();
+  report = await runSuite({ baseUrl: sim.url, apiKey: KEY, adminToken: ADMIN, contract: 'v1.3.0', profile: 'simulator', seed: 20261121, runs: 100 }, checksFor(loadTargetContract('v1.3.0')));
+  seconds = (performance.now() - started) / 1000;
+  console.log(`suite against the simulator: ${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals.skipped} skipped in ${seconds.toFixed(1)} s`);
+}, 300_000);
+afterAll(async () => sim?.kill());
+
+describe('the conformance suite against the simulator', () => {
+  it('fails exactly the checks of operations not built yet', () => {
+    const expected = [...NOT_BUILT_YET.flatMap((op) => [`operations.${op}.accepts-valid-input`, `operations.${op}.rejects-invalid-input`]), ...NEEDS_UNBUILT].sort();
+    const failed = report.results.filter((r) => r.verdict === 'failed');
+    const unexpected = failed.filter((r) => !expected.includes(r.id)).map((r) => `${r.id}: ${r.failures.map((f) => `${f.rule}: ${f.message}`).join(' | ').slice(0, 400)}`);
+    expect(unexpected).toEqual([]);
+    expect(failed.map((r) => r.id).sort()).toEqual(expected);
+  });
+
+  it('reports each unbuilt operation as failing for its undocumented 501, never as skipped', () => {
+    for (const op of NOT_BUILT_YET) {
+      const result = report.results.find((r) => r.id === `operations.${op}.accepts-valid-input`)!;
+      expect(result.failures.some((f) => f.rule === 'response-conformance' && f.message.includes('501')), op).toBe(true);
+    }
+    expect(report.results.filter((r) => r.verdict === 'skipped').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+  });
+
+  it('runs every check of the simulator profile in under three minutes', () => {
+    expect(seconds).toBeLessThan(180);
+  });
+});
