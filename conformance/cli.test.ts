@@ -7,12 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulatorProcess, type SimulatorProcess } from '../simulator/testing/process.js';
 import { EXIT, main, parseCli } from './cli.js';
 import { defineCheck } from './harness/check.js';
-
-const ADMIN = 'cli-test-admin';
-const KEY = 'tfk_cli_test_key';
+import { startTestTarget, type TestTarget } from './testing/simulator.js';
 
 function io() {
   let out = '';
@@ -32,23 +29,16 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('conform CLI against a simulator process', () => {
-  let sim: SimulatorProcess;
+  let target: TestTarget;
   beforeAll(async () => {
-    sim = await startSimulatorProcess({
-      SIM_DB: path.join(work, 'store.json'),
-      SIM_ADMIN_TOKEN: ADMIN,
-      SIM_INTEGRATION_KEY: KEY,
-      SIM_WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
-      SIM_JOB_START_DELAY_MS: '50',
-      SIM_JOB_PROCESSING_MS: '100',
-    });
+    target = await startTestTarget({ label: 'cli-test' });
   });
-  afterAll(() => sim?.kill());
+  afterAll(() => target?.close());
 
   it('exits 0 and writes the JUnit, JSON and HTML reports when nothing fails', async () => {
     const dir = path.join(work, 'ok');
     const cli = io();
-    const code = await main(['--base-url', sim.url, '--api-key', KEY, '--admin-token', ADMIN, '--profile', 'simulator', '--only', 'auth.token-exchange', '--seed', '7', '--report-dir', dir], {}, cli);
+    const code = await main(['--base-url', target.url, '--api-key', target.apiKey, '--admin-token', target.adminToken, '--profile', 'simulator', '--only', 'auth.token-exchange', '--seed', '7', '--report-dir', dir], {}, cli);
     expect(code, cli.out() + cli.err()).toBe(EXIT.ok);
     for (const file of ['junit.xml', 'report.json', 'report.html']) expect(existsSync(path.join(dir, file)), file).toBe(true);
     const report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8'));
@@ -63,7 +53,7 @@ describe('conform CLI against a simulator process', () => {
   it('exits 1 when a check fails (a wrong integration key), still writing the reports', async () => {
     const dir = path.join(work, 'wrong-key');
     const cli = io();
-    const code = await main(['--only', 'auth.token-exchange', '--format', 'json,html', '--quiet'], { CONFORM_BASE_URL: sim.url, CONFORM_API_KEY: 'tfk_not_a_key', CONFORM_PROFILE: 'simulator', CONFORM_REPORT_DIR: dir }, cli);
+    const code = await main(['--only', 'auth.token-exchange', '--format', 'json,html', '--quiet'], { CONFORM_BASE_URL: target.url, CONFORM_API_KEY: 'tfk_not_a_key', CONFORM_PROFILE: 'simulator', CONFORM_REPORT_DIR: dir }, cli);
     expect(code, cli.out() + cli.err()).toBe(EXIT.failed);
     expect(cli.out()).toContain('0 passed, 1 failed, 0 skipped');
     expect(cli.out()).toMatch(/\[token-exchange\] the exchange answered 401/);

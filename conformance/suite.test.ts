@@ -1,15 +1,12 @@
 // The whole suite against the simulator, as CI runs it: the profile with every check, 100 command
 // sequences per state machine. What fails must be exactly what is not built yet: the operations pinned
 // below (the domain issues shrink this list to nothing) and the checks that need them.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulatorProcess, type SimulatorProcess } from '../simulator/testing/process.js';
 import { checksFor } from './checks/index.js';
 import { loadTargetContract } from './harness/contract.js';
 import { runSuite } from './harness/runner.js';
 import type { RunReport } from './harness/types.js';
+import { startTestTarget, type TestTarget } from './testing/simulator.js';
 
 /** v1.3.0 operations whose domain the simulator has not built yet: both of their checks fail. */
 const NOT_BUILT_YET = [
@@ -25,25 +22,19 @@ const NOT_BUILT_YET = [
 /** Checks that exercise one of those operations. */
 const NEEDS_UNBUILT = ['auth.scope-denied']; // the carrier-agreement upload
 
-const ADMIN = 'suite-admin';
-const KEY = 'tfk_suite_key';
-let sim: SimulatorProcess;
+let target: TestTarget;
 let report: RunReport;
 let seconds: number;
 
 beforeAll(async () => {
-  sim = await startSimulatorProcess({
-    SIM_DB: path.join(mkdtempSync(path.join(os.tmpdir(), 'suite-')), 'store.json'),
-    SIM_ADMIN_TOKEN: ADMIN,
-    SIM_INTEGRATION_KEY: KEY,
-    SIM_WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
-  });
+  // The simulator's own job timings, as deployed.
+  target = await startTestTarget({ label: 'suite', env: { SIM_JOB_START_DELAY_MS: undefined, SIM_JOB_PROCESSING_MS: undefined } });
   const started = performance.now();
-  report = await runSuite({ baseUrl: sim.url, apiKey: KEY, adminToken: ADMIN, contract: 'v1.3.0', profile: 'simulator', seed: 20261121, runs: 100 }, checksFor(loadTargetContract('v1.3.0')));
+  report = await runSuite(target.options({ runs: 100 }), checksFor(loadTargetContract('v1.3.0')));
   seconds = (performance.now() - started) / 1000;
   console.log(`suite against the simulator: ${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals.skipped} skipped in ${seconds.toFixed(1)} s`);
 }, 300_000);
-afterAll(async () => sim?.kill());
+afterAll(async () => target?.close());
 
 describe('the conformance suite against the simulator', () => {
   it('fails exactly the checks of operations not built yet', () => {

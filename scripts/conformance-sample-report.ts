@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { main } from '../conformance/cli.js';
-import { startSimulatorProcess } from '../simulator/testing/process.js';
+import { startTestTarget } from '../conformance/testing/simulator.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DOCS = path.join(ROOT, 'conformance', 'docs');
@@ -19,26 +19,17 @@ const PNG = path.join(DOCS, 'sample-report.png');
 
 const { values } = parseArgs({ options: { seed: { type: 'string', default: '20250601' }, runs: { type: 'string', default: '100' }, 'no-screenshot': { type: 'boolean' } } });
 
-const ADMIN = 'sample-report-admin';
-const KEY = 'tfk_sample_report_key';
 const work = mkdtempSync(path.join(tmpdir(), 'conformance-sample-'));
-const simulator = await startSimulatorProcess({
-  SIM_DB: path.join(work, 'store.json'),
-  SIM_ADMIN_TOKEN: ADMIN,
-  SIM_INTEGRATION_KEY: KEY,
-  SIM_WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
-  SIM_JOB_START_DELAY_MS: '50',
-  SIM_JOB_PROCESSING_MS: '100',
-});
+const simulator = await startTestTarget({ label: 'sample-report' });
 let code: number;
 try {
   const reportDir = path.join(work, 'reports');
-  code = await main(['--base-url', simulator.url, '--api-key', KEY, '--admin-token', ADMIN, '--profile', 'simulator', '--seed', values.seed!, '--runs', values.runs!, '--report-dir', reportDir, '--format', 'html'], {});
+  code = await main(['--base-url', simulator.url, '--api-key', simulator.apiKey, '--admin-token', simulator.adminToken, '--profile', 'simulator', '--seed', values.seed!, '--runs', values.runs!, '--report-dir', reportDir, '--format', 'html'], {});
   mkdirSync(DOCS, { recursive: true });
   copyFileSync(path.join(reportDir, 'report.html'), HTML);
   process.stdout.write(`wrote ${path.relative(ROOT, HTML)} (the run exited ${code})\n`);
 } finally {
-  await simulator.kill();
+  await simulator.close();
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -1,87 +1,29 @@
 // The per-operation checks and the validation checks against the simulator as a process: on a healthy
 // simulator every operation it implements passes both checks and every operation it has not built fails
-// both (its 501 is undocumented); with each defect they are meant to catch, the named check fails.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+// both (its 501 is undocumented); with each defect they are meant to catch (DEFECT_EXPECTATIONS), switched
+// on at run time in the same simulator, the named check fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulatorProcess, type SimulatorProcess } from '../../simulator/testing/process.js';
 import { AdminClient } from '../harness/admin.js';
 import type { Check } from '../harness/check.js';
 import { loadTargetContract } from '../harness/contract.js';
 import { runSuite } from '../harness/runner.js';
-import type { Profile, RunReport, TargetOptions } from '../harness/types.js';
+import type { RunReport } from '../harness/types.js';
+import { defectsCaughtBy, startTestTarget, TEST_SEED, type TestTarget } from '../testing/simulator.js';
 import { operationChecks } from './operations.js';
 import { validationChecks } from './validation.js';
-
-const ADMIN = 'operations-test-admin';
-const KEY = 'tfk_operations_test_key';
-const SEED = 20261121;
-const RUNS = 15;
-
-/** The defects of the catalogue these checks must catch, and the checks that must fail with each. */
-const DEFECTS: Record<string, string[]> = {
-  'validation.lenient-bounds': ['operations.listJobs.rejects-invalid-input'],
-  'validation.crash-on-bad-json': ['validation.malformed-json'],
-  'job.missing-required-field': ['operations.getJob.accepts-valid-input'],
-  'error.wrong-code': ['operations.getJob.accepts-valid-input'],
-};
-
-const start = (env: Record<string, string> = {}) =>
-  startSimulatorProcess({
-    SIM_DB: path.join(mkdtempSync(path.join(os.tmpdir(), 'conform-operations-')), 'store.json'),
-    SIM_ADMIN_TOKEN: ADMIN,
-    SIM_INTEGRATION_KEY: KEY,
-    SIM_WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
-    SIM_JOB_START_DELAY_MS: '50',
-    SIM_JOB_PROCESSING_MS: '100',
-    ...env,
-  });
-
-/** Starts `tasks` at most `limit` at a time; each promise settles when its own task does. */
-function pooled<T>(tasks: Array<() => Promise<T>>, limit: number): Array<Promise<T>> {
-  const gates: Array<() => void> = [];
-  let running = 0;
-  return tasks.map(async (task) => {
-    if (running >= limit) await new Promise<void>((resolve) => gates.push(resolve));
-    running++;
-    try {
-      return await task();
-    } finally {
-      running--;
-      gates.shift()?.();
-    }
-  });
-}
-
-const options = (baseUrl: string, contract: string, extra: Partial<TargetOptions> = {}): TargetOptions => ({
-  baseUrl,
-  apiKey: KEY,
-  adminToken: ADMIN,
-  contract,
-  profile: 'simulator' as Profile,
-  seed: SEED,
-  runs: RUNS,
-  ...extra,
-});
 
 const summary = (report: RunReport) =>
   report.results.map((r) => `${r.id}: ${r.verdict}${r.reason ? ` (${r.reason})` : ''} ${r.failures.map((f) => `[${f.rule}] ${f.message}`).join(' | ').slice(0, 400)}`);
 
-let healthy: Promise<SimulatorProcess>;
-const defective = new Map<string, Promise<SimulatorProcess>>();
+let target: TestTarget;
 
-beforeAll(() => {
-  // The healthy simulator serves every version (v1.3.0 at the root, the archived ones under /versions/).
-  const [first, ...rest] = pooled([() => start({ SIM_CONTRACT: 'all' }), ...Object.keys(DEFECTS).map((defect) => () => start({ SIM_DEFECTS: defect }))], 3);
-  healthy = first;
-  Object.keys(DEFECTS).forEach((defect, i) => defective.set(defect, rest[i]));
-  // Failures surface in the tests that await them.
-  [first, ...rest].forEach((p) => p.catch(() => {}));
+beforeAll(async () => {
+  // The simulator serves every version (v1.3.0 at the root, the archived ones under /versions/).
+  target = await startTestTarget({ label: 'operations-test', env: { SIM_CONTRACT: 'all' } });
 });
 
 afterAll(async () => {
-  await Promise.all([healthy, ...defective.values()].map((p) => p?.then((s) => s.kill()).catch(() => {})));
+  await target?.close();
 });
 
 describe('operation checks on a healthy simulator (v1.3.0)', () => {
@@ -91,10 +33,9 @@ describe('operation checks on a healthy simulator (v1.3.0)', () => {
   const contract = loadTargetContract('v1.3.0');
 
   beforeAll(async () => {
-    const sim = await healthy;
-    unhandled = (await new AdminClient(sim.url, ADMIN, () => {}).status()).unhandled['v1.3.0'] ?? [];
+    unhandled = (await new AdminClient(target.url, target.adminToken, () => {}).status()).unhandled['v1.3.0'] ?? [];
     const started = performance.now();
-    report = await runSuite(options(sim.url, 'v1.3.0'), [...operationChecks(contract), ...validationChecks]);
+    report = await runSuite(target.options(), [...operationChecks(contract), ...validationChecks]);
     elapsedMs = performance.now() - started;
   }, 120_000);
 
@@ -143,7 +84,7 @@ describe('operation checks on a healthy simulator (v1.3.0)', () => {
   it('carries seed, counterexample and replay on a refusal failure', async () => {
     // An unbuilt operation's baseline failure is a property failure of valid input.
     const failure = report.results.find((r) => r.id === `operations.${unhandled[0]}.accepts-valid-input`)!.failures.find((f) => f.rule === 'valid-input-accepted')!;
-    expect(failure.seed).toBe(SEED);
+    expect(failure.seed).toBe(TEST_SEED);
     expect(failure.counterexample).toBeTruthy();
     expect(failure.replay).toContain(`--only operations.${unhandled[0]}.accepts-valid-input`);
   });
@@ -151,11 +92,10 @@ describe('operation checks on a healthy simulator (v1.3.0)', () => {
 
 describe('operation checks on the archived contracts', () => {
   it('sends no bearer to the signup operations (security: []) and fails them while unbuilt (v1.2.0)', async () => {
-    const sim = await healthy;
     const contract = loadTargetContract('v1.2.0');
     const checks = operationChecks(contract).filter((c) => /Signup/.test(c.id));
     expect(checks.length).toBe(12);
-    const report = await runSuite(options(`${sim.url}/versions/v1.2.0`, 'v1.2.0'), checks);
+    const report = await runSuite(target.options({ baseUrl: `${target.url}/versions/v1.2.0`, contract: 'v1.2.0' }), checks);
     for (const result of report.results) {
       expect(result.verdict).toBe('failed');
       for (const failure of result.failures) expect(failure.exchange?.request.headers.authorization).toBeUndefined();
@@ -163,9 +103,8 @@ describe('operation checks on the archived contracts', () => {
   }, 60_000);
 
   it('skips the writes in the readonly profile and still runs the reads', async () => {
-    const sim = await healthy;
     const checks: Check[] = operationChecks(loadTargetContract('v1.3.0')).filter((c) => /\.(listJobs|enqueueSimaBatch|exchangeIntegrationToken)\./.test(c.id));
-    const report = await runSuite(options(sim.url, 'v1.3.0', { profile: 'readonly', adminToken: undefined }), checks);
+    const report = await runSuite(target.options({ profile: 'readonly', adminToken: undefined }), checks);
     const verdicts = Object.fromEntries(report.results.map((r) => [r.id, r.verdict]));
     expect(verdicts).toEqual({
       'operations.exchangeIntegrationToken.accepts-valid-input': 'passed',
@@ -179,16 +118,14 @@ describe('operation checks on the archived contracts', () => {
 });
 
 describe('operation checks catch their defects', () => {
-  const contract = loadTargetContract('v1.3.0');
-  const all = [...operationChecks(contract), ...validationChecks];
-  for (const [defect, ids] of Object.entries(DEFECTS)) {
-    it(`${defect}: ${ids.join(', ')} fail`, async () => {
-      const sim = await defective.get(defect)!;
-      const report = await runSuite(options(sim.url, 'v1.3.0', { only: ids }), all);
-      for (const id of ids) {
-        const result = report.results.find((r) => r.id === id);
-        expect({ id, verdict: result?.verdict }, summary(report).join('\n')).toEqual({ id, verdict: 'failed' });
-      }
-    }, 90_000);
-  }
+  const all = [...operationChecks(loadTargetContract('v1.3.0')), ...validationChecks];
+  /** The defects of the catalogue these checks must catch, and the checks that must fail with each. */
+  const defects = defectsCaughtBy(all.map((c) => c.id));
+  it.each(defects)('%s: %j fail', async (defect, ids) => {
+    const report = await target.withDefects([defect], () => runSuite(target.options({ only: ids }), all));
+    for (const id of ids) {
+      const result = report.results.find((r) => r.id === id);
+      expect({ id, verdict: result?.verdict }, summary(report).join('\n')).toEqual({ id, verdict: 'failed' });
+    }
+  }, 90_000);
 });

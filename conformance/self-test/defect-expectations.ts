@@ -2,15 +2,15 @@
 // with the defect switched on, every check named here fails; with no defect, they all pass. A defect the
 // simulator offers without an entry here is itself a failure (a defect no check is known to catch).
 export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
-  'job.missing-required-field': ['jobs.lifecycle-model'],
+  'job.missing-required-field': ['jobs.lifecycle-model', 'operations.getJob.accepts-valid-input'],
   'job.wrong-status-enum': ['jobs.lifecycle-model'],
   'jobs.list-count-missing': ['jobs.list-filters'],
   'auth.token-type-wrong': ['auth.token-exchange'],
   'status.undocumented': ['auth.token-exchange'],
   'error.wrong-code': ['isolation.jobs', 'operations.getJob.accepts-valid-input'],
   'error.lost-envelope': ['auth.missing-bearer'],
-  'limits.missing-retry-after': ['limits.rate-limit'],
-  'limits.details-incomplete': ['limits.rate-limit'],
+  'limits.missing-retry-after': ['limits.rate-limit', 'limits.retry-after-on-429'],
+  'limits.details-incomplete': ['limits.rate-limit', 'limits.retry-after-on-429'],
   'billing.wrong-content-type': ['billing.setup-session'],
   'validation.lenient-bounds': ['operations.listJobs.rejects-invalid-input'],
   'validation.crash-on-bad-json': ['validation.malformed-json'],

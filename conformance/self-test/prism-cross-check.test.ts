@@ -6,24 +6,22 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBundledContract } from '../../contracts/lib/bundle-files.js';
 import { startPrism, type PrismServer } from '../../contracts/lib/prism.js';
-import { startSimulatorProcess, type SimulatorProcess } from '../../simulator/testing/process.js';
 import { checksFor } from '../checks/index.js';
 import { loadTargetContract } from '../harness/contract.js';
 import { runSuite } from '../harness/runner.js';
+import { startTestTarget, type TestTarget } from '../testing/simulator.js';
 
-const ADMIN = 'prism-admin';
-const KEY = 'tfk_prism_key';
-let sim: SimulatorProcess;
+let target: TestTarget;
 let prism: PrismServer;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'prism-cross-'));
 
 beforeAll(async () => {
-  sim = await startSimulatorProcess({ SIM_DB: path.join(dir, 'store.json'), SIM_ADMIN_TOKEN: ADMIN, SIM_INTEGRATION_KEY: KEY, SIM_JOB_START_DELAY_MS: '50', SIM_JOB_PROCESSING_MS: '100' });
-  prism = await startPrism({ mode: 'proxy', contractFile: writeBundledContract('v1.3.0', path.join(dir, 'contract')), upstream: sim.url });
+  target = await startTestTarget({ label: 'prism', env: { SIM_WEBHOOK_ALLOW_TARGETS: undefined } });
+  prism = await startPrism({ mode: 'proxy', contractFile: writeBundledContract('v1.3.0', path.join(dir, 'contract')), upstream: target.url });
 });
 afterAll(async () => {
   await prism?.stop();
-  await sim?.kill();
+  await target?.close();
 });
 
 // Checks whose requests are all valid and whose operations the simulator implements: Prism answers a
@@ -34,7 +32,7 @@ describe('the suite through Prism\'s validating proxy', () => {
   it('sees no response that Prism finds in violation of the contract', async () => {
     const checks = checksFor(loadTargetContract('v1.3.0')).filter((c) => POSITIVE.test(c.id));
     expect(checks.length).toBeGreaterThan(3);
-    const report = await runSuite({ baseUrl: prism.url, adminUrl: sim.url, apiKey: KEY, adminToken: ADMIN, contract: 'v1.3.0', profile: 'simulator', seed: 7, runs: 10 }, checks);
+    const report = await runSuite(target.options({ baseUrl: prism.url, adminUrl: target.url, seed: 7, runs: 10 }), checks);
     const responseViolations = prism.output().split('\n').filter((line) => /Violation: response/.test(line));
     expect(responseViolations).toEqual([]);
     expect(report.results.filter((r) => r.verdict === 'failed').map((r) => r.id)).toEqual([]);

@@ -1,7 +1,7 @@
 // Builds a single-file OpenAPI document from a root document that references the shared components.
 // Unlike a generic bundler, component names come from their key in the component files, so the bundled
 // document reads `#/components/schemas/Job` and every version names a shared schema the same way.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -32,8 +32,17 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Bundles one root document. `readYaml` is injectable so tests can bundle broken fixtures. */
-export function bundleContract(rootFile: string, readYaml: (file: string) => Json = readYamlFile): OpenApiDocument {
+/** The contracts folder a root document belongs to: the nearest ancestor holding `components/`. */
+function contractsDirOf(rootFile: string): string {
+  for (let dir = path.dirname(path.resolve(rootFile)); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'components'))) return dir;
+  }
+  return CONTRACTS_DIR;
+}
+
+/** Bundles one root document. `readYaml` is injectable so tests can bundle broken fixtures; the components
+ *  folder is found beside the root (so a contracts tree checked out elsewhere, e.g. from git, bundles too). */
+export function bundleContract(rootFile: string, readYaml: (file: string) => Json = readYamlFile, contractsDir = contractsDirOf(rootFile)): OpenApiDocument {
   const cache = new Map<string, Json>();
   const load = (file: string): Json => {
     if (!cache.has(file)) cache.set(file, readYaml(file));
@@ -53,7 +62,7 @@ export function bundleContract(rootFile: string, readYaml: (file: string) => Jso
   };
 
   const kindOf = (file: string): string => {
-    const relative = path.relative(path.join(CONTRACTS_DIR, 'components'), file);
+    const relative = path.relative(path.join(contractsDir, 'components'), file);
     const kind = relative.split(path.sep)[0];
     if (relative.startsWith('..') || !(COMPONENT_KINDS.has(kind) || INLINED_KINDS.has(kind))) {
       throw new ContractBundleError(`$ref target ${file} is not under contracts/components/<kind>/`);

@@ -1,0 +1,99 @@
+// Test support: the simulator as a conformance target. Starts it as a process (the only way a conformance
+// test may reach the simulator) on a fresh store, with the admin token, integration key and fast job
+// timings the tests share, and switches its defects at run time through the control API. Tests and
+// scripts only: the suite itself never imports the simulator.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSimulatorProcess, type SimulatorProcess } from '../../simulator/testing/process.js';
+import type { TargetOptions } from '../harness/types.js';
+import { DEFECT_EXPECTATIONS } from '../self-test/defect-expectations.js';
+
+/** The seed the tests run with unless they say otherwise. */
+export const TEST_SEED = 20261121;
+
+/** Runs for limits.retry-after-on-429 to fill the read bucket (default 240) and see its 429s. */
+export const FILL_READ_BUCKET_RUNS = 300;
+
+/** `runs`, or enough to fill the read bucket when limits.retry-after-on-429 is among the checks. */
+export const runsFor = (checkIds: string[], runs = 15) => (checkIds.includes('limits.retry-after-on-429') ? FILL_READ_BUCKET_RUNS : runs);
+
+export interface TestTarget {
+  sim: SimulatorProcess;
+  url: string;
+  adminToken: string;
+  apiKey: string;
+  /** Simulator profile, v1.3.0, seed {@link TEST_SEED}, 15 runs, at the simulator's root; `extra` wins. */
+  options(extra?: Partial<TargetOptions>): TargetOptions;
+  /** Replaces the active defects (PUT /_sim/defects); throws unless the simulator accepts them. */
+  setDefects(active: string[]): Promise<void>;
+  /** Runs `body` with exactly these defects active, and none once it settles. */
+  withDefects<T>(active: string[], body: () => Promise<T>): Promise<T>;
+  /** Stops the simulator and removes its store. */
+  close(): Promise<void>;
+}
+
+export interface TestTargetSettings {
+  /** Names the credentials (`<label>-admin`, `tfk_<label>_key`) and the store's temporary directory. */
+  label?: string;
+  /** Environment over the shared one; `undefined` leaves a shared variable out (the simulator's default). */
+  env?: Record<string, string | undefined>;
+}
+
+export async function startTestTarget({ label = 'conform-test', env = {} }: TestTargetSettings = {}): Promise<TestTarget> {
+  const adminToken = `${label}-admin`;
+  const apiKey = `tfk_${label.replace(/-/g, '_')}_key`;
+  const dir = mkdtempSync(path.join(os.tmpdir(), `${label}-`));
+  const merged: Record<string, string | undefined> = {
+    SIM_DB: path.join(dir, 'store.json'),
+    SIM_ADMIN_TOKEN: adminToken,
+    SIM_INTEGRATION_KEY: apiKey,
+    SIM_WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
+    SIM_JOB_START_DELAY_MS: '50',
+    SIM_JOB_PROCESSING_MS: '100',
+    ...env,
+  };
+  let sim: SimulatorProcess;
+  try {
+    sim = await startSimulatorProcess(Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined)));
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const setDefects = async (active: string[]) => {
+    const res = await fetch(`${sim.url}/_sim/defects`, { method: 'PUT', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ active }) });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`PUT /_sim/defects ${JSON.stringify(active)} answered ${res.status}: ${text}`);
+  };
+  return {
+    sim,
+    url: sim.url,
+    adminToken,
+    apiKey,
+    options: (extra = {}) => ({ baseUrl: sim.url, apiKey, adminToken, contract: 'v1.3.0', profile: 'simulator', seed: TEST_SEED, runs: 15, ...extra }),
+    setDefects,
+    async withDefects(active, body) {
+      await setDefects(active);
+      try {
+        return await body();
+      } finally {
+        await setDefects([]);
+      }
+    },
+    async close() {
+      await sim.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The entries of DEFECT_EXPECTATIONS that concern these checks, each narrowed to them: the defects a
+ * test file of those checks must see caught, and by which of its checks.
+ */
+export function defectsCaughtBy(checkIds: Iterable<string>): Array<[defect: string, checkIds: string[]]> {
+  const mine = new Set(checkIds);
+  return Object.entries(DEFECT_EXPECTATIONS)
+    .map(([defect, ids]): [string, string[]] => [defect, ids.filter((id) => mine.has(id))])
+    .filter(([, ids]) => ids.length > 0);
+}

@@ -1,0 +1,83 @@
+// Spec 9.3: removals or renames need a deprecation of at least 90 days that states a replacement, a cutoff
+// date and migration guidance. In the contract: `x-deprecation: { since, sunset, replacement, migration }`
+// on an operation, a parameter or a schema property (see contracts/README.md).
+import { isObject, type Json } from '../lib/bundle.js';
+import type { Rule } from './types.js';
+
+export interface Deprecation {
+  since: string;
+  sunset: string;
+  replacement: string;
+  migration: string;
+}
+
+export const MIN_DEPRECATION_DAYS = 90;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function readDeprecation(node: Json | undefined): Partial<Deprecation> | undefined {
+  if (!isObject(node) || !isObject(node['x-deprecation'])) return undefined;
+  const d = node['x-deprecation'];
+  const text = (key: string) => (typeof d[key] === 'string' && (d[key] as string).trim() ? (d[key] as string) : undefined);
+  return { since: text('since'), sunset: text('sunset'), replacement: text('replacement'), migration: text('migration') };
+}
+
+/** What is wrong with a deprecation notice (empty when it satisfies spec 9.3). */
+export function deprecationProblems(deprecation: Partial<Deprecation> | undefined): string[] {
+  if (!deprecation) return ['it was never deprecated'];
+  const problems: string[] = [];
+  for (const key of ['since', 'sunset', 'replacement', 'migration'] as const) {
+    if (!deprecation[key]) problems.push(`the deprecation states no ${key}`);
+  }
+  const since = Date.parse(deprecation.since ?? '');
+  const sunset = Date.parse(deprecation.sunset ?? '');
+  if (deprecation.since && Number.isNaN(since)) problems.push(`since ${deprecation.since} is not a date`);
+  if (deprecation.sunset && Number.isNaN(sunset)) problems.push(`sunset ${deprecation.sunset} is not a date`);
+  if (!Number.isNaN(since) && !Number.isNaN(sunset) && sunset - since < MIN_DEPRECATION_DAYS * DAY_MS) {
+    problems.push(`the window from ${deprecation.since} to ${deprecation.sunset} is shorter than ${MIN_DEPRECATION_DAYS} days`);
+  }
+  return problems;
+}
+
+/** Whether BASE's deprecation lets HEAD remove the thing on `date`: a complete notice whose sunset has passed. */
+export function removalAllowed(deprecation: Partial<Deprecation> | undefined, date: Date): { allowed: boolean; reason: string } {
+  const problems = deprecationProblems(deprecation);
+  if (problems.length) return { allowed: false, reason: problems.join('; ') };
+  const sunset = Date.parse(deprecation!.sunset!);
+  if (sunset > date.getTime()) return { allowed: false, reason: `its sunset ${deprecation!.sunset} has not passed on ${date.toISOString().slice(0, 10)}` };
+  return { allowed: true, reason: `deprecated since ${deprecation!.since}, sunset ${deprecation!.sunset} passed, replacement: ${deprecation!.replacement}` };
+}
+
+
+/** Rules about deprecation notices themselves; both the operation and the schema differ report them. */
+export const deprecationRules: Rule[] = [
+  {
+    id: 'deprecation-added',
+    severity: 'info',
+    detects: 'An operation, parameter or property is newly marked deprecated with a complete notice.',
+    example: { before: 'parameters: [{ name: sort }]', after: "parameters: [{ name: sort, deprecated: true, x-deprecation: { since: '2026-01-01', sunset: '2026-06-01', replacement: order, migration: '...' } }]" },
+  },
+  {
+    id: 'deprecation-incomplete',
+    severity: 'warning',
+    detects: 'A deprecation notice lacks a replacement, a sunset, migration guidance, or gives a window under 90 days (spec 9.3).',
+    example: { before: 'deprecated: false', after: "deprecated: true, x-deprecation: { since: '2026-01-01', sunset: '2026-02-01' }" },
+  },
+  {
+    id: 'sunset-moved-earlier',
+    severity: 'breaking',
+    detects: 'The sunset (cutoff) date of a deprecation moves earlier.',
+    example: { before: "x-deprecation: { sunset: '2026-09-01' }", after: "x-deprecation: { sunset: '2026-06-01' }" },
+  },
+  {
+    id: 'removal-after-sunset',
+    severity: 'info',
+    detects: 'Something removed that BASE deprecated with a complete notice whose sunset has passed: an allowed removal.',
+    example: { before: "GET /api/legacy (x-deprecation: sunset '2026-06-01')", after: '(removed; checked on 2026-07-01)' },
+  },
+  {
+    id: 'deprecation-withdrawn',
+    severity: 'info',
+    detects: 'A deprecation is taken back (the thing stays).',
+    example: { before: 'deprecated: true', after: 'deprecated: false' },
+  },
+];
