@@ -59,6 +59,12 @@ export const schemaRules: Rule[] = [
   rule('request-dependent-required-removed', 'info', 'A dependentRequired constraint of a request object is dropped.', 'dependentRequired: { quantity: [quantityUnit] }', '(none)'),
   rule('request-not-required-added', 'breaking', 'A request object forbids a combination of properties it accepted (`not: { required }`).', 'properties: { provider, quantity }', 'not: { required: [provider, quantity] }'),
   rule('request-not-required-removed', 'info', 'A forbidden combination of request properties (`not: { required }`) is allowed again.', 'not: { required: [provider, quantity] }', '(none)'),
+  rule('request-condition-added', 'breaking', 'A request object gains an if/then/else condition: some combinations it accepted are now refused.', 'properties: { webhookUrl, webhookSecret }', 'if: { required: [webhookSecret] }, then: { properties: { webhookUrl: { pattern: ^https:// } } }'),
+  rule('request-condition-changed', 'breaking', 'An if/then/else condition of a request object changes: requests it accepted may now be refused.', 'then: { pattern: ^https:// }', 'then: { pattern: ^https://[a-z] }'),
+  rule('request-condition-removed', 'info', 'An if/then/else condition of a request object is dropped: it accepts more.', 'if: { required: [webhookSecret] }, then: ...', '(none)'),
+  rule('response-condition-added', 'info', 'A response object gains an if/then/else guarantee.', 'properties: { status, breakdown }', 'if: { properties: { status: { const: unconfigured_corridor } } }, then: { properties: { breakdown: { type: null } } }'),
+  rule('response-condition-changed', 'warning', 'An if/then/else guarantee of a response object changes: clients relying on it may break.', 'then: { breakdown: null }', 'then: { breakdown: object }'),
+  rule('response-condition-removed', 'warning', 'An if/then/else guarantee of a response object is dropped.', 'if: ..., then: ...', '(none)'),
   rule('request-variant-added', 'info', 'A request oneOf/anyOf gains a branch: clients may send a new shape.', 'oneOf: [Card]', 'oneOf: [Card, BankAccount]'),
   rule('request-variant-removed', 'breaking', 'A request oneOf/anyOf loses a branch: a shape clients send is rejected.', 'oneOf: [Card, BankAccount]', 'oneOf: [Card]'),
   // ------------------------------------------------------------------ response: properties
@@ -696,10 +702,29 @@ function compareObjects(w: Walk, path: string, bs: JsonObject, hs: JsonObject): 
   }
 
   compareAdditional(w, path, bs, hs);
+  compareConditions(w, path, bs, hs);
   if (request) {
     compareDependentRequired(w, path, bs, hs);
     compareForbiddenCombinations(w, path, bs, hs);
   }
+}
+
+/** An object's if/then/else as one comparable value (undefined when it has none). */
+function condition(s: JsonObject): string | undefined {
+  if (s.if === undefined) return undefined;
+  return JSON.stringify({ if: s.if, then: s.then ?? null, else: s.else ?? null });
+}
+
+function compareConditions(w: Walk, path: string, bs: JsonObject, hs: JsonObject): void {
+  const a = condition(bs);
+  const b = condition(hs);
+  if (a === b) return;
+  const side = w.direction === 'request' ? 'request' : 'response';
+  const before = a === undefined ? undefined : (JSON.parse(a) as Json);
+  const after = b === undefined ? undefined : (JSON.parse(b) as Json);
+  if (a === undefined) emit(w, `${side}-condition-added`, path, 'an if/then/else condition is new.', before, after);
+  else if (b === undefined) emit(w, `${side}-condition-removed`, path, 'the if/then/else condition is gone.', before, after);
+  else emit(w, `${side}-condition-changed`, path, 'the if/then/else condition changed.', before, after);
 }
 
 function compareDeprecation(w: Walk, path: string, name: string, bs: JsonObject, hs: JsonObject): void {
