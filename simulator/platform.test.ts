@@ -245,3 +245,12 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Pro
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe('upload size cap', () => {
+  it('answers 413 FILE_TOO_LARGE, not a 500, to a file one byte over 50 MB', async () => {
+    sandbox = await startTestSandbox();
+    const tooLarge = Buffer.alloc(50 * 1024 * 1024 + 1, 0x41);
+    const res = await sandbox.call('POST', '/api/ship/upload', { form: (req) => req.attach('file', tooLarge, 'invoices.csv') });
+    expect([res.status, res.body.code]).toEqual([413, 'FILE_TOO_LARGE']);
+  });
+});

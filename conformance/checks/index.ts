@@ -7,10 +7,12 @@ import { billingChecks } from './billing.js';
 import { idempotencyChecks } from './idempotency.js';
 import { isolationChecks } from './isolation.js';
 import { jobChecks } from './jobs.js';
+import { landedCostChecks } from './landed-cost.js';
 import { limitChecks } from './limits.js';
 import { operationChecks } from './operations.js';
 import { paginationChecks } from './pagination.js';
 import { tokenExchange } from './token-exchange.js';
+import { uploadChecks } from './uploads.js';
 import { validationChecks } from './validation.js';
 import { webhookChecks } from './webhooks.js';
 
@@ -25,6 +27,8 @@ export const allChecks: Check[] = [
   ...paginationChecks,
   ...idempotencyChecks,
   ...webhookChecks,
+  ...uploadChecks,
+  ...landedCostChecks,
   ...limitChecks,
 ];
 

@@ -14,6 +14,9 @@ export interface Deprecation {
 export const MIN_DEPRECATION_DAYS = 90;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Whether a node is marked deprecated: `deprecated: true` or an `x-deprecation` notice. */
+export const isDeprecated = (node: Json | undefined): boolean => isObject(node) && (node.deprecated === true || isObject(node['x-deprecation']));
+
 export function readDeprecation(node: Json | undefined): Partial<Deprecation> | undefined {
   if (!isObject(node) || !isObject(node['x-deprecation'])) return undefined;
   const d = node['x-deprecation'];

@@ -1,5 +1,5 @@
 // diffContracts(base, head): every change between two bundled contract documents, judged by the rules of
-// the catalogue (schema-level rules in schema-diff.ts, operation and document rules in operation-diff.ts).
+// the catalogue (schema-level rules in schemas/, operation and document rules in operations/).
 import type { OpenApiDocument } from '../lib/bundle.js';
 import { deprecationRules } from './deprecation.js';
 import { diffDocuments, operationRules } from './operation-diff.js';

@@ -17,6 +17,9 @@ export interface Rule {
   supersedes?: string[];
 }
 
+/** A catalogue entry on one line: `rule(id, severity, detects, before, after, supersedes?)`. */
+export const rule = (id: string, severity: Severity, detects: string, before: string, after: string, supersedes?: string[]): Rule => ({ id, severity, detects, example: { before, after }, ...(supersedes ? { supersedes } : {}) });
+
 export interface Change {
   rule: string;
   severity: Severity;

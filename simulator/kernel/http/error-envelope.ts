@@ -21,8 +21,9 @@ export function errorEnvelope(log: Logger): Middleware {
 
 function toApiError(caught: unknown): ApiError {
   if (caught instanceof ApiError) return caught;
-  const status = (caught as { status?: number; statusCode?: number })?.status ?? (caught as { statusCode?: number })?.statusCode;
-  // Errors raised by the body parser: bad JSON, oversized bodies.
+  // Errors raised by the body parser (co-body: status; formidable: httpCode): bad JSON, oversized files.
+  const raised = caught as { status?: number; statusCode?: number; httpCode?: number } | undefined;
+  const status = raised?.status ?? raised?.statusCode ?? raised?.httpCode;
   if (status === 413) return new ApiError(413, 'FILE_TOO_LARGE', 'the request body exceeds the size cap', { field: 'file' });
   if (status === 415) return new ApiError(415, 'INVALID_FILE_FORMAT', 'unsupported content type');
   if (status === 400) return new ApiError(400, 'INVALID_REQUEST', 'the request body could not be parsed', { field: 'body' });

@@ -1,0 +1,87 @@
+// Generated valid requests: the example request with its closed-domain values varied by the seed.
+import fc from 'fast-check';
+import { isObject, type Json, type OpenApiDocument } from '../../../contracts/lib/bundle.js';
+import type { LoadedContract } from '../../harness/contract.js';
+import { flatten, typesOf } from '../../harness/schema-arbitraries/resolve.js';
+import { validValue } from '../../harness/schema-arbitraries/valid.js';
+import { isWebhookField, paramString, setBody, type Prepared, type RequestSpec } from './requests.js';
+
+/**
+ * A top-level value the suite may vary while staying valid for any deployment: closed domains (enum, const,
+ * boolean, bounded numbers, ids, timestamps, reserved-domain e-mails and URLs). Free text, codes checked
+ * against reference data (country, currency, HS codes) and server-issued tokens keep their example value.
+ */
+function closedDomain(doc: OpenApiDocument, raw: Json): boolean {
+  const schema = flatten(doc, raw);
+  if ('const' in schema || Array.isArray(schema.enum)) return true;
+  const types = typesOf(schema) ?? [];
+  if (types.length === 0) return false;
+  return types.every((type) => {
+    if (type === 'null' || type === 'boolean') return true;
+    if (type === 'integer' || type === 'number') return schema.minimum !== undefined || schema.exclusiveMinimum !== undefined || schema.maximum !== undefined;
+    if (type === 'string') return ['uuid', 'date-time', 'date', 'email', 'uri'].includes(String(schema.format));
+    if (type === 'array') return schema.items !== undefined && closedDomain(doc, schema.items as Json);
+    return false;
+  });
+}
+
+/** Spec rules that refuse values the schema allows (never generated as valid input). */
+const SPEC_REFUSALS: Record<string, (body: unknown) => boolean> = {
+  // Spec 4.5: `action=credit` of the findings batch is disabled and answers 400 INVALID_REQUEST.
+  applyFindingBatchAction: (body) => isObject(body) && body.action === 'credit',
+};
+
+const IDEMPOTENCY_KEY = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{11,39}$/);
+
+export function generatedRequests(contract: LoadedContract, prepared: Prepared, path: Record<string, string>, count: number, seed: number): RequestSpec[] {
+  const { doc } = contract;
+  const { inputs } = prepared;
+  const query: Record<string, fc.Arbitrary<string | undefined>> = {};
+  const headers: Record<string, fc.Arbitrary<string | undefined>> = {};
+  const sandboxParams = new Set<string>();
+  for (const param of inputs.params) {
+    if (param.in === 'path') continue;
+    let value: fc.Arbitrary<string | undefined>;
+    if (param.in === 'header') value = IDEMPOTENCY_KEY;
+    else if (closedDomain(doc, param.schema)) value = validValue(doc, param.schema, { schemas: contract.schemas }).map(paramString);
+    else if (param.example !== undefined) value = fc.constant(paramString(param.example));
+    else if (param.required) value = fc.constant(prepared.exampleQuery[param.name]);
+    else continue;
+    if (param.sandboxDefined) sandboxParams.add(param.name);
+    (param.in === 'header' ? headers : query)[param.name] = param.required ? value : fc.option(value, { nil: undefined });
+  }
+  const body = inputs.body;
+  const base = isObject(prepared.exampleBody) ? (prepared.exampleBody as Record<string, unknown>) : undefined;
+  const bodyArb: fc.Arbitrary<unknown> = (() => {
+    if (!body || !base) return fc.constant(prepared.exampleBody);
+    const flat = flatten(doc, body.schema);
+    const properties = isObject(flat.properties) ? flat.properties : {};
+    const required = new Set(Array.isArray(flat.required) ? (flat.required as string[]) : []);
+    const varied: Record<string, fc.Arbitrary<unknown>> = {};
+    for (const [name, schema] of Object.entries(properties)) {
+      if (isWebhookField(name) || name === body.fileField || (isObject(schema) && schema.deprecated === true)) continue;
+      if (closedDomain(doc, schema)) varied[name] = fc.option(validValue(doc, schema, { schemas: contract.schemas }), { nil: undefined });
+    }
+    const optional = Object.keys(base).filter((name) => !required.has(name) && name !== body.fileField);
+    const validate = contract.schemas.validator(body.schema);
+    return fc.tuple(fc.record(varied), fc.subarray(optional, { maxLength: Math.min(2, optional.length) })).map(([values, dropped]) => {
+      const next: Record<string, unknown> = { ...base };
+      for (const [name, value] of Object.entries(values)) if (value !== undefined) next[name] = value;
+      for (const name of dropped) delete next[name];
+      const refused = SPEC_REFUSALS[inputs.op.operationId]?.(next);
+      return validate(next) && !refused ? next : base;
+    });
+  })();
+  const arb = fc.record({ query: fc.record(query), headers: fc.record(headers), body: bodyArb });
+  return fc.sample(arb, { seed, numRuns: count }).map((drawn, index) => {
+    const spec: RequestSpec = {
+      label: `generated request ${index + 1}`,
+      path,
+      query: Object.fromEntries(Object.entries(drawn.query).filter((e): e is [string, string] => e[1] !== undefined)),
+      headers: Object.fromEntries(Object.entries(drawn.headers).filter((e): e is [string, string] => e[1] !== undefined)),
+      sandboxDependent: (body?.sandboxDefined ?? false) || Object.keys(drawn.query).some((name) => drawn.query[name] !== undefined && sandboxParams.has(name)),
+    };
+    setBody(prepared, spec, drawn.body);
+    return spec;
+  });
+}
