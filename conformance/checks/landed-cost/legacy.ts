@@ -1,0 +1,92 @@
+// Legacy inputs: spec 4.6 rule 7 (legacy field aliases and X-Deprecation-Hint) and spec 5.3 (the legacy
+// x-api-key + x-org-id pair).
+import fc from 'fast-check';
+import { defineCheck } from '../../harness/check.js';
+import type { Exchange } from '../../harness/types.js';
+import { seeded } from '../jobs-support.js';
+import { describe, landedCost, productValue, quoteSender, quoteTenant, type LandedCost } from './quote.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// Rule 7.
+
+const ALIAS_ID = 'landed-cost.legacy-alias-hint';
+
+/** A value of the canonical field's kind for an alias (aliases are never validated; the value is dropped). */
+function aliasValue(canonical: string, base: LandedCost['base']): unknown {
+  if (canonical === 'currency') return 'USD';
+  if (canonical === 'originCountry') return base.originCountry;
+  if (canonical === 'destinationCountry') return base.destinationCountry;
+  return 25;
+}
+
+/** The entries of an X-Deprecation-Hint header (semicolon-separated, spec 4.6 rule 7). */
+const hintEntries = (exchange: Exchange) =>
+  (exchange.response.headers['x-deprecation-hint'] ?? '')
+    .split(';')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+
+// Spec 4.6 rule 7, 9.4: an alias without its canonical field is detected, not rejected: 200 with
+// X-Deprecation-Hint carrying `use 'canonical' not 'alias'`. An alias alongside its canonical field is not
+// flagged. The aliases are the contract's (`x-alias-of`).
+export const legacyAliasHint = defineCheck({
+  id: ALIAS_ID,
+  title: 'A legacy alias without its canonical field is served with an X-Deprecation-Hint; beside it, not flagged',
+  area: 'landed-cost',
+  needs: ['writes'],
+  async run(ctx) {
+    const lc = landedCost(ctx);
+    const optional = lc.aliases.filter((a) => !lc.required.includes(a.canonical));
+    if (!optional.length) ctx.skip(`contract ${ctx.contract.version} declares no legacy alias of an optional landed-cost field (x-alias-of)`);
+    const tenant = await quoteTenant(ctx, 'Conformance landed cost: legacy aliases');
+    const send = quoteSender(ctx, lc, tenant, ALIAS_ID);
+    const alone = seeded(fc.constantFrom(...optional), ctx.seed, 13);
+    const beside = seeded(fc.constantFrom(...lc.aliases), ctx.seed, 14);
+    const value = productValue(ctx, 15);
+
+    // The canonical fields the base request carries keep it valid; the alias's own canonical is left out.
+    const withAlias: Record<string, unknown> = { ...lc.base, productValue: value, [alone.alias]: aliasValue(alone.canonical, lc.base) };
+    let { exchange, extra } = await send({ body: withAlias });
+    const entry = `use '${alone.canonical}' not '${alone.alias}'`;
+    if (exchange.response.status !== 200) {
+      ctx.fail('legacy-alias-accepted', `a request with ${alone.alias} instead of ${alone.canonical} answered ${describe(exchange)}, not 200: aliases are detected, not rejected (spec 4.6 rule 7)`, exchange, extra);
+    } else if (!hintEntries(exchange).includes(entry)) {
+      ctx.fail('legacy-alias-hint', `a request with ${alone.alias} instead of ${alone.canonical}: X-Deprecation-Hint is ${JSON.stringify(exchange.response.headers['x-deprecation-hint'] ?? null)}, without the entry "${entry}" (spec 4.6 rule 7)`, exchange, extra);
+    }
+
+    const both: Record<string, unknown> = { ...lc.base, productValue: value, [beside.canonical]: beside.canonical in lc.base ? (lc.base as Record<string, unknown>)[beside.canonical] : aliasValue(beside.canonical, lc.base), [beside.alias]: aliasValue(beside.canonical, lc.base) };
+    ({ exchange, extra } = await send({ body: both }));
+    if (exchange.response.status !== 200) {
+      ctx.fail('legacy-alias-accepted', `a request with ${beside.alias} beside ${beside.canonical} answered ${describe(exchange)}, not 200: aliases are never rejected (spec 4.6 rule 7)`, exchange, extra);
+    } else {
+      const flagged = hintEntries(exchange).filter((e) => e.endsWith(`not '${beside.alias}'`));
+      if (flagged.length) ctx.fail('legacy-alias-not-flagged', `a request with ${beside.alias} beside its canonical ${beside.canonical} was flagged: X-Deprecation-Hint "${flagged.join('; ')}" (spec 4.6 rule 7: an alias alongside its canonical field is not flagged)`, exchange, extra);
+    }
+  },
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Spec 5.3.
+
+const LEGACY_PAIR_ID = 'landed-cost.legacy-pair-off-by-default';
+
+// Spec 5.3 (decision 3): the legacy pair x-api-key + x-org-id works only with ALLOW_API_KEY_FALLBACK on, and
+// it should stay disabled for public use. A deployment may enable it, so only the simulator profile, whose
+// default is off, asserts that a valid pair without a bearer is 401.
+export const legacyPairOffByDefault = defineCheck({
+  id: LEGACY_PAIR_ID,
+  title: 'Landed cost refuses the legacy x-api-key + x-org-id pair without a bearer (fallback off by default)',
+  area: 'landed-cost',
+  needs: [],
+  async run(ctx) {
+    if (ctx.options.profile !== 'simulator' || !ctx.admin) {
+      ctx.skip('spec 5.3: ALLOW_API_KEY_FALLBACK is a server setting a deployment may enable; only the simulator profile (its default is off, with --admin-token) knows it is off');
+    }
+    const lc = landedCost(ctx);
+    const tenant = await ctx.admin!.createTenant({ name: 'Conformance landed cost: legacy pair' });
+    const exchange = await ctx.client.call('POST', lc.op.path, { auth: { apiKey: tenant.integrationKey, orgId: tenant.tenantId }, json: { ...lc.base } });
+    if (exchange.response.status !== 401) {
+      ctx.fail('legacy-pair-disabled', `a valid x-api-key + x-org-id pair without a bearer answered ${describe(exchange)}, not 401: the compatibility fallback should stay disabled (spec 5.3; the simulator's default is off)`, exchange);
+    }
+  },
+});

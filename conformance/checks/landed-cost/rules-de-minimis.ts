@@ -1,0 +1,51 @@
+// Spec 4.6 rule 3: the de minimis threshold, evaluated only with a currency, skipped on a foreign one.
+import fc from 'fast-check';
+import { isObject, type Json } from '../../../contracts/lib/bundle.js';
+import { defineCheck } from '../../harness/check.js';
+import { seeded } from '../jobs-support.js';
+import { landedCost, productValue, quoteSender, quoteTenant, served, shown } from './quote.js';
+
+const DE_MINIMIS_ID = 'landed-cost.de-minimis-currency-mismatch';
+
+/** Threshold currency per destination (reference thresholds: US USD 800, CA CAD, UK GBP 135, EU EUR 150, AU AUD 1000). */
+const THRESHOLD_CURRENCY: Record<string, string> = { US: 'USD', CA: 'CAD', GB: 'GBP', DE: 'EUR', FR: 'EUR', AU: 'AUD' };
+
+// Spec 4.6 rule 3: with `currency`, the destination's de minimis threshold is evaluated, and a currency other
+// than the threshold's gives `deMinimis.skipped: currency_mismatch`; without `currency` it is skipped.
+export const deMinimisCurrencyMismatch = defineCheck({
+  id: DE_MINIMIS_ID,
+  title: 'De minimis is skipped with currency_mismatch for a foreign currency and not evaluated without one',
+  area: 'landed-cost',
+  needs: ['writes'],
+  async run(ctx) {
+    const lc = landedCost(ctx);
+    const tenant = await quoteTenant(ctx, 'Conformance landed cost: de minimis');
+    const send = quoteSender(ctx, lc, tenant, DE_MINIMIS_ID);
+    const destinations = Object.keys(THRESHOLD_CURRENCY).filter((d) => d !== lc.base.originCountry);
+    const destinationCountry = seeded(fc.constantFrom(...destinations), ctx.seed, 4);
+    const local = THRESHOLD_CURRENCY[destinationCountry];
+    const foreign = seeded(fc.constantFrom(...new Set(Object.values(THRESHOLD_CURRENCY).filter((c) => c !== local))), ctx.seed, 5);
+    const base = { ...lc.base, destinationCountry, productValue: productValue(ctx, 6) };
+
+    let sent = await send({ body: { ...base, currency: foreign }, what: `destination ${destinationCountry} quoted in ${foreign}` });
+    let result = served(ctx, tenant, sent);
+    if (result && result.deMinimis?.skipped !== 'currency_mismatch') {
+      ctx.fail('de-minimis-currency-mismatch', `destination ${destinationCountry} (threshold in ${local}) quoted in ${foreign}: deMinimis is ${shown(result.deMinimis)}, not skipped: currency_mismatch (spec 4.6 rule 3)`, sent.exchange, sent.extra);
+    }
+
+    sent = await send({ body: { ...base, currency: local }, what: `destination ${destinationCountry} quoted in ${local}` });
+    result = served(ctx, tenant, sent);
+    if (result && (!isObject(result.deMinimis as Json) || result.deMinimis?.skipped === 'currency_mismatch')) {
+      ctx.fail('de-minimis-evaluated', `destination ${destinationCountry} quoted in its threshold currency ${local}: deMinimis is ${shown(result.deMinimis)}; with currency the threshold is evaluated (spec 4.6 rule 3)`, sent.exchange, sent.extra);
+    }
+
+    sent = await send({ body: base, what: `destination ${destinationCountry} without currency` });
+    result = served(ctx, tenant, sent);
+    // "Without it they are skipped": no de minimis result, or one that says it was skipped.
+    const deMinimis = result?.deMinimis;
+    const notEvaluated = deMinimis === undefined || deMinimis === null || (typeof deMinimis.skipped === 'string' && deMinimis.skipped !== '');
+    if (result && !notEvaluated) {
+      ctx.fail('de-minimis-without-currency', `destination ${destinationCountry} without currency: deMinimis is ${shown(deMinimis)}, evaluated although thresholds are skipped without currency (spec 4.6 rule 3)`, sent.exchange, sent.extra);
+    }
+  },
+});
