@@ -2,11 +2,11 @@
 // Runs the selected checks against one deployment, shows progress and a summary on the console, and writes
 // the JUnit, JSON and HTML reports. Exit codes: 0 nothing failed (skipped is not failure), 1 at least one
 // check failed, 2 usage error, 3 the suite itself could not run (the target unreachable, reports unwritable).
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CONTRACT_VERSIONS } from '../contracts/lib/bundle.js';
+import { isEntryModule } from '../contracts/lib/entry.js';
 import { checksFor } from './checks/index.js';
 import type { Check } from './harness/check.js';
 import { loadTargetContract } from './harness/contract.js';
@@ -301,16 +301,7 @@ function displayPath(file: string): string {
   return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
 }
 
-function invokedDirectly(): boolean {
-  if (!process.argv[1]) return false;
-  try {
-    return import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
+if (isEntryModule(import.meta.url)) {
   main(process.argv.slice(2), process.env).then(
     (code) => {
       process.exitCode = code;

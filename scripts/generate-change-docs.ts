@@ -3,10 +3,10 @@
 //   contracts/CHANGES-v1.2.0-v1.3.0.md  the real comparison of the two artifacts, explained, with its guard
 // Both are pure functions of the repository (the comparison is judged on a fixed date), so a test compares
 // the files with this generator's output and fails when they are stale.
-import { realpathSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { CONTRACTS_DIR, loadContract, type OpenApiDocument } from '../contracts/lib/bundle.js';
+import { isEntryModule } from '../contracts/lib/entry.js';
 import { listOperations } from '../contracts/lib/operations.js';
 import { MIN_DEPRECATION_DAYS } from '../contracts/diff/deprecation.js';
 import { diffContracts, RULES } from '../contracts/diff/diff.js';
@@ -250,14 +250,6 @@ export function writeChangeDocs(): string[] {
   return [RULES_FILE, CHANGES_FILE];
 }
 
-function invokedDirectly(): boolean {
-  try {
-    return import.meta.url === pathToFileURL(realpathSync(process.argv[1]!)).href;
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
+if (isEntryModule(import.meta.url)) {
   for (const file of writeChangeDocs()) console.log(`wrote ${path.relative(process.cwd(), file)}`);
 }

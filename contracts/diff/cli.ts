@@ -1,10 +1,10 @@
 // The change gate's command line: `npm run contract:diff -- BASE HEAD [options]` (or `tfas-contract-diff`).
 // Compares two contract documents and prints or writes a report. Exit codes: 0 no change at or above
 // --fail-on, 1 at least one, 2 usage error (bad option, or BASE/HEAD that cannot be loaded), 3 a crash.
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runSyncCli } from '../lib/entry.js';
 import { diffContracts } from './diff.js';
 import { loadDiffInput, type DiffInput } from './load.js';
 import { countsLine, renderReport, renderText, REPORT_FORMATS, type ReportFormat } from './report.js';
@@ -155,19 +155,4 @@ export function main(argv: string[], io: CliIo = {}): number {
   }
 }
 
-function invokedDirectly(): boolean {
-  try {
-    return import.meta.url === pathToFileURL(realpathSync(process.argv[1]!)).href;
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
-  try {
-    process.exitCode = main(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`contract-diff: ${(error as Error).stack ?? error}\n`);
-    process.exitCode = 3;
-  }
-}
+runSyncCli(import.meta.url, 'contract-diff', (argv) => main(argv));

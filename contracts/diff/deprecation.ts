@@ -2,7 +2,7 @@
 // date and migration guidance. In the contract: `x-deprecation: { since, sunset, replacement, migration }`
 // on an operation, a parameter or a schema property (see contracts/README.md).
 import { isObject, type Json } from '../lib/bundle.js';
-import type { Rule } from './types.js';
+import { rule, type Rule } from './types.js';
 
 export interface Deprecation {
   since: string;
@@ -53,34 +53,9 @@ export function removalAllowed(deprecation: Partial<Deprecation> | undefined, da
 
 /** Rules about deprecation notices themselves; both the operation and the schema differ report them. */
 export const deprecationRules: Rule[] = [
-  {
-    id: 'deprecation-added',
-    severity: 'info',
-    detects: 'An operation, parameter or property is newly marked deprecated with a complete notice.',
-    example: { before: 'parameters: [{ name: sort }]', after: "parameters: [{ name: sort, deprecated: true, x-deprecation: { since: '2026-01-01', sunset: '2026-06-01', replacement: order, migration: '...' } }]" },
-  },
-  {
-    id: 'deprecation-incomplete',
-    severity: 'warning',
-    detects: 'A deprecation notice lacks a replacement, a sunset, migration guidance, or gives a window under 90 days (spec 9.3).',
-    example: { before: 'deprecated: false', after: "deprecated: true, x-deprecation: { since: '2026-01-01', sunset: '2026-02-01' }" },
-  },
-  {
-    id: 'sunset-moved-earlier',
-    severity: 'breaking',
-    detects: 'The sunset (cutoff) date of a deprecation moves earlier.',
-    example: { before: "x-deprecation: { sunset: '2026-09-01' }", after: "x-deprecation: { sunset: '2026-06-01' }" },
-  },
-  {
-    id: 'removal-after-sunset',
-    severity: 'info',
-    detects: 'Something removed that BASE deprecated with a complete notice whose sunset has passed: an allowed removal.',
-    example: { before: "GET /api/legacy (x-deprecation: sunset '2026-06-01')", after: '(removed; checked on 2026-07-01)' },
-  },
-  {
-    id: 'deprecation-withdrawn',
-    severity: 'info',
-    detects: 'A deprecation is taken back (the thing stays).',
-    example: { before: 'deprecated: true', after: 'deprecated: false' },
-  },
+  rule('deprecation-added', 'info', 'An operation, parameter or property is newly marked deprecated with a complete notice.', 'parameters: [{ name: sort }]', "parameters: [{ name: sort, deprecated: true, x-deprecation: { since: '2026-01-01', sunset: '2026-06-01', replacement: order, migration: '...' } }]"),
+  rule('deprecation-incomplete', 'warning', 'A deprecation notice lacks a replacement, a sunset, migration guidance, or gives a window under 90 days (spec 9.3).', 'deprecated: false', "deprecated: true, x-deprecation: { since: '2026-01-01', sunset: '2026-02-01' }"),
+  rule('sunset-moved-earlier', 'breaking', 'The sunset (cutoff) date of a deprecation moves earlier.', "x-deprecation: { sunset: '2026-09-01' }", "x-deprecation: { sunset: '2026-06-01' }"),
+  rule('removal-after-sunset', 'info', 'Something removed that BASE deprecated with a complete notice whose sunset has passed: an allowed removal.', "GET /api/legacy (x-deprecation: sunset '2026-06-01')", '(removed; checked on 2026-07-01)'),
+  rule('deprecation-withdrawn', 'info', 'A deprecation is taken back (the thing stays).', 'deprecated: true', 'deprecated: false'),
 ];

@@ -6,11 +6,11 @@
 // REV (default HEAD~1) against the working tree, where a breaking change the guard does not name is "an
 // unannounced breaking change within a version". Exit codes: 0 passed, 1 failed, 2 usage error.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CONTRACT_VERSIONS } from '../lib/bundle.js';
+import { runSyncCli } from '../lib/entry.js';
 import { loadSide, parseDate, UsageError, type CliIo } from './cli.js';
 import { diffContracts } from './diff.js';
 import { REPO_ROOT } from './load.js';
@@ -265,19 +265,4 @@ export function main(argv: string[], io: CliIo = {}): number {
   }
 }
 
-function invokedDirectly(): boolean {
-  try {
-    return import.meta.url === pathToFileURL(realpathSync(process.argv[1]!)).href;
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
-  try {
-    process.exitCode = main(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`release-check: ${(error as Error).stack ?? error}\n`);
-    process.exitCode = 3;
-  }
-}
+runSyncCli(import.meta.url, 'release-check', (argv) => main(argv));
