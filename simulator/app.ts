@@ -10,7 +10,6 @@ import { loadContract } from '../contracts/lib/bundle.js';
 import { createContractSchemas } from '../contracts/lib/schemas.js';
 import { SERVABLE_VERSIONS } from './config.js';
 import { createControl } from './control/index.js';
-import { responseDefects } from './control/defects.middleware.js';
 import type { SandboxIdentity } from './control/bootstrap.js';
 import { createDomains, type Domains } from './domains/index.js';
 import type { KernelDeps } from './kernel/deps.js';
@@ -19,6 +18,7 @@ import { errorEnvelope } from './kernel/http/error-envelope.js';
 import { createIdempotency } from './kernel/http/idempotency.js';
 import { createRateLimiter, type RateLimiter } from './kernel/http/rate-limit.js';
 import { requestLog } from './kernel/http/request-log.js';
+import { responseDefects } from './kernel/http/response-defects.js';
 
 export interface Simulator {
   app: Koa;
@@ -40,10 +40,10 @@ export function servedVersions(contract: string, defaultVersion: string): Array<
 }
 
 export async function createSimulator(deps: KernelDeps): Promise<Simulator> {
-  const { config, store, clock, log, ids } = deps;
+  const { config, store, log, ids } = deps;
   const domains = createDomains(deps);
-  const rateLimiter = createRateLimiter(clock, (tenantId) => domains.tenants.settings(tenantId).rateLimits, { defects: deps.defects });
-  const idempotency = createIdempotency(store, clock, config.idempotencyTtlMs, { defects: deps.defects });
+  const rateLimiter = createRateLimiter(deps.clocks, async (tenantId) => (await domains.tenants.settings(tenantId)).rateLimits, { defects: deps.defects });
+  const idempotency = createIdempotency(store, deps.clocks, config.idempotencyTtlMs, { defects: deps.defects });
   const uploadDir = config.artifactsDir ? path.join(config.artifactsDir, 'incoming') : path.join(os.tmpdir(), 'sim-uploads');
   mkdirSync(uploadDir, { recursive: true });
 
@@ -51,7 +51,7 @@ export async function createSimulator(deps: KernelDeps): Promise<Simulator> {
   app.proxy = false;
   app.use(requestLog(log, ids));
   // Defect injection: outside the envelope, so it sees final bodies (README "Defect injection").
-  app.use(responseDefects(deps.defects));
+  app.use(responseDefects(deps.defects, domains.responseDefects));
   app.use(errorEnvelope(log));
 
   const versions = servedVersions(config.contract, config.defaultVersion);
@@ -67,6 +67,7 @@ export async function createSimulator(deps: KernelDeps): Promise<Simulator> {
       schemas: createContractSchemas(doc),
       handlers: domains.handlers,
       authenticate: domains.auth.authenticate,
+      principalRequired: true,
       rateLimiter,
       idempotency,
       store,
@@ -90,7 +91,7 @@ export async function createSimulator(deps: KernelDeps): Promise<Simulator> {
     versions,
     unhandled,
     async start() {
-      const identity = control.bootstrap();
+      const identity = await control.bootstrap();
       await domains.start();
       await store.flush();
       return identity;

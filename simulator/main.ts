@@ -4,7 +4,7 @@ import pino from 'pino';
 import { loadConfig } from './config.js';
 import { createSimulator } from './app.js';
 import { DEFECT_IDS } from './control/defects.catalogue.js';
-import { createClock, createScheduler } from './kernel/clock.js';
+import { createClock, createScheduler, createTenantClocks } from './kernel/clock.js';
 import { createDefects } from './kernel/defects.js';
 import { randomIds } from './kernel/ids.js';
 import { openStore } from './kernel/store/store.js';
@@ -22,8 +22,9 @@ const defects = (() => {
 const log = pino({ level: config.logLevel, base: undefined });
 const store = await openStore({ file: config.dbPath ?? undefined, onError: (err) => log.error({ err }, 'store write failed') });
 const clock = createClock();
-const scheduler = createScheduler(clock, (err) => log.error({ err }, 'scheduled task failed'));
-const simulator = await createSimulator({ config, store, clock, scheduler, ids: randomIds, log, defects });
+const clocks = createTenantClocks(clock);
+const scheduler = createScheduler(clocks, (err) => log.error({ err }, 'scheduled task failed'));
+const simulator = await createSimulator({ config, store, clock, clocks, scheduler, ids: randomIds, log, defects });
 const identity = await simulator.start();
 
 const server = createServer(simulator.app.callback());

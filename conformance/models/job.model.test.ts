@@ -1,5 +1,7 @@
 // The job lifecycle table (spec 3.1) and the observation rules (spec 2.2) on hand-made observations.
 import { describe, expect, it } from 'vitest';
+import { CONTRACT_VERSIONS, loadContract } from '../../contracts/lib/bundle.js';
+import { contractLifecycle } from '../../contracts/lib/lifecycles.js';
 import { jobLifecycle, judgeJob } from './job.model.js';
 import { initialStates, reachable, successors } from './machine-table.js';
 
@@ -17,6 +19,23 @@ describe('the job table', () => {
     expect(reachable(jobLifecycle, 'PROCESSING', 'PENDING')).toBe(false);
     expect(reachable(jobLifecycle, 'COMPLETED', 'FAILED')).toBe(false);
     expect(reachable(jobLifecycle, 'FAILED', 'FAILED')).toBe(true);
+  });
+
+  it('has the states and terminal states the contract declares for the job lifecycle, in every version', () => {
+    // The model reads v1.3.0; a target certified against an archived version must see the same table.
+    for (const version of CONTRACT_VERSIONS) {
+      const declared = contractLifecycle(loadContract(version), 'job');
+      expect(new Set(jobLifecycle.states), version).toEqual(new Set(declared.states));
+      expect(new Set(jobLifecycle.terminal), version).toEqual(new Set(declared.terminal));
+    }
+  });
+
+  it('names only known states in its transitions, and none out of a terminal state', () => {
+    for (const t of jobLifecycle.transitions) {
+      if (t.from !== null) expect(jobLifecycle.states).toContain(t.from);
+      expect(jobLifecycle.states).toContain(t.to);
+      if (t.from !== null) expect(jobLifecycle.terminal).not.toContain(t.from);
+    }
   });
 });
 

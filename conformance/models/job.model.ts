@@ -1,15 +1,21 @@
 // The job lifecycle of spec 3.1 as data, and the rules an observed job must keep (spec 2.2, 3.1), written
 // from the spec alone. An observation is judged against the previous observation of the same job.
+// The states and terminal states are the contract's (`x-lifecycle: job`, the same in every version); the
+// transitions are the spec's, which the contract does not describe.
+import { loadContract } from '../../contracts/lib/bundle.js';
+import { contractLifecycle } from '../../contracts/lib/lifecycles.js';
 import { defineTable, initialStates, isState, isTerminal, reachable } from './machine-table.js';
 
 export type JobStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+
+const declared = contractLifecycle(loadContract('v1.3.0'), 'job');
 
 /** spec 3.1. */
 export const jobLifecycle = defineTable<JobStatus>({
   name: 'job',
   source: 'spec 3.1',
-  states: ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'],
-  terminal: ['COMPLETED', 'FAILED'],
+  states: declared.states as JobStatus[],
+  terminal: declared.terminal as JobStatus[],
   transitions: [
     { from: null, by: 'enqueue endpoint (request accepted, 202 with jobId)', to: 'PENDING' },
     { from: 'PENDING', by: 'worker starts', to: 'PROCESSING' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Check } from '../harness/check.js';
 import { createConsoleReporter, renderConsoleSummary } from './console.js';
-import { syntheticReport } from './test-support.js';
+import { syntheticReport } from './reports.testing.js';
 
 function capture(isTTY: boolean) {
   let text = '';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from './html.js';
-import { ACCESS_TOKEN, API_KEY, syntheticReport } from './test-support.js';
+import { ACCESS_TOKEN, API_KEY, syntheticReport } from './reports.testing.js';
 
 describe('HTML certification report', () => {
   const html = renderHtml(syntheticReport(), { suiteSize: 87 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JSON_REPORT_SCHEMA_VERSION, renderJson } from './json.js';
-import { ACCESS_TOKEN, API_KEY, syntheticReport } from './test-support.js';
+import { ACCESS_TOKEN, API_KEY, syntheticReport } from './reports.testing.js';
 
 describe('JSON reporter', () => {
   it('writes the RunReport as is, pretty, with a schema version', () => {

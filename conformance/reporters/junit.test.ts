@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderJUnit } from './junit.js';
-import { ACCESS_TOKEN, API_KEY, HOSTILE, childElements, parseXml, syntheticReport, textOf } from './test-support.js';
+import { ACCESS_TOKEN, API_KEY, HOSTILE, childElements, parseXml, syntheticReport, textOf } from './reports.testing.js';
 
 describe('JUnit reporter', () => {
   const xml = renderJUnit(syntheticReport(), { only: ['auth', 'jobs'] });

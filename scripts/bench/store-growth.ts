@@ -10,7 +10,8 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createSimulator } from '../../simulator/app.js';
 import { testConfig } from '../../simulator/config.js';
-import { createClock, createScheduler } from '../../simulator/kernel/clock.js';
+import { createClock } from '../../simulator/kernel/clock.js';
+import { clockDeps } from '../../simulator/testing/kernel.js';
 import { createDefects } from '../../simulator/kernel/defects.js';
 import { randomIds } from '../../simulator/kernel/ids.js';
 import { openStore } from '../../simulator/kernel/store/store.js';
@@ -34,19 +35,20 @@ const ADMIN = 'bench-admin';
 /** Builds a store file holding `count` completed jobs of the default tenant, through the real domains. */
 async function prepareStore(file: string, count: number): Promise<string> {
   const config = testConfig({ dbPath: file, integrationKey: KEY, adminToken: ADMIN, jobStartDelayMs: 3_600_000 });
-  const clock = createClock();
-  const deps = { config, store: await openStore({ file }), clock, scheduler: createScheduler(clock), ids: randomIds, log: pino({ level: 'silent' }), defects: createDefects([], []) };
+  const log = pino({ level: 'silent' });
+  const deps = { config, store: await openStore({ file }), ...clockDeps(createClock(), log), ids: randomIds, log, defects: createDefects([], []) };
   const sim = await createSimulator(deps);
   const identity = await sim.start();
   if (count > 0) {
-    const template = sim.domains.jobs.enqueue({ tenantId: identity.tenantId, keyId: null, type: 'sima_validation', family: 'sima' });
+    const template = await sim.domains.jobs.enqueue({ tenantId: identity.tenantId, keyId: null, type: 'sima_validation', family: 'sima' });
+    // Opened without a schema: the jobs domain already declared the collection's fields and indexes.
     const jobs = deps.store.collection<typeof template>(sim.domains.jobs.collectionName);
-    const start = clock.now() - count * 1000;
+    const start = deps.clock.now() - count * 1000;
     for (let i = 0; i < count; i++) {
       const at = new Date(start + i * 1000).toISOString();
-      jobs.put({ ...template, id: randomIds.uuid(), status: 'COMPLETED', progress: 100, createdAt: at, updatedAt: at, startedAt: at, finishedAt: at });
+      await jobs.put({ ...template, id: randomIds.uuid(), status: 'COMPLETED', progress: 100, seq: i + 2, createdAt: at, updatedAt: at, startedAt: at, finishedAt: at });
     }
-    jobs.delete(template.id);
+    await jobs.delete(template.id);
   }
   await sim.stop(); // flushes and compacts into the snapshot
   return identity.tenantId;

@@ -8,7 +8,8 @@ import type { KernelDeps } from '../kernel/deps.js';
 import { invalidToken, notFound } from '../kernel/errors.js';
 import { contractRouter } from '../kernel/http/contract-routes.js';
 import type { RateLimiter } from '../kernel/http/rate-limit.js';
-import type { HandlerRequest, HandlerTable } from '../kernel/http/types.js';
+import type { ControlHandlerTable } from '../kernel/http/types.js';
+import { settingsOf, type TenantSettings } from '../domains/tenants/index.js';
 import { bootstrapSandbox, type SandboxIdentity } from './bootstrap.js';
 import { DEFECT_CATALOGUE } from './defects.catalogue.js';
 import { sandboxStore } from './sandbox.store.js';
@@ -30,82 +31,85 @@ const sameSecret = (given: string, expected: string) => {
 export function createControl(options: ControlOptions) {
   const { deps, domains } = options;
   const sandbox = sandboxStore(deps);
-  const tenantOf = (request: HandlerRequest) => {
-    const tenant = domains.tenants.get(String(request.params.tenantId));
+  const tenantNamed = async (tenantId: string) => {
+    const tenant = await domains.tenants.get(tenantId);
     if (!tenant) throw notFound('tenant');
     return tenant;
   };
-  type KeyOptions = { scopes?: string[]; allowedAdapters?: string[] | null; defaultAdapter?: string | null; expiresAt?: string | null };
+  const clockState = async (tenantId?: string) => {
+    if (tenantId === undefined) return { now: deps.clock.nowIso(), offsetSeconds: deps.clock.offsetMs() / 1000 };
+    const clock = deps.clocks.of((await tenantNamed(tenantId)).id);
+    return { tenantId, now: clock.nowIso(), offsetSeconds: clock.offsetMs() / 1000 };
+  };
+  const defectState = () => ({ catalogue: DEFECT_CATALOGUE.map((d) => ({ ...d })), active: deps.defects.active() });
 
-  const handlers: HandlerTable = {
-    getSandboxStatus: () => {
-      const counts: Record<string, number> = { tenants: domains.tenants.all().length };
+  const handlers = {
+    getSandboxStatus: async () => {
+      const counts: Record<string, number> = { tenants: await domains.tenants.count() };
       return { status: 200, body: { versions: options.versions, unhandled: options.unhandled?.() ?? {}, counts, now: deps.clock.nowIso() } };
     },
-    createSandboxTenant: (request) => {
-      const body = (request.body ?? {}) as KeyOptions & { name?: string };
-      const tenant = domains.tenants.create({ name: body.name });
-      const key = domains.auth.keys.create({ tenantId: tenant.id, ...body });
+    createSandboxTenant: async ({ body = {} }) => {
+      const tenant = await domains.tenants.create({ name: body.name });
+      const key = await domains.auth.keys.create({ tenantId: tenant.id, ...body });
       return { status: 201, body: { tenantId: tenant.id, integrationKeyId: key.keyId, integrationKey: key.integrationKey } };
     },
-    createSandboxIntegrationKey: (request) => {
-      const tenant = tenantOf(request);
-      const key = domains.auth.keys.create({ tenantId: tenant.id, ...((request.body ?? {}) as KeyOptions) });
+    createSandboxIntegrationKey: async ({ params, body = {} }) => {
+      const tenant = await tenantNamed(params.tenantId);
+      const key = await domains.auth.keys.create({ tenantId: tenant.id, ...body });
       return { status: 201, body: { integrationKeyId: key.keyId, integrationKey: key.integrationKey } };
     },
-    issueSandboxDashboardToken: async (request) => {
-      const tenant = tenantOf(request);
+    issueSandboxDashboardToken: async ({ params }) => {
+      const tenant = await tenantNamed(params.tenantId);
       return { status: 201, body: { access_token: await domains.auth.issueDashboardToken(tenant.id), token_type: 'Bearer', expires_in: 3600, default_adapter: null } };
     },
-    getSandboxTenantSettings: (request) => ({ status: 200, body: domains.tenants.settings(tenantOf(request).id) }),
-    updateSandboxTenantSettings: (request) => {
-      const tenant = tenantOf(request);
-      const change = request.body as Partial<ReturnType<typeof domains.tenants.settings>>;
-      const current = domains.tenants.settings(tenant.id);
-      domains.tenants.update(tenant.id, (t) => ({
-        ...t,
-        settings: {
-          ...current,
-          ...change,
-          rateLimits: { ...current.rateLimits, ...change.rateLimits },
-          queueCaps: { ...current.queueCaps, ...change.queueCaps },
-        },
-      }));
+    getSandboxTenantSettings: async ({ params }) => ({ status: 200, body: await domains.tenants.settings((await tenantNamed(params.tenantId)).id) }),
+    updateSandboxTenantSettings: async ({ params, body }) => {
+      const tenant = await tenantNamed(params.tenantId);
+      const change = body as Partial<TenantSettings>;
+      await domains.tenants.update(tenant.id, (t) => {
+        const current = settingsOf(t);
+        return {
+          ...t,
+          settings: {
+            ...current,
+            ...change,
+            rateLimits: { ...current.rateLimits, ...change.rateLimits },
+            queueCaps: { ...current.queueCaps, ...change.queueCaps },
+          },
+        };
+      });
       options.rateLimiter.reset(); // new limits start a fresh window
-      return { status: 200, body: domains.tenants.settings(tenant.id) };
+      return { status: 200, body: await domains.tenants.settings(tenant.id) };
     },
-    revokeSandboxIntegrationKey: (request) => {
-      const key = domains.auth.keys.revoke(String(request.params.keyId));
+    revokeSandboxIntegrationKey: async ({ params }) => {
+      const key = await domains.auth.keys.revoke(params.keyId);
       if (!key) throw notFound('integration key');
       return { status: 200, body: key };
     },
-    getSandboxClock: () => ({ status: 200, body: clockState() }),
-    advanceSandboxClock: (request) => {
-      sandbox.advanceClock(Math.round(Number((request.body as { seconds: number }).seconds) * 1000));
-      return { status: 200, body: clockState() };
+    getSandboxClock: async ({ query }) => ({ status: 200, body: await clockState(query.tenantId) }),
+    advanceSandboxClock: async ({ body }) => {
+      // A tenant's own clock moves only that tenant: its tokens, jobs, retries, keys and windows.
+      if (body.tenantId !== undefined) await tenantNamed(body.tenantId);
+      await sandbox.advanceClock(Math.round(Number(body.seconds) * 1000), body.tenantId);
+      return { status: 200, body: await clockState(body.tenantId) };
     },
-    listSandboxWebhookDeliveries: (request) => {
-      const { tenantId, jobId } = request.query as { tenantId?: string; jobId?: string };
-      return { status: 200, body: { deliveries: domains.webhooks.deliveries({ tenantId, jobId }) } };
-    },
+    listSandboxWebhookDeliveries: async ({ query }) => ({ status: 200, body: { deliveries: await domains.webhooks.deliveries({ tenantId: query.tenantId, jobId: query.jobId }) } }),
     // Defect injection (README "Defect injection"): the catalogue and the active set; an unknown id is 400.
     getSandboxDefects: () => ({ status: 200, body: defectState() }),
-    setSandboxDefects: (request) => {
-      deps.defects.set((request.body as { active: string[] }).active);
+    setSandboxDefects: ({ body }) => {
+      deps.defects.set(body.active);
       deps.log.warn({ defects: deps.defects.active() }, 'defect injection changed');
       return { status: 200, body: defectState() };
     },
-    resetSandbox: () => {
-      const adminToken = sandbox.adminToken();
-      deps.store.clear();
+    resetSandbox: async () => {
+      const adminToken = await sandbox.adminToken();
+      await deps.store.clear();
       options.rateLimiter.reset();
-      sandbox.reinstate(adminToken);
-      const identity = bootstrapSandbox(deps, domains, sandbox);
+      await sandbox.reinstate(adminToken);
+      const identity = await bootstrapSandbox(deps, domains, sandbox);
       return { status: 200, body: { tenantId: identity.tenantId, integrationKeyId: identity.integrationKeyId, integrationKey: identity.integrationKey } };
     },
-  };
-  const defectState = () => ({ catalogue: DEFECT_CATALOGUE.map((d) => ({ ...d })), active: deps.defects.active() });
-  const clockState = () => ({ now: deps.clock.nowIso(), offsetSeconds: deps.clock.offsetMs() / 1000 });
+  } satisfies ControlHandlerTable;
 
   const doc = loadContract(CONTROL_CONTRACT);
   const { router } = contractRouter({
@@ -115,10 +119,10 @@ export function createControl(options: ControlOptions) {
     handlers,
     authenticate: async (_op, headers) => {
       const [scheme, token] = (headers.authorization ?? '').split(' ');
-      if (scheme?.toLowerCase() !== 'bearer' || !token || !sameSecret(token, sandbox.adminToken())) throw invalidToken('admin token is missing or wrong');
+      if (scheme?.toLowerCase() !== 'bearer' || !token || !sameSecret(token, await sandbox.adminToken())) throw invalidToken('admin token is missing or wrong');
       return null;
     },
-    rateLimiter: { consume: () => {}, reset: () => {} },
+    rateLimiter: { consume: async () => {}, reset: () => {} },
     idempotency: { run: async (_scope, execute) => execute() },
     store: deps.store,
     uploadDir: '',
@@ -126,7 +130,7 @@ export function createControl(options: ControlOptions) {
   });
   return {
     router,
-    /** Sets the sandbox up on start: clock, admin token, default tenant and key. */
-    bootstrap: (): SandboxIdentity => bootstrapSandbox(deps, domains, sandbox),
+    /** Sets the sandbox up on start: clocks, admin token, default tenant and key. */
+    bootstrap: (): Promise<SandboxIdentity> => bootstrapSandbox(deps, domains, sandbox),
   };
 }

@@ -1,11 +1,13 @@
 // The composition root of the domains: builds each one from the kernel and wires them together. The only
 // place that knows every domain; a domain reaches another only through what is passed in here.
 import type { KernelDeps } from '../kernel/deps.js';
+import type { ResponseDefect } from '../kernel/defects.js';
 import type { HandlerTable } from '../kernel/http/types.js';
-import { createAuth } from './auth/index.js';
-import { createBilling } from './billing/index.js';
+import { KERNEL_RESPONSE_DEFECTS } from '../kernel/kernel.defects.js';
+import { AUTH_RESPONSE_DEFECTS, createAuth } from './auth/index.js';
+import { BILLING_RESPONSE_DEFECTS, createBilling } from './billing/index.js';
 import type { DomainModule } from './domain.js';
-import { createJobs } from './jobs/index.js';
+import { createJobs, jobsResponseDefects } from './jobs/index.js';
 import { createSima } from './sima/index.js';
 import { tenantStore } from './tenants/index.js';
 import { createWebhooks } from './webhooks/index.js';
@@ -23,10 +25,12 @@ export function createDomains(deps: KernelDeps) {
   const handlers: HandlerTable = {};
   for (const module of modules) {
     for (const [operationId, handler] of Object.entries(module.handlers)) {
-      if (handlers[operationId]) throw new Error(`${operationId} is handled by two domains`);
-      handlers[operationId] = handler;
+      if (operationId in handlers) throw new Error(`${operationId} is handled by two domains`);
+      Object.assign(handlers, { [operationId]: handler });
     }
   }
+  // Response-level defects of every domain; the kernel's last (error.lost-envelope replaces the whole body).
+  const responseDefects: ResponseDefect[] = [...AUTH_RESPONSE_DEFECTS, ...jobsResponseDefects(), ...BILLING_RESPONSE_DEFECTS, ...KERNEL_RESPONSE_DEFECTS];
   return {
     tenants,
     auth,
@@ -35,6 +39,7 @@ export function createDomains(deps: KernelDeps) {
     billing,
     sima,
     handlers,
+    responseDefects,
     async start() {
       for (const module of modules) await module.start?.();
     },

@@ -41,3 +41,36 @@ export function createDefects(initial: string[], known: string[]): Defects {
   defects.set(initial);
   return defects;
 }
+
+/** One entry of the defect catalogue (README "Defect injection"); each domain declares its own. */
+export interface DefectEntry {
+  id: string;
+  /** What part of the interface misbehaves. */
+  area: 'jobs' | 'auth' | 'errors' | 'isolation' | 'pagination' | 'idempotency' | 'webhooks' | 'limits' | 'billing' | 'validation';
+  /** What the simulator does wrong while the defect is on. */
+  description: string;
+}
+
+/** What a response-level defect may change: the final status, body and headers of one response. */
+export interface DefectableResponse {
+  status: number;
+  body: unknown;
+  type: string;
+  remove(header: string): void;
+}
+
+/**
+ * A defect that only changes what is sent (a field dropped, a wrong enum, code, status, header or content
+ * type). The domain that owns the operation declares it; one middleware applies every active one to the
+ * final response of the operations it names (kernel/http/response-defects.ts).
+ */
+export interface ResponseDefect {
+  id: string;
+  /** operationIds it touches, or '*' for every operation of the public contract. */
+  operations: readonly string[] | '*';
+  apply(response: DefectableResponse): void;
+}
+
+/** A JSON object body (not a stream, buffer or array): what response defects rewrite. */
+export const isBodyObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value) && typeof (value as { pipe?: unknown }).pipe !== 'function';

@@ -7,7 +7,7 @@ import type { Principal } from '../../kernel/http/types.js';
 export function assertAdapterAllowed(principal: Principal, adapterId: string | null | undefined): void {
   if (adapterId === undefined || adapterId === null || adapterId === '') return;
   if (principal.allowedAdapters === null || principal.allowedAdapters.includes(adapterId)) return;
-  throw new ApiError(403, 'ADAPTER_NOT_ALLOWED', `adapter ${adapterId} is not allowed for this key`, {
+  throw new ApiError('ADAPTER_NOT_ALLOWED', `adapter ${adapterId} is not allowed for this key`, {
     field: 'adapter_id',
     adapterId,
     allowedAdapters: principal.allowedAdapters,

@@ -26,7 +26,7 @@ export function securityRequirements(op: ContractOperation): Requirement[] {
   );
 }
 
-const keyError = (code: string, message: string) => new ApiError(401, code, message);
+const keyError = (code: 'INVALID_API_KEY' | 'REVOKED_API_KEY' | 'EXPIRED_API_KEY', message: string) => new ApiError(code, message);
 
 export function principalOfKey(key: IntegrationKeyRecord): Principal {
   return {
@@ -41,23 +41,23 @@ export function principalOfKey(key: IntegrationKeyRecord): Principal {
 
 export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: TokenService, tenants: TenantStore): Authenticator {
   /** Spec 7: unknown 401 INVALID_API_KEY, revoked 401 REVOKED_API_KEY, expired 401 EXPIRED_API_KEY. */
-  const usableKey = (secret: string): IntegrationKeyRecord => {
-    const key = keys.bySecret(secret);
-    if (!key || !tenants.get(key.tenantId)) {
+  const usableKey = async (secret: string): Promise<IntegrationKeyRecord> => {
+    const key = await keys.bySecret(secret);
+    if (!key || !(await tenants.get(key.tenantId))) {
       // defect injection (SIM_DEFECTS): auth.unknown-key-wrong-code answers an unknown key with 403.
-      if (deps.defects.has('auth.unknown-key-wrong-code')) throw new ApiError(403, 'INVALID_API_KEY', 'integration key is not recognised');
+      if (deps.defects.has('auth.unknown-key-wrong-code')) throw ApiError.misfiled(403, 'INVALID_API_KEY', 'integration key is not recognised');
       throw keyError('INVALID_API_KEY', 'integration key is not recognised');
     }
-    const state = keyState(key, deps.clock.now());
+    const state = keyState(key, deps.clocks.of(key.tenantId).now());
     if (state === 'revoked') throw keyError('REVOKED_API_KEY', 'integration key has been revoked');
     if (state === 'expired') throw keyError('EXPIRED_API_KEY', 'integration key has expired');
     return key;
   };
 
-  const fromApiKey = (headers: Record<string, string | undefined>): Principal => {
+  const fromApiKey = async (headers: Record<string, string | undefined>): Promise<Principal> => {
     const secret = headers['x-api-key']?.trim();
-    if (!secret) throw new ApiError(400, 'MISSING_API_KEY', 'x-api-key header is required');
-    return principalOfKey(usableKey(secret));
+    if (!secret) throw new ApiError('MISSING_API_KEY', 'x-api-key header is required');
+    return principalOfKey(await usableKey(secret));
   };
 
   /** Decision 2: the key behind an integration token is checked on every call, so revocation is immediate. */
@@ -65,13 +65,13 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
     const match = /^Bearer +([A-Za-z0-9_\-.]+)\s*$/i.exec(authorization);
     if (!match) throw invalidToken('Authorization header must be "Bearer <access_token>"');
     const claims = await tokens.verify(match[1]);
-    if (!tenants.get(claims.tenant_id)) throw invalidToken("bearer token's tenant no longer exists");
+    if (!(await tenants.get(claims.tenant_id))) throw invalidToken("bearer token's tenant no longer exists");
     if (claims.principal_type === 'dashboard') {
       return { type: 'dashboard', tenantId: claims.tenant_id, keyId: null, scopes: claims.scopes, allowedAdapters: null, defaultAdapter: null };
     }
-    const key = keys.get(claims.sub!);
+    const key = await keys.get(claims.sub!);
     if (!key || key.tenantId !== claims.tenant_id) throw invalidToken("bearer token's integration key no longer exists");
-    const state = keyState(key, deps.clock.now());
+    const state = keyState(key, deps.clocks.of(key.tenantId).now());
     // defect injection (SIM_DEFECTS): auth.revoked-key-tokens-valid lets the tokens of a revoked key through.
     const revokedButLetThrough = state === 'revoked' && deps.defects.has('auth.revoked-key-tokens-valid');
     if (state !== 'active' && !revokedButLetThrough) throw invalidToken(`bearer token's integration key has ${state === 'revoked' ? 'been revoked' : 'expired'}`);
@@ -79,8 +79,8 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
   };
 
   /** Spec 5.3, decision 3: a valid key whose tenant is the one named by x-org-id. */
-  const fromLegacyPair = (headers: Record<string, string | undefined>): Principal => {
-    const key = usableKey(headers['x-api-key']!.trim());
+  const fromLegacyPair = async (headers: Record<string, string | undefined>): Promise<Principal> => {
+    const key = await usableKey(headers['x-api-key']!.trim());
     if (headers['x-org-id']?.trim() !== key.tenantId) throw keyError('INVALID_API_KEY', 'integration key does not belong to the organization in x-org-id');
     return principalOfKey(key);
   };
@@ -99,14 +99,14 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
     let principal: Principal;
     let matched: Requirement;
     if (byKey && (!byBearer || authorization === undefined)) {
-      [principal, matched] = [fromApiKey(headers), byKey];
+      [principal, matched] = [await fromApiKey(headers), byKey];
     } else if (byBearer && authorization !== undefined) {
       [principal, matched] = [await fromBearer(authorization), byBearer];
     } else if (byLegacy && deps.config.allowApiKeyFallback && apiKey) {
-      [principal, matched] = [fromLegacyPair(headers), byLegacy];
+      [principal, matched] = [await fromLegacyPair(headers), byLegacy];
     } else if (authorization === undefined && deps.defects.has('auth.missing-bearer-wrong-code')) {
       // defect injection (SIM_DEFECTS): auth.missing-bearer-wrong-code answers a call without bearer 400 MISSING_API_KEY.
-      throw new ApiError(400, 'MISSING_API_KEY', 'x-api-key header is required');
+      throw new ApiError('MISSING_API_KEY', 'x-api-key header is required');
     } else {
       // Decision 1: no bearer is an invalid bearer. With the fallback off, the legacy pair alone is too.
       throw invalidToken(
@@ -118,7 +118,7 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
     const required = [...new Set(Object.values(matched).flat())];
     const missing = required.filter((scope) => !principal.scopes.includes(scope));
     if (missing.length) {
-      throw new ApiError(403, 'SCOPE_DENIED', `scope ${missing.join(', ')} is required`, {
+      throw new ApiError('SCOPE_DENIED', `scope ${missing.join(', ')} is required`, {
         required: required.length === 1 ? required[0] : required,
         provided: principal.scopes,
       });
@@ -129,7 +129,7 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
     // defect injection (SIM_DEFECTS): auth.principal-not-enforced skips the principal-type check.
     if (Array.isArray(types) && !types.includes(principal.type) && !deps.defects.has('auth.principal-not-enforced')) {
       const allowed = types.filter((t): t is string => typeof t === 'string');
-      throw new ApiError(403, 'PRINCIPAL_DENIED', `principal type must be ${allowed.join(' or ')}`, {
+      throw new ApiError('PRINCIPAL_DENIED', `principal type must be ${allowed.join(' or ')}`, {
         required: allowed.length === 1 ? allowed[0] : allowed,
         actual: principal.type,
       });

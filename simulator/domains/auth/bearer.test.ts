@@ -1,6 +1,6 @@
 import { SignJWT, UnsecuredJWT, decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { authFixture, expectApiError, operation } from './auth.test-support.js';
+import { authFixture, expectApiError, operation } from './auth.testing.js';
 
 const listJobs = operation('listJobs');
 

@@ -2,12 +2,11 @@
 // (spec 4.1, 5, 7; decisions 1-3).
 import type { KernelDeps } from '../../kernel/deps.js';
 import { notFound } from '../../kernel/errors.js';
-import type { Authenticator } from '../../kernel/http/contract-routes.js';
-import type { DomainModule } from '../domain.js';
 import type { TenantStore } from '../tenants/index.js';
+import type { AuthDomain } from './auth.types.js';
 import { createAuthenticator } from './authenticate.js';
 import { keyStore } from './key.store.js';
-import { keyService, type CreateKeyInput, type IntegrationKeyView } from './keys.js';
+import { keyService } from './keys.js';
 import { ALL_SCOPES } from './scopes.js';
 import { signingKeyStore } from './signing-key.store.js';
 import { tokenRoutes } from './token.routes.js';
@@ -17,20 +16,8 @@ export { ALL_SCOPES } from './scopes.js';
 export { assertAdapterAllowed } from './adapters.js';
 export { KEY_PREFIX, type IntegrationKeyView } from './keys.js';
 export { TOKEN_TTL_SECONDS } from './tokens.js';
-
-export interface AuthDomain extends DomainModule {
-  /** The Authenticator of kernel/http/contract-routes.ts */
-  authenticate: Authenticator;
-  keys: {
-    /** Creates an integration key; the secret is returned once and stored only as a hash. `secret` pins the value (SIM_INTEGRATION_KEY). */
-    create(input: CreateKeyInput): { keyId: string; integrationKey: string };
-    revoke(keyId: string): IntegrationKeyView | undefined;
-    get(keyId: string): IntegrationKeyView | undefined;
-    list(tenantId: string): IntegrationKeyView[];
-  };
-  /** Signed bearer for a dashboard (identity-provider) principal of a tenant: used by the sandbox control API so integrators can see PRINCIPAL_DENIED and dashboard-only behaviour. */
-  issueDashboardToken(tenantId: string): Promise<string>;
-}
+export type { AuthDomain } from './auth.types.js';
+export { AUTH_DEFECTS, AUTH_RESPONSE_DEFECTS } from './auth.defects.js';
 
 export function createAuth(deps: KernelDeps, peers: { tenants: TenantStore }): AuthDomain {
   const keys = keyStore(deps);
@@ -42,13 +29,11 @@ export function createAuth(deps: KernelDeps, peers: { tenants: TenantStore }): A
     authenticate: createAuthenticator(deps, keys, tokens, peers.tenants),
     keys: keyService(deps, keys, peers.tenants),
     async issueDashboardToken(tenantId) {
-      if (!peers.tenants.get(tenantId)) throw notFound('tenant');
+      if (!(await peers.tenants.get(tenantId))) throw notFound('tenant');
       // A dashboard user is not limited by integration scopes.
       return tokens.issue({ tenantId, type: 'dashboard', keyId: null, scopes: ALL_SCOPES });
     },
-    start() {
-      // Create (and persist) the signing secret before the first token is asked for.
-      signingKeys.current();
-    },
+    // Create (and persist) the signing secret before the first token is asked for.
+    start: async () => void (await signingKeys.current()),
   };
 }

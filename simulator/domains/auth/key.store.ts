@@ -6,6 +6,7 @@ import type { KernelDeps } from '../../kernel/deps.js';
 
 export interface IntegrationKeyRecord {
   id: string;
+  rev?: number;
   tenantId: string;
   /** sha256 of the secret, hex. */
   secretHash: string;
@@ -29,14 +30,15 @@ export function keyState(key: IntegrationKeyRecord, nowMs: number): KeyState {
 }
 
 export function keyStore(deps: KernelDeps) {
-  const keys = deps.store.collection<IntegrationKeyRecord>('integrationKeys', {
-    indexes: { secretHash: (k) => k.secretHash, tenant: (k) => k.tenantId },
+  const keys = deps.store.collection<IntegrationKeyRecord, 'secretHash' | 'tenantId' | 'createdAt'>('integrationKeys', {
+    fields: { secretHash: (k) => k.secretHash, tenantId: (k) => k.tenantId, createdAt: (k) => k.createdAt },
+    indexes: { bySecretHash: { keys: ['secretHash'] }, byTenant: { keys: ['tenantId'], order: [['createdAt', 'asc']] } },
   });
   return {
     get: (id: string) => keys.get(id),
     /** The key whose secret is `secret`, found through the hash index. */
-    bySecret: (secret: string) => keys.findBy('secretHash', hashSecret(secret))[0],
-    ofTenant: (tenantId: string) => keys.findBy('tenant', tenantId).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)),
+    bySecret: async (secret: string) => (await keys.query({ where: { secretHash: hashSecret(secret) }, limit: 1 })).items[0],
+    ofTenant: async (tenantId: string) => (await keys.query({ where: { tenantId } })).items,
     put: (key: IntegrationKeyRecord) => keys.put(key),
   };
 }

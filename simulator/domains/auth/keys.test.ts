@@ -2,7 +2,7 @@ import { readFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { authFixture, expectApiError } from './auth.test-support.js';
+import { authFixture, expectApiError } from './auth.testing.js';
 import { hashSecret } from './key.store.js';
 
 describe('integration keys', () => {

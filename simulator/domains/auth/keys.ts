@@ -39,8 +39,8 @@ const distinctStrings = (value: unknown, field: string): string[] => {
 
 export function keyService(deps: KernelDeps, store: KeyStore, tenants: TenantStore) {
   return {
-    create(input: CreateKeyInput): { keyId: string; integrationKey: string } {
-      if (!tenants.get(input.tenantId)) throw notFound('tenant');
+    async create(input: CreateKeyInput): Promise<{ keyId: string; integrationKey: string }> {
+      if (!(await tenants.get(input.tenantId))) throw notFound('tenant');
       const scopes = input.scopes === undefined ? [...ALL_SCOPES] : distinctStrings(input.scopes, 'scopes');
       const unknown = scopes.filter((s) => !ALL_SCOPES.includes(s));
       if (unknown.length) throw invalidRequest(`unknown scope ${unknown.join(', ')}`, 'scopes', { allowed: ALL_SCOPES });
@@ -62,7 +62,7 @@ export function keyService(deps: KernelDeps, store: KeyStore, tenants: TenantSto
         // A pinned value (SIM_INTEGRATION_KEY) must survive restarts: when it is already stored for this
         // tenant, the existing key is returned rather than a second key with the same secret.
         if (typeof input.secret !== 'string' || !/^[\x21-\x7e]+$/.test(input.secret)) throw invalidRequest('secret must be printable ASCII without spaces', 'secret');
-        const existing = store.bySecret(input.secret);
+        const existing = await store.bySecret(input.secret);
         if (existing) {
           if (existing.tenantId !== input.tenantId) throw invalidRequest('this integration key value is already in use', 'secret');
           return { keyId: existing.id, integrationKey: input.secret };
@@ -72,7 +72,7 @@ export function keyService(deps: KernelDeps, store: KeyStore, tenants: TenantSto
         integrationKey = `${KEY_PREFIX}${deps.ids.secret()}`;
       }
 
-      const key = store.put({
+      const key = await store.put({
         id: deps.ids.uuid(),
         tenantId: input.tenantId,
         secretHash: hashSecret(integrationKey),
@@ -81,26 +81,26 @@ export function keyService(deps: KernelDeps, store: KeyStore, tenants: TenantSto
         defaultAdapter,
         expiresAt,
         revokedAt: null,
-        createdAt: deps.clock.nowIso(),
+        createdAt: deps.clocks.of(input.tenantId).nowIso(),
       });
       return { keyId: key.id, integrationKey };
     },
 
     /** Revokes at once (decision 2: tokens already issued stop working). Revoking twice keeps the first time. */
-    revoke(keyId: string): IntegrationKeyView | undefined {
-      const key = store.get(keyId);
+    async revoke(keyId: string): Promise<IntegrationKeyView | undefined> {
+      const key = await store.get(keyId);
       if (!key) return undefined;
       if (key.revokedAt !== null) return viewOf(key);
-      return viewOf(store.put({ ...key, revokedAt: deps.clock.nowIso() }));
+      return viewOf(await store.put({ ...key, revokedAt: deps.clocks.of(key.tenantId).nowIso() }));
     },
 
-    get(keyId: string): IntegrationKeyView | undefined {
-      const key = store.get(keyId);
+    async get(keyId: string): Promise<IntegrationKeyView | undefined> {
+      const key = await store.get(keyId);
       return key && viewOf(key);
     },
 
-    list(tenantId: string): IntegrationKeyView[] {
-      return store.ofTenant(tenantId).map(viewOf);
+    async list(tenantId: string): Promise<IntegrationKeyView[]> {
+      return (await store.ofTenant(tenantId)).map(viewOf);
     },
   };
 }

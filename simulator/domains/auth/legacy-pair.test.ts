@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authFixture, expectApiError, operation } from './auth.test-support.js';
+import { authFixture, expectApiError, operation } from './auth.testing.js';
 
 const landedCost = operation('calculateLandedCost');
 

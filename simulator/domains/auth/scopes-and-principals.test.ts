@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../kernel/http/types.js';
-import { authFixture, expectApiError, operation } from './auth.test-support.js';
+import { authFixture, expectApiError, operation } from './auth.testing.js';
 import { ALL_SCOPES, assertAdapterAllowed } from './index.js';
 
 const carrierAgreements = operation('uploadCarrierAgreement');

@@ -5,6 +5,7 @@ import type { KernelDeps } from '../../kernel/deps.js';
 
 interface SigningKeyRecord {
   id: string;
+  rev?: number;
   secret: string;
   createdAt: string;
 }
@@ -16,9 +17,13 @@ export function signingKeyStore(deps: KernelDeps) {
   const encoder = new TextEncoder();
   return {
     /** The signing key, created on first use (and again after a sandbox reset cleared the store). */
-    current(): Uint8Array {
+    async current(): Promise<Uint8Array> {
       if (deps.config.jwtSecret) return encoder.encode(deps.config.jwtSecret);
-      const record = records.get(RECORD_ID) ?? records.put({ id: RECORD_ID, secret: deps.ids.secret(32), createdAt: deps.clock.nowIso() });
+      // create() loses to a concurrent creator (another instance): then the winner's secret is read.
+      const record =
+        (await records.get(RECORD_ID)) ??
+        (await records.create({ id: RECORD_ID, secret: deps.ids.secret(32), createdAt: deps.clock.nowIso() })) ??
+        (await records.get(RECORD_ID))!;
       return encoder.encode(record.secret);
     },
   };

@@ -7,7 +7,7 @@ import { createContractSchemas } from '../../../contracts/lib/schemas.js';
 import { loadContract } from '../../../contracts/lib/bundle.js';
 import { tenantStore } from '../tenants/index.js';
 import { createTestDeps } from '../../testing/kernel.js';
-import { authFixture, expectApiError, operation, request } from './auth.test-support.js';
+import { authFixture, expectApiError, operation, request } from './auth.testing.js';
 import { createAuth } from './index.js';
 
 const exchangeOp = operation('exchangeIntegrationToken');

@@ -4,12 +4,12 @@ import { ApiError } from '../../kernel/errors.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
 import { TOKEN_TTL_SECONDS, type TokenService } from './tokens.js';
 
-export function tokenRoutes(tokens: TokenService): HandlerTable {
+export function tokenRoutes(tokens: TokenService) {
   return {
-    async exchangeIntegrationToken(request) {
-      const principal = request.principal;
-      if (!principal || principal.type !== 'integration' || principal.keyId === null) {
-        throw new ApiError(400, 'MISSING_API_KEY', 'x-api-key header is required');
+    async exchangeIntegrationToken({ principal }) {
+      // The exchange's security requirement is the key alone: a bearer or a dashboard principal cannot get here.
+      if (principal.type !== 'integration' || principal.keyId === null) {
+        throw new ApiError('MISSING_API_KEY', 'x-api-key header is required');
       }
       const accessToken = await tokens.issue({ tenantId: principal.tenantId, type: 'integration', keyId: principal.keyId, scopes: principal.scopes });
       return {
@@ -19,5 +19,5 @@ export function tokenRoutes(tokens: TokenService): HandlerTable {
         body: { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, default_adapter: principal.defaultAdapter },
       };
     },
-  };
+  } satisfies HandlerTable;
 }

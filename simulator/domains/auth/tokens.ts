@@ -1,6 +1,7 @@
 // Bearer tokens (spec 2.1, 5.2, 5.4): HS256 JWTs that carry the tenant, the principal type and the scopes,
-// valid for 3600 s of virtual time. Verification uses the virtual clock, so advancing the sandbox clock
-// by an hour expires a token exactly as waiting would.
+// valid for 3600 s of virtual time. Issue and verification read the tenant's clock, so advancing that
+// tenant's clock (or the sandbox clock every tenant follows) by an hour expires a token exactly as waiting
+// would, and leaves other tenants' tokens alone.
 import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { invalidToken } from '../../kernel/errors.js';
@@ -23,9 +24,20 @@ export interface TokenClaims {
 }
 
 export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
+  /** Expiry is judged on the clock of the tenant the token names (read before the signature is checked,
+   *  only to pick the clock: a forged tenant_id still fails the signature). */
+  const clockOf = (token: string) => {
+    let tenantId: unknown;
+    try {
+      tenantId = decodeJwt(token).tenant_id;
+    } catch {
+      tenantId = undefined;
+    }
+    return typeof tenantId === 'string' ? deps.clocks.of(tenantId) : deps.clock;
+  };
   return {
     async issue(input: { tenantId: string; type: TokenPrincipalType; keyId: string | null; scopes: string[] }): Promise<string> {
-      const iat = Math.floor(deps.clock.now() / 1000);
+      const iat = Math.floor(deps.clocks.of(input.tenantId).now() / 1000);
       const jwt = new SignJWT({ tenant_id: input.tenantId, principal_type: input.type, scopes: [...input.scopes] })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer(ISSUER)
@@ -33,18 +45,18 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
         .setIssuedAt(iat)
         .setExpirationTime(iat + TOKEN_TTL_SECONDS);
       if (input.keyId !== null) jwt.setSubject(input.keyId);
-      return jwt.sign(signingKeys.current());
+      return jwt.sign(await signingKeys.current());
     },
 
     /** The token's claims, or 401 INVALID_TOKEN (decision 1: absent, malformed, forged and expired alike). */
     async verify(token: string): Promise<TokenClaims> {
       let payload: Record<string, unknown>;
       try {
-        ({ payload } = await jwtVerify(token, signingKeys.current(), {
+        ({ payload } = await jwtVerify(token, await signingKeys.current(), {
           algorithms: ['HS256'],
           issuer: ISSUER,
           requiredClaims: ['exp', 'iat', 'jti'],
-          currentDate: new Date(deps.clock.now()),
+          currentDate: new Date(clockOf(token).now()),
           // defect injection (SIM_DEFECTS): auth.expired-token-accepted never finds a token expired.
           clockTolerance: deps.defects.has('auth.expired-token-accepted') ? Number.MAX_SAFE_INTEGER : 0,
         }));

@@ -6,6 +6,7 @@ import type { IdGenerator } from '../../kernel/ids.js';
 
 export interface PaymentCustomer {
   id: string;
+  rev?: number;
   tenantId: string;
   email: string | null;
   createdAt: string;
@@ -14,6 +15,7 @@ export interface PaymentCustomer {
 
 export interface SetupIntent {
   id: string;
+  rev?: number;
   tenantId: string;
   paymentCustomerId: string;
   /** No payment method is ever attached in the sandbox: the intent stays where a processor starts it. */
@@ -30,14 +32,17 @@ function alphanumeric(ids: IdGenerator, length: number): string {
 }
 
 export function billingStore(deps: KernelDeps) {
-  const customers = deps.store.collection<PaymentCustomer>('paymentCustomers', { indexes: { tenant: (c) => c.tenantId } });
-  const intents = deps.store.collection<SetupIntent>('billingSetupIntents', { indexes: { tenant: (i) => i.tenantId } });
+  const customers = deps.store.collection<PaymentCustomer>('paymentCustomers');
+  const intents = deps.store.collection<SetupIntent, 'tenantId' | 'createdAt'>('billingSetupIntents', {
+    fields: { tenantId: (i) => i.tenantId, createdAt: (i) => i.createdAt },
+    indexes: { byTenant: { keys: ['tenantId'], order: [['createdAt', 'asc']] } },
+  });
   return {
     customer: (id: string) => customers.get(id),
     /** A customer with a given id (the tenant already names it) or a new id. */
-    putCustomer(input: { id?: string; tenantId: string; email: string | null }): PaymentCustomer {
-      const now = deps.clock.nowIso();
-      const existing = input.id ? customers.get(input.id) : undefined;
+    async putCustomer(input: { id?: string; tenantId: string; email: string | null }): Promise<PaymentCustomer> {
+      const now = deps.clocks.of(input.tenantId).nowIso();
+      const existing = input.id ? await customers.get(input.id) : undefined;
       return customers.put({
         id: input.id ?? `cus_sbx_${alphanumeric(deps.ids, 14)}`,
         tenantId: input.tenantId,
@@ -46,15 +51,15 @@ export function billingStore(deps: KernelDeps) {
         updatedAt: now,
       });
     },
-    createSetupIntent(input: { tenantId: string; paymentCustomerId: string; billingEmail: string | null }): { intent: SetupIntent; clientSecret: string } {
+    async createSetupIntent(input: { tenantId: string; paymentCustomerId: string; billingEmail: string | null }): Promise<{ intent: SetupIntent; clientSecret: string }> {
       const id = `seti_sbx_${alphanumeric(deps.ids, 14)}`;
       // The client secret goes to the caller once (it is what a browser form confirms with); nothing in
       // the sandbox reads it back, so it is not kept.
       const clientSecret = `${id}_secret_${alphanumeric(deps.ids, 24)}`;
-      const intent = intents.put({ id, ...input, status: 'requires_payment_method', createdAt: deps.clock.nowIso() });
+      const intent = await intents.put({ id, ...input, status: 'requires_payment_method', createdAt: deps.clocks.of(input.tenantId).nowIso() });
       return { intent, clientSecret };
     },
-    intentsOf: (tenantId: string) => intents.findBy('tenant', tenantId),
+    intentsOf: async (tenantId: string) => (await intents.query({ where: { tenantId } })).items,
   };
 }
 

@@ -6,6 +6,7 @@ import { billingStore } from './billing.store.js';
 import { setupSessionRoutes } from './setup-session.routes.js';
 
 export type { PaymentCustomer, SetupIntent } from './billing.store.js';
+export { BILLING_DEFECTS, BILLING_RESPONSE_DEFECTS } from './billing.defects.js';
 
 export function createBilling(deps: KernelDeps, peers: { tenants: TenantStore }): DomainModule {
   return {

@@ -7,43 +7,40 @@ import type { HandlerTable } from '../../kernel/http/types.js';
 import type { TenantStore } from '../tenants/index.js';
 import type { BillingStore } from './billing.store.js';
 
-export function setupSessionRoutes(billing: BillingStore, tenants: TenantStore, defects: Defects = NO_DEFECTS): HandlerTable {
+export function setupSessionRoutes(billing: BillingStore, tenants: TenantStore, defects: Defects = NO_DEFECTS) {
   return {
-    createBillingSetupSession(request) {
-      const principal = request.principal;
-      if (!principal) throw invalidToken();
-      const tenant = tenants.get(principal.tenantId);
+    async createBillingSetupSession(request) {
+      const tenant = await tenants.get(request.principal.tenantId);
       if (!tenant) throw invalidToken("bearer token's tenant no longer exists");
       // Spec 4.1: "tenant must be active". The operation documents 403 with PRINCIPAL_DENIED only: a
       // principal of an inactive tenant is a principal not allowed to set up billing.
       if (tenant.status !== 'active') {
-        throw new ApiError(403, 'PRINCIPAL_DENIED', `the tenant is ${tenant.status}; billing setup requires an active tenant`, {
+        throw new ApiError('PRINCIPAL_DENIED', `the tenant is ${tenant.status}; billing setup requires an active tenant`, {
           required: 'active',
           actual: tenant.status,
           subject: 'tenantStatus',
         });
       }
-      const body = (request.body ?? {}) as { billingEmail?: string };
-      const billingEmail = body.billingEmail ?? null;
+      const billingEmail = request.body?.billingEmail ?? null;
 
       let paymentCustomerId = tenant.paymentCustomerId;
       // defect injection (SIM_DEFECTS): billing.new-customer-each-call never reuses the tenant's customer.
       if (paymentCustomerId === null || defects.has('billing.new-customer-each-call')) {
-        paymentCustomerId = billing.putCustomer({ tenantId: tenant.id, email: billingEmail }).id;
-        tenants.update(tenant.id, (t) => ({ ...t, paymentCustomerId }));
+        paymentCustomerId = (await billing.putCustomer({ tenantId: tenant.id, email: billingEmail })).id;
+        await tenants.update(tenant.id, (t) => ({ ...t, paymentCustomerId }));
       } else {
         // Reuse; a new billing email replaces the customer's, an omitted one keeps it.
-        const customer = billing.customer(paymentCustomerId);
+        const customer = await billing.customer(paymentCustomerId);
         if (!customer || (billingEmail !== null && billingEmail !== customer.email)) {
-          billing.putCustomer({ id: paymentCustomerId, tenantId: tenant.id, email: billingEmail ?? customer?.email ?? null });
+          await billing.putCustomer({ id: paymentCustomerId, tenantId: tenant.id, email: billingEmail ?? customer?.email ?? null });
         }
       }
 
-      const { intent, clientSecret } = billing.createSetupIntent({ tenantId: tenant.id, paymentCustomerId, billingEmail });
+      const { intent, clientSecret } = await billing.createSetupIntent({ tenantId: tenant.id, paymentCustomerId, billingEmail });
       return {
         status: 201,
         body: { tenantId: tenant.id, setupIntentId: intent.id, clientSecret, paymentCustomerId },
       };
     },
-  };
+  } satisfies HandlerTable;
 }

@@ -1,123 +1,17 @@
 // What the jobs domain offers (spec 2.2, 3.1, 4.1, 8.2): the job store, the list/get endpoints, a worker on
-// the virtual clock that runs registered job types, queue-admission caps, and a finished-job event for
-// webhooks. Other domains enqueue through `enqueue` and register their processors with `registerJobType`.
+// the tenants' virtual clocks that runs registered job types, queue-admission caps, and a finished-job event
+// for webhooks. Other domains enqueue through `enqueue` and register their processors with `registerJobType`.
 import type { KernelDeps } from '../../kernel/deps.js';
-import type { DomainModule } from '../domain.js';
 import type { TenantStore } from '../tenants/index.js';
-import { queueAdmission } from './queue-admission.js';
 import { toJobResponse } from './job.response.js';
 import { JOBS_COLLECTION, jobStore } from './job.store.js';
 import { createWorker } from './job.worker.js';
 import { jobRoutes } from './jobs.routes.js';
-import type { JobStatus } from './job.machine.js';
+import type { JobsDomain } from './jobs.types.js';
+import { queueAdmission } from './queue-admission.js';
 
-export type { JobStatus } from './job.machine.js';
-
-/** spec 2.2: the job types (also the job-list filter values). */
-export type JobType =
-  | 'ship_upload'
-  | 'sima_validation'
-  | 'catalog_upload'
-  | 'order_upload'
-  | 'carrier_agreement_upload'
-  | 'notification_digest'
-  | 'notification_event';
-
-/** Which queue-admission cap a job counts against (spec 8.2, 8.4), besides the tenant total. */
-export type QueueFamily = 'sima' | 'upload' | 'preview' | 'other';
-
-/** spec 2.2 `reconciliation`. */
-export interface JobReconciliation {
-  rowsUploaded: number | null;
-  rowsSkipped: number | null;
-  rowsDeduplicated: number | null;
-  skusFound: number;
-  skusScreened: number;
-  skusNotApplicable: number;
-}
-
-/** spec 2.2 `skippedRows`. */
-export interface JobSkippedRows {
-  counts: Record<string, number> | null;
-  sample: Array<Record<string, unknown>> | null;
-}
-
-/** spec 2.2 `outcomes`. */
-export interface JobOutcomeCounts {
-  atRisk: number;
-  cleared: number;
-  needsReview: number;
-  falsePositive: number;
-}
-
-export interface JobRecord {
-  id: string;
-  tenantId: string;
-  type: JobType;
-  status: JobStatus;
-  progress: number;
-  fileName?: string;
-  /** What the processor needs (the validated request, a stored file's path...). */
-  input: unknown;
-  result: Record<string, unknown>;
-  reconciliation: JobReconciliation;
-  skippedRows: JobSkippedRows;
-  warnings: Record<string, number> | null;
-  outcomes: JobOutcomeCounts;
-  error: string | null;
-  family: QueueFamily;
-  /** Creation order within the tenant: breaks createdAt ties so "newest first" is stable. */
-  seq: number;
-  createdAt: string;
-  updatedAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
-
-/** What a processor hands back on success; everything but `result` defaults (spec 2.2 zeros and nulls). */
-export interface JobOutcome {
-  result: Record<string, unknown>;
-  reconciliation?: Partial<JobReconciliation>;
-  skippedRows?: JobSkippedRows;
-  warnings?: Record<string, number> | null;
-  outcomes?: Partial<JobOutcomeCounts>;
-}
-
-/** Runs one job. Throw to fail it: the error's message becomes the job's `error`. */
-export type JobProcessor = (job: JobRecord, context: { progress(percent: number): void }) => Promise<JobOutcome>;
-
-/** What the webhooks domain needs when a job ends: exactly the delivery body's `job` object plus tenantId. */
-export interface FinishedJob {
-  tenantId: string;
-  job: {
-    id: string;
-    type: JobType;
-    status: 'COMPLETED' | 'FAILED';
-    progress: number;
-    createdAt: string;
-    updatedAt: string;
-    result: Record<string, unknown> | null;
-    error: string | null;
-  };
-}
-
-export interface JobsDomain extends DomainModule {
-  /** The store collection holding the jobs (scripts/bench/store-growth.ts fills it directly). */
-  readonly collectionName: string;
-  /** One processor per type; registering a second one for a type throws. */
-  registerJobType(type: JobType, processor: JobProcessor): void;
-  /**
-   * Queue admission (spec 8.2: caps on PENDING + PROCESSING per tenant: total, upload family, SIMA; 8.4:
-   * classify-preview), then a PENDING job whose start is scheduled on the virtual clock. At a cap: 429
-   * RATE_LIMITED with { bucket, limit, windowMs: 0, retryAfterSeconds, keyId }.
-   */
-  enqueue(input: { tenantId: string; keyId: string | null; type: JobType; family: QueueFamily; fileName?: string; input?: unknown }): JobRecord;
-  get(tenantId: string, jobId: string): JobRecord | undefined;
-  /** The contract's JobResponse (schemas/jobs.yaml Job) for a record. */
-  toResponse(job: JobRecord): Record<string, unknown>;
-  onFinished(listener: (event: FinishedJob) => void): void;
-  inFlightCount(tenantId: string, family?: QueueFamily): number;
-}
+export type * from './jobs.types.js';
+export { JOBS_DEFECTS, jobsResponseDefects } from './jobs.defects.js';
 
 export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): JobsDomain {
   const jobs = jobStore(deps.store);
@@ -129,9 +23,9 @@ export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): J
     collectionName: JOBS_COLLECTION,
     handlers: jobRoutes(jobs, deps.defects),
     registerJobType: worker.register,
-    enqueue(input) {
-      admission.admit(input.tenantId, input.family, input.keyId);
-      const job = jobs.create({ id: deps.ids.uuid(), tenantId: input.tenantId, type: input.type, family: input.family, fileName: input.fileName, input: input.input ?? null, now: deps.clock.nowIso() });
+    async enqueue(input) {
+      await admission.admit(input.tenantId, input.family, input.keyId);
+      const job = await jobs.create({ id: deps.ids.uuid(), tenantId: input.tenantId, type: input.type, family: input.family, fileName: input.fileName, input: input.input ?? null, now: deps.clocks.of(input.tenantId).nowIso() });
       worker.schedule(job);
       return job;
     },

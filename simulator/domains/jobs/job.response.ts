@@ -1,6 +1,6 @@
 // A job record as the contract's JobResponse (spec 2.2; schemas/jobs.yaml Job): every required field,
 // `fileName` only when the job has one, and none of the worker's bookkeeping (input, family, timestamps).
-import type { FinishedJob, JobRecord } from './index.js';
+import type { FinishedJob, JobRecord } from './jobs.types.js';
 import { emptyReconciliation, emptySkippedRows, zeroOutcomes } from './job.store.js';
 
 export function toJobResponse(job: JobRecord): Record<string, unknown> {

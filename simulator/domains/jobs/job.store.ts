@@ -1,8 +1,9 @@
-// The `jobs` collection: the only file that touches it. Indexes keep every look-up proportional to one
-// tenant's jobs (list, count, queue admission) or to the in-flight jobs (restart), never to the whole store.
-import type { Store } from '../../kernel/store/store.js';
-import type { JobRecord, JobReconciliation, JobType, QueueFamily, JobOutcomeCounts, JobSkippedRows } from './index.js';
+// The `jobs` collection: the only file that touches it. Every list and count is a query over a declared
+// index (one tenant's jobs newest first, optionally of one type and status; the in-flight jobs per tenant
+// and family), never a scan; each maps to one SQL statement on a database store.
+import type { Store } from '../../kernel/store/collection.js';
 import { isInFlight, type JobStatus } from './job.machine.js';
+import type { JobOutcomeCounts, JobReconciliation, JobRecord, JobSkippedRows, JobType, QueueFamily } from './jobs.types.js';
 
 /** spec 2.2: counts are zeros and row counts null until a processor says otherwise. */
 export const emptyReconciliation = (): JobReconciliation => ({ rowsUploaded: null, rowsSkipped: null, rowsDeduplicated: null, skusFound: 0, skusScreened: 0, skusNotApplicable: 0 });
@@ -16,49 +17,52 @@ export interface JobListFilter {
   offset: number;
 }
 
-const key = (...parts: string[]) => parts.join('|');
-
 export const JOBS_COLLECTION = 'jobs';
 
+type JobField = 'tenantId' | 'type' | 'status' | 'family' | 'inFlight' | 'createdAt' | 'seq';
+const NEWEST_FIRST = [
+  ['createdAt', 'desc'],
+  ['seq', 'desc'],
+] as const;
+
 export function jobStore(store: Store) {
-  const jobs = store.collection<JobRecord>(JOBS_COLLECTION, {
+  const jobs = store.collection<JobRecord, JobField>(JOBS_COLLECTION, {
+    fields: {
+      tenantId: (j) => j.tenantId,
+      type: (j) => j.type,
+      status: (j) => j.status,
+      family: (j) => j.family,
+      inFlight: (j) => isInFlight(j.status),
+      createdAt: (j) => j.createdAt,
+      seq: (j) => j.seq,
+    },
     indexes: {
-      tenant: (j) => j.tenantId,
-      tenantType: (j) => key(j.tenantId, j.type),
-      tenantStatus: (j) => key(j.tenantId, j.status),
-      tenantTypeStatus: (j) => key(j.tenantId, j.type, j.status),
-      inFlight: (j) => (isInFlight(j.status) ? 'in-flight' : undefined),
-      inFlightTenant: (j) => (isInFlight(j.status) ? j.tenantId : undefined),
-      inFlightFamily: (j) => (isInFlight(j.status) ? key(j.tenantId, j.family) : undefined),
+      // spec 4.1 GET /api/jobs: newest first, filtered by type and status; `count` from the same index.
+      tenant: { keys: ['tenantId'], order: NEWEST_FIRST },
+      tenantType: { keys: ['tenantId', 'type'], order: NEWEST_FIRST },
+      tenantStatus: { keys: ['tenantId', 'status'], order: NEWEST_FIRST },
+      tenantTypeStatus: { keys: ['tenantId', 'type', 'status'], order: NEWEST_FIRST },
+      // spec 8.2 queue admission, and the restart that resumes in-flight jobs.
+      inFlight: { keys: ['inFlight'], order: [['createdAt', 'asc']] },
+      inFlightTenant: { keys: ['inFlight', 'tenantId'], order: [['createdAt', 'asc']] },
+      inFlightFamily: { keys: ['inFlight', 'tenantId', 'family'], order: [['createdAt', 'asc']] },
     },
   });
 
-  // Per tenant, job ids oldest first. Creation order never changes, so the list endpoint walks this
-  // array from the end instead of sorting a tenant's jobs on every request. Rebuilt when it disagrees with
-  // the index (after a restart or a sandbox reset).
-  const order = new Map<string, string[]>();
-  const ordered = (tenantId: string): string[] => {
-    const cached = order.get(tenantId);
-    if (cached && cached.length === jobs.countBy('tenant', tenantId)) return cached;
-    const rebuilt = jobs
-      .findBy('tenant', tenantId)
-      .sort((a, b) => (a.createdAt === b.createdAt ? a.seq - b.seq : a.createdAt < b.createdAt ? -1 : 1))
-      .map((j) => j.id);
-    order.set(tenantId, rebuilt);
-    return rebuilt;
-  };
+  const inFlightWhere = (tenantId: string, family?: QueueFamily) => (family === undefined ? { inFlight: true, tenantId } : { inFlight: true, tenantId, family });
 
   return {
     get: (id: string) => jobs.get(id),
     /** A tenant never sees another tenant's job (spec 7 NOT_FOUND: "absent or not the tenant's"). */
-    getForTenant(tenantId: string, id: string): JobRecord | undefined {
-      const job = jobs.get(id);
+    async getForTenant(tenantId: string, id: string): Promise<JobRecord | undefined> {
+      const job = await jobs.get(id);
       return job && job.tenantId === tenantId ? job : undefined;
     },
     /** A new PENDING job with the spec 2.2 defaults. */
-    create(input: { id: string; tenantId: string; type: JobType; family: QueueFamily; fileName?: string; input: unknown; now: string }): JobRecord {
-      const ids = ordered(input.tenantId);
-      const saved = jobs.put({
+    async create(input: { id: string; tenantId: string; type: JobType; family: QueueFamily; fileName?: string; input: unknown; now: string }): Promise<JobRecord> {
+      // Creation order within the tenant breaks createdAt ties, so "newest first" is stable.
+      const seq = (await jobs.count({ tenantId: input.tenantId })) + 1;
+      const created = await jobs.create({
         id: input.id,
         tenantId: input.tenantId,
         type: input.type,
@@ -73,43 +77,28 @@ export function jobStore(store: Store) {
         outcomes: zeroOutcomes(),
         error: null,
         family: input.family,
-        seq: ids.length + 1,
+        seq,
         createdAt: input.now,
         updatedAt: input.now,
         startedAt: null,
         finishedAt: null,
       });
-      ids.push(saved.id);
-      return saved;
+      if (!created) throw new Error(`job ${input.id} already exists`);
+      return created;
     },
-    save: (record: JobRecord) => jobs.put(record),
-    inFlight: () => jobs.findBy('inFlight', 'in-flight'),
-    inFlightCount: (tenantId: string, family?: QueueFamily) =>
-      family === undefined ? jobs.countBy('inFlightTenant', tenantId) : jobs.countBy('inFlightFamily', key(tenantId, family)),
-    inFlightOf: (tenantId: string, family?: QueueFamily) =>
-      family === undefined ? jobs.findBy('inFlightTenant', tenantId) : jobs.findBy('inFlightFamily', key(tenantId, family)),
+    /** Compare-and-set on the revision the job was read at: null when another writer moved it first. */
+    update: (record: JobRecord) => jobs.update(record),
+    /** Unconditional write: for tools that fill a store (benchmarks), not for transitions. */
+    put: (record: JobRecord) => jobs.put(record),
+    delete: (id: string) => jobs.delete(id),
+    inFlight: async () => (await jobs.query({ where: { inFlight: true } })).items,
+    inFlightCount: (tenantId: string, family?: QueueFamily) => jobs.count(inFlightWhere(tenantId, family)),
+    inFlightOf: async (tenantId: string, family?: QueueFamily) => (await jobs.query({ where: inFlightWhere(tenantId, family) })).items,
     /** Newest first; `count` is the number matching the filters before pagination (spec 2.2). */
-    list(tenantId: string, filter: JobListFilter): { jobs: JobRecord[]; count: number } {
-      const count =
-        filter.type && filter.status
-          ? jobs.countBy('tenantTypeStatus', key(tenantId, filter.type, filter.status))
-          : filter.type
-            ? jobs.countBy('tenantType', key(tenantId, filter.type))
-            : filter.status
-              ? jobs.countBy('tenantStatus', key(tenantId, filter.status))
-              : jobs.countBy('tenant', tenantId);
-      const page: JobRecord[] = [];
-      if (filter.offset >= count) return { jobs: page, count };
-      const ids = ordered(tenantId);
-      let skipped = 0;
-      for (let i = ids.length - 1; i >= 0 && page.length < filter.limit; i--) {
-        const job = jobs.get(ids[i]);
-        if (!job || job.tenantId !== tenantId) continue;
-        if ((filter.type && job.type !== filter.type) || (filter.status && job.status !== filter.status)) continue;
-        if (skipped < filter.offset) skipped += 1;
-        else page.push(job);
-      }
-      return { jobs: page, count };
+    async list(tenantId: string, filter: JobListFilter): Promise<{ jobs: JobRecord[]; count: number }> {
+      const where = { tenantId, ...(filter.type ? { type: filter.type } : {}), ...(filter.status ? { status: filter.status } : {}) };
+      const page = await jobs.query({ where, limit: filter.limit, offset: filter.offset });
+      return { jobs: page.items, count: page.total };
     },
   };
 }

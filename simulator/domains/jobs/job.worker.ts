@@ -1,15 +1,16 @@
-// The background worker (spec 3.1) on the virtual clock. A job starts config.jobStartDelayMs after it was
-// enqueued (PENDING -> PROCESSING), its type's processor runs, and it ends no earlier than
+// The background worker (spec 3.1) on the tenants' virtual clocks. A job starts config.jobStartDelayMs after
+// it was enqueued (PENDING -> PROCESSING), its type's processor runs, and it ends no earlier than
 // config.jobProcessingMs after it started (-> COMPLETED with progress 100, or FAILED with the error's
-// message). Every transition is flushed before anything else happens, so a crash never loses a state a
-// client has seen; the finished event fires only once the terminal state is durable. A restart resumes
-// every PENDING and PROCESSING job.
+// message). Every transition goes through the machine table and is a compare-and-set on the job's
+// revision, so two workers (or instances) cannot both move one job; each is flushed before anything else
+// happens, so a crash never loses a state a client has seen, and the finished event fires only once the
+// terminal state is durable. A restart resumes every PENDING and PROCESSING job.
 import type { KernelDeps } from '../../kernel/deps.js';
 import { transition } from '../../kernel/machine.js';
-import type { FinishedJob, JobOutcome, JobProcessor, JobRecord, JobType } from './index.js';
-import { jobMachine } from './job.machine.js';
+import { jobMachine, pickUpAction } from './job.machine.js';
 import { toFinishedJob } from './job.response.js';
 import { emptyReconciliation, emptySkippedRows, zeroOutcomes, type JobStore } from './job.store.js';
+import type { FinishedJob, JobOutcome, JobProcessor, JobRecord, JobType } from './jobs.types.js';
 
 type Settled = { ok: true; outcome: JobOutcome } | { ok: false; error: string };
 
@@ -20,30 +21,32 @@ export function failureMessage(error: unknown): string {
 }
 
 export function createWorker(deps: KernelDeps, jobs: JobStore) {
-  const { clock, scheduler, config, log } = deps;
+  const { scheduler, config, log } = deps;
   const processors = new Map<JobType, JobProcessor>();
-  const listeners: Array<(event: FinishedJob) => void> = [];
+  const listeners: Array<(event: FinishedJob) => void | Promise<void>> = [];
   /** Jobs with a start on the scheduler or a run under way, per generation: never run one twice. A stop
    *  begins a new generation, so runs of the old one abandon their job and a later start resumes it. */
   const claimed = new Map<string, { generation: number; cancel: () => void }>();
   let generation = 0;
   let stopped = false;
+  const clockOf = (job: Pick<JobRecord, 'tenantId'>) => deps.clocks.of(job.tenantId);
   // defect injection (SIM_DEFECTS): jobs.updated-at-frozen keeps updatedAt at its creation value through transitions.
-  const save = (job: JobRecord) => jobs.save(deps.defects.has('jobs.updated-at-frozen') ? { ...job, updatedAt: job.createdAt } : job);
+  const save = (job: JobRecord) => jobs.update(deps.defects.has('jobs.updated-at-frozen') ? { ...job, updatedAt: job.createdAt } : job);
 
-  const waitUntil = (whenMs: number) =>
+  const waitUntil = (job: JobRecord, whenMs: number) =>
     new Promise<void>((resolve) => {
-      const cancel = scheduler.at(whenMs, resolve);
+      const cancel = scheduler.at(whenMs, resolve, job.tenantId);
       if (stopped) cancel();
     });
 
-  const reportProgress = (jobId: string, percent: number) => {
-    const job = jobs.get(jobId);
+  const reportProgress = async (jobId: string, percent: number) => {
+    const job = await jobs.get(jobId);
     if (!job || job.status !== 'PROCESSING' || !Number.isFinite(percent)) return;
     // Below 100 until the job is COMPLETED (spec 2.2), and never backwards.
     const progress = Math.max(0, Math.min(99, Math.floor(percent)));
     if (progress <= job.progress) return;
-    save({ ...job, progress, updatedAt: clock.nowIso() });
+    // A lost compare-and-set means the job moved on: its progress no longer matters.
+    await save({ ...job, progress, updatedAt: clockOf(job).nowIso() });
   };
 
   const runProcessor = async (job: JobRecord): Promise<Settled> => {
@@ -61,10 +64,20 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
     }
   };
 
+  const notify = async (event: FinishedJob) => {
+    for (const listener of listeners) {
+      try {
+        await listener(event);
+      } catch (error) {
+        log.error({ jobId: event.job.id, err: error }, 'job finished listener failed');
+      }
+    }
+  };
+
   const finish = async (jobId: string, settled: Settled) => {
-    const job = jobs.get(jobId);
+    const job = await jobs.get(jobId);
     if (!job || job.status !== 'PROCESSING') return; // reset, or finished elsewhere
-    const now = clock.nowIso();
+    const now = clockOf(job).nowIso();
     const ended: JobRecord = settled.ok
       ? {
           ...job,
@@ -80,52 +93,47 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
           finishedAt: now,
         }
       : { ...job, status: transition(jobMachine, job.status, 'fail', undefined), error: settled.error, updatedAt: now, finishedAt: now };
-    const saved = save(ended);
+    const saved = await save(ended);
+    if (!saved) return; // another worker finished it
     await deps.store.flush();
-    const event = toFinishedJob(saved as JobRecord & { status: 'COMPLETED' | 'FAILED' });
-    for (const listener of listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        log.error({ jobId, err: error }, 'job finished listener failed');
-      }
-    }
+    await notify(toFinishedJob(saved as JobRecord & { status: 'COMPLETED' | 'FAILED' }));
   };
 
   const run = async (jobId: string, gen: number) => {
-    const job = jobs.get(jobId);
+    const job = await jobs.get(jobId);
     if (gen !== generation || !job || jobMachine.terminal.includes(job.status)) return;
     // defect injection (SIM_DEFECTS): jobs.stuck-pending never starts a job.
     if (job.status === 'PENDING' && deps.defects.has('jobs.stuck-pending')) return;
-    const now = clock.nowIso();
-    // A PROCESSING job here was caught by a restart: it runs again from the start (nothing stays stuck).
-    const started = save(
-      job.status === 'PENDING'
-        ? { ...job, status: transition(jobMachine, job.status, 'start', undefined), progress: 0, startedAt: now, updatedAt: now }
-        : { ...job, progress: 0, startedAt: now, updatedAt: now },
-    );
+    const now = clockOf(job).nowIso();
+    // start (PENDING) or resume (PROCESSING, caught by a restart: it runs again from the start).
+    const started = await save({ ...job, status: transition(jobMachine, job.status, pickUpAction(job.status), undefined), progress: 0, startedAt: now, updatedAt: now });
+    if (!started) return; // another worker picked it up
     await deps.store.flush();
     const settled = await runProcessor(started);
     const due = Date.parse(started.startedAt!) + config.jobProcessingMs;
-    if (clock.now() < due) await waitUntil(due);
+    if (clockOf(started).now() < due) await waitUntil(started, due);
     if (gen !== generation) return;
     await finish(jobId, settled);
   };
 
-  const launch = (jobId: string, whenMs: number) => {
-    if (stopped || claimed.get(jobId)?.generation === generation) return;
+  const launch = (job: JobRecord, whenMs: number) => {
+    if (stopped || claimed.get(job.id)?.generation === generation) return;
     const gen = generation;
-    const cancel = scheduler.at(whenMs, async () => {
-      try {
-        await run(jobId, gen);
-      } catch (error) {
-        // A broken store must not take the worker down with it; the job resumes on the next start.
-        log.error({ jobId, err: error }, 'job run failed');
-      } finally {
-        if (claimed.get(jobId)?.generation === gen) claimed.delete(jobId);
-      }
-    });
-    claimed.set(jobId, { generation: gen, cancel });
+    const cancel = scheduler.at(
+      whenMs,
+      async () => {
+        try {
+          await run(job.id, gen);
+        } catch (error) {
+          // A broken store must not take the worker down with it; the job resumes on the next start.
+          log.error({ jobId: job.id, err: error }, 'job run failed');
+        } finally {
+          if (claimed.get(job.id)?.generation === gen) claimed.delete(job.id);
+        }
+      },
+      job.tenantId,
+    );
+    claimed.set(job.id, { generation: gen, cancel });
   };
 
   return {
@@ -134,19 +142,20 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
       if (processors.has(type)) throw new Error(`job type ${type} already has a processor`);
       processors.set(type, processor);
     },
-    onFinished(listener: (event: FinishedJob) => void) {
+    onFinished(listener: (event: FinishedJob) => void | Promise<void>) {
       listeners.push(listener);
     },
-    /** A new PENDING job starts after the configured delay (virtual time). */
+    /** A new PENDING job starts after the configured delay (on its tenant's clock). */
     schedule(job: JobRecord) {
-      launch(job.id, Date.parse(job.createdAt) + config.jobStartDelayMs);
+      launch(job, Date.parse(job.createdAt) + config.jobStartDelayMs);
     },
     /** After a restart: every in-flight job (from the index, no scan) is picked up again. */
-    resumeAll() {
+    async resumeAll() {
       stopped = false;
-      for (const job of jobs.inFlight()) {
-        const when = job.status === 'PENDING' ? Date.parse(job.createdAt) + config.jobStartDelayMs : clock.now();
-        launch(job.id, Math.max(when, clock.now()));
+      for (const job of await jobs.inFlight()) {
+        const now = clockOf(job).now();
+        const when = job.status === 'PENDING' ? Date.parse(job.createdAt) + config.jobStartDelayMs : now;
+        launch(job, Math.max(when, now));
       }
     },
     stop() {

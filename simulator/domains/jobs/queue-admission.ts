@@ -4,7 +4,7 @@
 import type { KernelDeps } from '../../kernel/deps.js';
 import { rateLimitedError } from '../../kernel/http/rate-limit.js';
 import type { QueueCaps, TenantStore } from '../tenants/index.js';
-import type { JobRecord, QueueFamily } from './index.js';
+import type { JobRecord, QueueFamily } from './jobs.types.js';
 import type { JobStore } from './job.store.js';
 
 type QueueBucket = 'queue_total' | 'queue_upload' | 'queue_sima' | 'preview_inflight';
@@ -16,18 +16,18 @@ const FAMILY_CAP: Partial<Record<QueueFamily, { bucket: QueueBucket; cap: keyof 
 };
 
 export function queueAdmission(deps: KernelDeps, jobs: JobStore, tenants: TenantStore) {
-  const { clock, config } = deps;
+  const { config } = deps;
 
-  /** When an in-flight job should end, from the worker's configured delays (virtual time). */
-  const expectedEnd = (job: JobRecord): number =>
+  /** When an in-flight job should end, from the worker's configured delays (the tenant's virtual time). */
+  const expectedEnd = (job: JobRecord, now: number): number =>
     job.status === 'PROCESSING' && job.startedAt
       ? Date.parse(job.startedAt) + config.jobProcessingMs
-      : Math.max(clock.now(), Date.parse(job.createdAt) + config.jobStartDelayMs) + config.jobProcessingMs;
+      : Math.max(now, Date.parse(job.createdAt) + config.jobStartDelayMs) + config.jobProcessingMs;
 
   /** Seconds until the first of these jobs should free a slot; at least 1 (spec 7: wait, then retry). */
   const retryAfterSeconds = (inFlight: JobRecord[]): number => {
-    const now = clock.now();
-    const soonest = inFlight.reduce((min, job) => Math.min(min, expectedEnd(job)), Number.POSITIVE_INFINITY);
+    const now = inFlight.length ? deps.clocks.of(inFlight[0].tenantId).now() : deps.clock.now();
+    const soonest = inFlight.reduce((min, job) => Math.min(min, expectedEnd(job, now)), Number.POSITIVE_INFINITY);
     return Number.isFinite(soonest) ? Math.max(1, Math.ceil((soonest - now) / 1000)) : 1;
   };
 
@@ -39,17 +39,17 @@ export function queueAdmission(deps: KernelDeps, jobs: JobStore, tenants: Tenant
 
   return {
     /** Throws 429 RATE_LIMITED when one more job of this family would exceed a cap. */
-    admit(tenantId: string, family: QueueFamily, keyId: string | null): void {
+    async admit(tenantId: string, family: QueueFamily, keyId: string | null): Promise<void> {
       // defect injection (SIM_DEFECTS): limits.queue-cap-off admits every job.
       if (deps.defects.has('limits.queue-cap-off')) return;
-      const caps = tenants.settings(tenantId).queueCaps;
+      const caps = (await tenants.settings(tenantId)).queueCaps;
       // The family's own cap first: it names the more specific reason to wait.
       const familyCap = FAMILY_CAP[family];
-      if (familyCap && jobs.inFlightCount(tenantId, family) >= caps[familyCap.cap]) {
-        throw refuse(familyCap.bucket, caps[familyCap.cap], jobs.inFlightOf(tenantId, family), keyId, familyCap.label);
+      if (familyCap && (await jobs.inFlightCount(tenantId, family)) >= caps[familyCap.cap]) {
+        throw refuse(familyCap.bucket, caps[familyCap.cap], await jobs.inFlightOf(tenantId, family), keyId, familyCap.label);
       }
-      if (jobs.inFlightCount(tenantId) >= caps.total) {
-        throw refuse('queue_total', caps.total, jobs.inFlightOf(tenantId), keyId, 'queued');
+      if ((await jobs.inFlightCount(tenantId)) >= caps.total) {
+        throw refuse('queue_total', caps.total, await jobs.inFlightOf(tenantId), keyId, 'queued');
       }
     },
   };

@@ -6,6 +6,7 @@ import type { KernelDeps } from '../../kernel/deps.js';
 export interface CatalogItemRecord {
   /** `${tenantId}/${sku}`: one item per SKU and tenant. */
   id: string;
+  rev?: number;
   tenantId: string;
   sku: string;
   productName: string;
@@ -23,15 +24,19 @@ export interface CatalogItemRecord {
 const idOf = (tenantId: string, sku: string) => `${tenantId}/${sku}`;
 
 export function catalogStore(deps: KernelDeps) {
-  const items = deps.store.collection<CatalogItemRecord>('catalogItems', { indexes: { tenant: (i) => i.tenantId } });
+  const items = deps.store.collection<CatalogItemRecord, 'tenantId' | 'sku'>('catalogItems', {
+    fields: { tenantId: (i) => i.tenantId, sku: (i) => i.sku },
+    indexes: { byTenant: { keys: ['tenantId'], order: [['sku', 'asc']] } },
+  });
 
   return {
     /** Seeds the sample catalog for a tenant that has none yet (same sample for every tenant). */
-    ensureSeeded(tenantId: string): void {
-      if (items.countBy('tenant', tenantId) > 0) return;
-      const now = deps.clock.nowIso();
+    async ensureSeeded(tenantId: string): Promise<void> {
+      if ((await items.count({ tenantId })) > 0) return;
+      const now = deps.clocks.of(tenantId).nowIso();
       for (const sample of SAMPLE_CATALOG) {
-        items.put({
+        // create(): a concurrent seeding of the same tenant keeps the first item written.
+        await items.create({
           id: idOf(tenantId, sample.sku),
           tenantId,
           sku: sample.sku,
@@ -49,10 +54,10 @@ export function catalogStore(deps: KernelDeps) {
     },
     get: (tenantId: string, sku: string) => items.get(idOf(tenantId, sku)),
     /** Every SKU of the tenant, in SKU order. */
-    all: (tenantId: string) => items.findBy('tenant', tenantId).sort((a, b) => (a.sku < b.sku ? -1 : a.sku > b.sku ? 1 : 0)),
-    put(tenantId: string, item: Omit<CatalogItemRecord, 'id' | 'tenantId' | 'createdAt' | 'updatedAt'>): CatalogItemRecord {
-      const now = deps.clock.nowIso();
-      const existing = items.get(idOf(tenantId, item.sku));
+    all: async (tenantId: string) => (await items.query({ where: { tenantId } })).items,
+    async put(tenantId: string, item: Omit<CatalogItemRecord, 'id' | 'tenantId' | 'createdAt' | 'updatedAt'>): Promise<CatalogItemRecord> {
+      const now = deps.clocks.of(tenantId).nowIso();
+      const existing = await items.get(idOf(tenantId, item.sku));
       return items.put({ ...item, id: idOf(tenantId, item.sku), tenantId, createdAt: existing?.createdAt ?? now, updatedAt: now });
     },
   };

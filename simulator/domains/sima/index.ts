@@ -12,9 +12,7 @@ import { simaValidationProcessor } from './sima-validation.processor.js';
 import { simaRoutes } from './sima.routes.js';
 
 export { normalizeScreeningAuthority } from './sima.routes.js';
-export type { SimaBatchInput, RunPolicy } from './sima-validation.processor.js';
-export type { SimaResultItem, SimaWorkflowStatus } from './sima-result.store.js';
-export type { SimaOutcome } from './screening.js';
+export type * from './sima.types.js';
 
 export function createSima(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; tenants: TenantStore }): DomainModule {
   const catalog = catalogStore(deps);

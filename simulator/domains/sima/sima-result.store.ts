@@ -37,6 +37,7 @@ export interface SimaResultItem {
 }
 
 export interface SimaResultRecord extends SimaResultItem {
+  rev?: number;
   tenantId: string;
   jobId: string;
   screeningAuthority: 'CA' | 'US';
@@ -46,8 +47,6 @@ export interface SimaResultRecord extends SimaResultItem {
   supersededAt: string | null;
 }
 
-const key = (tenantId: string, sku: string) => `${tenantId}/${sku}`;
-
 /** A cuid-shaped id (spec 2.4: `c` + 24 of [a-z0-9]): time in base 36, then randomness from deps.ids. */
 export function newCuid(deps: Pick<KernelDeps, 'clock' | 'ids'>): string {
   const time = deps.clock.now().toString(36).padStart(8, '0').slice(-8);
@@ -55,24 +54,39 @@ export function newCuid(deps: Pick<KernelDeps, 'clock' | 'ids'>): string {
   return `c${time}${random}`;
 }
 
+type ResultField = 'tenantId' | 'sku' | 'current' | 'outcome' | 'workflowStatus' | 'hsInScope' | 'isStale' | 'analysisDate';
+
 export function simaResultStore(deps: KernelDeps) {
-  const results = deps.store.collection<SimaResultRecord>('simaResults', {
+  const results = deps.store.collection<SimaResultRecord, ResultField>('simaResults', {
+    fields: {
+      tenantId: (r) => r.tenantId,
+      sku: (r) => r.sku,
+      current: (r) => r.supersededAt === null,
+      outcome: (r) => r.outcome,
+      workflowStatus: (r) => r.workflowStatus,
+      hsInScope: (r) => r.hsInScope,
+      isStale: (r) => r.isStale,
+      analysisDate: (r) => r.analysisDate,
+    },
     indexes: {
-      currentByTenant: (r) => (r.supersededAt === null ? r.tenantId : undefined),
-      currentBySku: (r) => (r.supersededAt === null ? key(r.tenantId, r.sku) : undefined),
-      history: (r) => key(r.tenantId, r.sku),
+      // spec 4.2 GET /api/sima/results and /summary: a tenant's current results in SKU order, filtered by
+      // outcome, workflow, workflow_not, hs_in_scope and is_stale within the tenant; cursor on (sku, id).
+      currentByTenant: { keys: ['tenantId', 'current'], order: [['sku', 'asc']] },
+      currentBySku: { keys: ['tenantId', 'sku', 'current'] },
+      // Every screening of a SKU, oldest first (evidence history).
+      history: { keys: ['tenantId', 'sku'], order: [['analysisDate', 'asc']] },
     },
   });
 
   return {
-    current: (tenantId: string, sku: string): SimaResultRecord | undefined => results.findBy('currentBySku', key(tenantId, sku))[0],
-    currentForTenant: (tenantId: string) => results.findBy('currentByTenant', tenantId),
+    current: async (tenantId: string, sku: string): Promise<SimaResultRecord | undefined> => (await results.query({ where: { tenantId, sku, current: true }, limit: 1 })).items[0],
+    currentForTenant: async (tenantId: string) => (await results.query({ where: { tenantId, current: true } })).items,
     /** Every screening of the SKU, oldest first. */
-    history: (tenantId: string, sku: string) => results.findBy('history', key(tenantId, sku)).sort((a, b) => (a.analysisDate < b.analysisDate ? -1 : a.analysisDate > b.analysisDate ? 1 : 0)),
+    history: async (tenantId: string, sku: string) => (await results.query({ where: { tenantId, sku } })).items,
     /** Stores a new screening as the SKU's current result; the previous one becomes history. */
-    record(result: SimaResultRecord): SimaResultRecord {
-      for (const previous of results.findBy('currentBySku', key(result.tenantId, result.sku))) {
-        if (previous.id !== result.id) results.put({ ...previous, supersededAt: result.analysisDate });
+    async record(result: SimaResultRecord): Promise<SimaResultRecord> {
+      for (const previous of (await results.query({ where: { tenantId: result.tenantId, sku: result.sku, current: true } })).items) {
+        if (previous.id !== result.id) await results.put({ ...previous, supersededAt: result.analysisDate });
       }
       return results.put({ ...result, supersededAt: null });
     },
@@ -81,7 +95,7 @@ export function simaResultStore(deps: KernelDeps) {
 
 /** The contract's item: the record without the sandbox's bookkeeping. */
 export function toSimaResultItem(record: SimaResultRecord): SimaResultItem {
-  const { tenantId: _tenantId, jobId: _jobId, screeningAuthority: _authority, fingerprint: _fingerprint, supersededAt: _supersededAt, ...item } = record;
+  const { rev: _rev, tenantId: _tenantId, jobId: _jobId, screeningAuthority: _authority, fingerprint: _fingerprint, supersededAt: _supersededAt, ...item } = record;
   return item;
 }
 

@@ -5,31 +5,13 @@ import { createHash } from 'node:crypto';
 import { SIMA_MEASURES_VERSION, type ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
+import type { SimaBatchInput } from './sima.types.js';
 import type { CatalogItemRecord, CatalogStore } from './catalog.store.js';
 import { screenItem } from './screening.js';
 import { newCuid, type SimaResultRecord, type SimaResultStore } from './sima-result.store.js';
 
-export type RunPolicy = 'always' | 'skip_exact_duplicates';
-
-/** What the enqueue endpoint stores as the job's input. */
-export interface SimaBatchInput {
-  /** null: every SKU of the tenant catalog (spec 4.2). */
-  skus: string[] | null;
-  runPolicy: RunPolicy;
-  screeningAuthority: ScreeningAuthority;
-}
-
 /** How many unknown SKUs the job result names (the rest are only counted). */
 const UNKNOWN_SKU_SAMPLE = 20;
-
-export function parseSimaInput(input: unknown): SimaBatchInput {
-  const value = (input ?? {}) as Partial<SimaBatchInput>;
-  const skus = value.skus ?? null;
-  if (skus !== null && !(Array.isArray(skus) && skus.every((s) => typeof s === 'string'))) throw new Error('the batch input has no valid skus list');
-  if (value.runPolicy !== 'always' && value.runPolicy !== 'skip_exact_duplicates') throw new Error('the batch input has no valid runPolicy');
-  if (value.screeningAuthority !== 'CA' && value.screeningAuthority !== 'US') throw new Error('the batch input has no valid screeningAuthority');
-  return { skus, runPolicy: value.runPolicy, screeningAuthority: value.screeningAuthority };
-}
 
 /** Everything a screening reads: same fingerprint, same answer ("identical inputs", runPolicy). */
 function fingerprintOf(item: CatalogItemRecord, authority: ScreeningAuthority): string {
@@ -39,11 +21,13 @@ function fingerprintOf(item: CatalogItemRecord, authority: ScreeningAuthority): 
 
 export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore, results: SimaResultStore): JobProcessor {
   return async (job, context): Promise<JobOutcome> => {
-    const input = parseSimaInput(job.input);
+    // The input is what the enqueue route stored, from a body the contract validated: not checked again.
+    const input = job.input as SimaBatchInput;
     const tenantId = job.tenantId;
-    catalog.ensureSeeded(tenantId);
+    const clock = deps.clocks.of(tenantId);
+    await catalog.ensureSeeded(tenantId);
     // A SKU named twice is screened once.
-    const requested = input.skus === null ? catalog.all(tenantId).map((item) => item.sku) : [...new Set(input.skus)];
+    const requested = input.skus === null ? (await catalog.all(tenantId)).map((item) => item.sku) : [...new Set(input.skus)];
 
     const outcomes = { atRisk: 0, cleared: 0, needsReview: 0, falsePositive: 0 };
     const unknown: string[] = [];
@@ -60,15 +44,15 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
     };
 
     for (const [index, sku] of requested.entries()) {
-      if (index % 10 === 0) context.progress((index / Math.max(1, requested.length)) * 100);
-      const item = catalog.get(tenantId, sku);
+      if (index % 10 === 0) await context.progress((index / Math.max(1, requested.length)) * 100);
+      const item = await catalog.get(tenantId, sku);
       if (!item) {
         unknown.push(sku);
         continue;
       }
       found += 1;
       const fingerprint = fingerprintOf(item, input.screeningAuthority);
-      const previous = results.current(tenantId, sku);
+      const previous = await results.current(tenantId, sku);
       // A job run again after a restart keeps what it already recorded.
       if (previous?.jobId === job.id) {
         count(previous);
@@ -79,14 +63,14 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
         continue;
       }
       const screening = screenItem(item, input.screeningAuthority);
-      const now = deps.clock.nowIso();
+      const now = clock.nowIso();
       // A reviewer's decision stands while the answer it was about stays the same.
       const keptWorkflow =
         previous && previous.workflowStatus && previous.workflowStatus !== 'OPEN' && previous.outcome === screening.outcome && previous.measureCode === screening.measureCode
           ? previous.workflowStatus
           : null;
-      const record = results.record({
-        id: newCuid(deps),
+      const record = await results.record({
+        id: newCuid({ clock, ids: deps.ids }),
         sku,
         outcome: screening.outcome,
         status: screening.outcome,

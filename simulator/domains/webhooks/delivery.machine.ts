@@ -1,7 +1,7 @@
 // The delivery lifecycle (spec 6 delivery rules 1 and 3): pending until a 2xx, or failed after the 4th
 // failed attempt; no manual retry exists, so both ends are terminal.
 import { defineMachine } from '../../kernel/machine.js';
-import type { DeliveryStatus } from './webhook.types.js';
+import type { DeliveryStatus } from './webhooks.types.js';
 
 export type DeliveryAction = 'succeed' | 'retry' | 'give_up';
 

@@ -6,8 +6,8 @@ import { deref } from '../../../contracts/lib/operations.js';
 import { createContractSchemas } from '../../../contracts/lib/schemas.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { ResolvedAddress } from './transport.js';
-import { buildWebhooks, type WebhooksOptions } from './webhooks.domain.js';
-import { finishedJob, frozenDeps, sleep, startReceiver, T0, verifySignature, waitFor, type Receiver, type Reply } from './webhook.test-support.js';
+import { createWebhooks, type WebhooksOptions } from './index.js';
+import { finishedJob, frozenDeps, sleep, startReceiver, T0, verifySignature, waitFor, type Receiver, type Reply } from './webhook.testing.js';
 
 const doc = loadContract('v1.3.0');
 const schemas = createContractSchemas(doc);
@@ -27,7 +27,7 @@ afterEach(async () => {
 async function setup(reply: Reply, options: WebhooksOptions & { allow?: (r: Receiver) => string[] } = {}) {
   receiver = await startReceiver(reply);
   deps = await frozenDeps({ config: { webhookAllowTargets: options.allow ? options.allow(receiver) : [receiver.target] } });
-  const webhooks = buildWebhooks(deps, options);
+  const webhooks = createWebhooks(deps, options);
   await webhooks.start?.();
   cleanup.push(() => receiver.close(), async () => webhooks.stop?.(), () => deps.scheduler.stop());
   return webhooks;

@@ -1,6 +1,7 @@
-// Runs delivery attempts on the virtual clock (spec 6 delivery rules, decision 9): attempt 1 when the job
-// ends, each retry a fixed gap after the previous failure, every attempt recorded durably before the next
-// is scheduled, and pending deliveries resumed after a restart.
+// Runs delivery attempts on the tenant's virtual clock (spec 6 delivery rules, decision 9): attempt 1 when
+// the job ends, each retry a fixed gap after the previous failure, every attempt recorded durably (a
+// compare-and-set on the delivery, so one attempt is recorded once even with several dispatchers) before the
+// next is scheduled, and pending deliveries resumed after a restart.
 import { createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { KernelDeps } from '../../kernel/deps.js';
@@ -10,7 +11,7 @@ import { isAllowedTarget } from './ssrf.js';
 import type { SecretBox } from './secret-box.js';
 import { AttemptInterrupted, sendAttempt, type AttemptResult, type Resolve } from './transport.js';
 import type { StoredDelivery, WebhookStore } from './webhook.store.js';
-import type { DeliveryAttempt } from './webhook.types.js';
+import type { DeliveryAttempt } from './webhooks.types.js';
 
 export interface DispatcherOptions {
   resolve: Resolve;
@@ -33,7 +34,7 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
   const schedule = (delivery: StoredDelivery) => {
     if (stopped || delivery.status !== 'pending' || delivery.nextAttemptAt === null) return;
     scheduled.get(delivery.id)?.();
-    scheduled.set(delivery.id, deps.scheduler.at(Date.parse(delivery.nextAttemptAt), () => run(delivery.id)));
+    scheduled.set(delivery.id, deps.scheduler.at(Date.parse(delivery.nextAttemptAt), () => run(delivery.id), delivery.tenantId));
   };
 
   const run = (id: string): Promise<void> | undefined => {
@@ -68,24 +69,25 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
   };
 
   /** The secret in clear for this attempt; undefined when a configured secret cannot be opened. */
-  const secretOf = (delivery: StoredDelivery): string | null | undefined => {
-    const sealed = store.config(delivery.jobId)?.secret ?? null;
+  const secretOf = async (delivery: StoredDelivery): Promise<string | null | undefined> => {
+    const sealed = (await store.config(delivery.jobId))?.secret ?? null;
     if (sealed === null) return null;
     try {
-      return secrets.open(sealed, delivery.jobId);
+      return await secrets.open(sealed, delivery.jobId);
     } catch {
       return undefined;
     }
   };
 
   async function attemptOnce(id: string): Promise<void> {
-    const delivery = store.delivery(id);
+    const delivery = await store.delivery(id);
     if (!delivery || delivery.status !== 'pending') return;
+    const clock = deps.clocks.of(delivery.tenantId);
     // Attempts are appended only when they end: one cut off by a crash is retried with the same number.
     const number = delivery.attempts.length + 1;
-    const startedAt = deps.clock.now();
+    const startedAt = clock.now();
     const timestamp = Math.floor(startedAt / 1000);
-    const secret = secretOf(delivery);
+    const secret = await secretOf(delivery);
     const started = performance.now();
     let result: AttemptResult;
     if (secret === undefined) {
@@ -109,9 +111,9 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
       }
     }
     if (stopped) return;
-    const current = store.delivery(id);
+    const current = await store.delivery(id);
     if (!current || current.status !== 'pending') return; // reset while the attempt was on the wire
-    const endedAt = deps.clock.now();
+    const endedAt = clock.now();
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const status = transition(deliveryMachine, current.status, actionAfter(ok, number), { attempt: number });
     const record: DeliveryAttempt = {
@@ -121,13 +123,14 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
       error: result.error,
       durationMs: Math.round(performance.now() - started),
     };
-    const saved = store.putDelivery({
+    const saved = await store.updateDelivery({
       ...current,
       status,
       attempts: [...current.attempts, record],
       // defect injection (SIM_DEFECTS): webhooks.retry-too-early retries 10 s after every failure.
       nextAttemptAt: status === 'pending' ? new Date(endedAt + (deps.defects.has('webhooks.retry-too-early') ? 10_000 : RETRY_GAPS_MS[number - 1])).toISOString() : null,
     });
+    if (!saved) return; // another dispatcher recorded this attempt
     await deps.store.flush();
     deps.log.info({ deliveryId: id, jobId: saved.jobId, attempt: number, statusCode: result.statusCode, error: result.error, status }, 'webhook attempt');
     schedule(saved);
@@ -136,8 +139,8 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
   return {
     schedule,
     /** Resumes every pending delivery at its next attempt time (now or past: at once). */
-    start() {
-      for (const delivery of store.pending()) schedule(delivery);
+    async start() {
+      for (const delivery of await store.pending()) schedule(delivery);
     },
     async stop() {
       stopped = true;

@@ -1,11 +1,47 @@
 // What the webhooks domain offers (spec 6): parsing webhook configuration off enqueue bodies, remembering
 // it per job, and delivering job.completed / job.failed with signatures, retries and SSRF protection.
 import type { KernelDeps } from '../../kernel/deps.js';
-import type { WebhooksDomain } from './webhook.types.js';
-import { buildWebhooks } from './webhooks.domain.js';
+import { ATTEMPT_TIMEOUT_MS } from './delivery.machine.js';
+import { toDeliveryView } from './delivery.response.js';
+import { deliveriesOnJobEnd } from './deliveries.js';
+import { createDispatcher } from './dispatcher.js';
+import { secretBox } from './secret-box.js';
+import { systemResolve, type Resolve } from './transport.js';
+import { parseWebhookConfig } from './webhook-config.js';
+import { webhookStore } from './webhook.store.js';
+import type { WebhooksDomain } from './webhooks.types.js';
 
-export type { DeliveryAttempt, DeliveryStatus, DeliveryView, FinishedJob, WebhookConfig, WebhookEvent, WebhooksDomain } from './webhook.types.js';
+export type { DeliveryAttempt, DeliveryStatus, DeliveryView, FinishedJob, WebhookConfig, WebhookEvent, WebhooksDomain } from './webhooks.types.js';
+export { WEBHOOKS_DEFECTS } from './webhooks.defects.js';
 
-export function createWebhooks(deps: KernelDeps): WebhooksDomain {
-  return buildWebhooks(deps);
+export interface WebhooksOptions {
+  /** DNS resolution of delivery hosts (default: node:dns lookup, every address). */
+  resolve?: Resolve;
+  /** Real-time limit of one attempt (default spec 6 rule 2: 10 s). */
+  timeoutMs?: number;
+}
+
+export function createWebhooks(deps: KernelDeps, options: WebhooksOptions = {}): WebhooksDomain {
+  const store = webhookStore(deps);
+  const secrets = secretBox(deps);
+  const dispatcher = createDispatcher(deps, store, secrets, { resolve: options.resolve ?? systemResolve, timeoutMs: options.timeoutMs ?? ATTEMPT_TIMEOUT_MS });
+  return {
+    name: 'webhooks',
+    handlers: {}, // webhooks have no public operation: they are calls the service makes
+    parseConfig: (body) => parseWebhookConfig(body, deps.config.webhookAllowTargets),
+    async attach(jobId, tenantId, config) {
+      await store.putConfig({
+        id: jobId,
+        tenantId,
+        url: config.url,
+        events: [...config.events],
+        secret: config.secret === null ? null : await secrets.seal(config.secret, jobId),
+        createdAt: deps.clocks.of(tenantId).nowIso(),
+      });
+    },
+    jobFinished: deliveriesOnJobEnd(deps, store, dispatcher),
+    deliveries: async (filter = {}) => (await store.list(filter)).map(toDeliveryView),
+    start: () => dispatcher.start(),
+    stop: () => dispatcher.stop(),
+  };
 }

@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KernelDeps } from '../../kernel/deps.js';
-import type { WebhooksDomain } from './webhook.types.js';
-import { buildWebhooks } from './webhooks.domain.js';
-import { finishedJob, frozenDeps, sleep, startReceiver, verifySignature, waitFor, type Receiver } from './webhook.test-support.js';
+import type { WebhooksDomain } from './webhooks.types.js';
+import { createWebhooks } from './index.js';
+import { finishedJob, frozenDeps, sleep, startReceiver, verifySignature, waitFor, type Receiver } from './webhook.testing.js';
 
 const JOB = '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d';
 const SECRET = 'whsec_do-not-store-me-in-clear-7f3a';
@@ -24,7 +24,7 @@ afterEach(async () => {
 
 async function boot(): Promise<{ deps: KernelDeps; webhooks: WebhooksDomain }> {
   const deps = await frozenDeps({ file: path.join(dir, 'store.json'), config: { webhookAllowTargets: [receiver.target] } });
-  const webhooks = buildWebhooks(deps);
+  const webhooks = createWebhooks(deps);
   await webhooks.start?.();
   const instance = { deps, webhooks };
   running.push(instance);

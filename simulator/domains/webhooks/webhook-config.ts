@@ -2,7 +2,7 @@
 // secret limit, the event names, and the SSRF refusal of literal blocked hosts at enqueue (decision 10).
 import { invalidRequest } from '../../kernel/errors.js';
 import { blockedHost, isAllowedTarget } from './ssrf.js';
-import { WEBHOOK_EVENTS, type WebhookConfig, type WebhookEvent } from './webhook.types.js';
+import { WEBHOOK_EVENTS, type WebhookConfig, type WebhookEvent } from './webhooks.types.js';
 
 /** spec 6 / 8.8: the secret is at most 512 characters. */
 export const MAX_SECRET_LENGTH = 512;

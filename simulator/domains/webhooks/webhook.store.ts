@@ -2,11 +2,12 @@
 // `webhookConfigs` and `webhookDeliveries` collections.
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { SealedSecret } from './secret-box.js';
-import type { DeliveryView, WebhookEvent } from './webhook.types.js';
+import type { DeliveryView, WebhookEvent } from './webhooks.types.js';
 
 export interface StoredConfig {
   /** The job id. */
   id: string;
+  rev?: number;
   tenantId: string;
   url: string;
   events: WebhookEvent[];
@@ -15,27 +16,37 @@ export interface StoredConfig {
 }
 
 export interface StoredDelivery extends DeliveryView {
+  rev?: number;
   /** The exact JSON bytes sent (and signed) on every attempt: serialized once at creation. */
   body: string;
 }
 
+type DeliveryField = 'tenantId' | 'jobId' | 'status' | 'createdAt';
+
 export function webhookStore(deps: Pick<KernelDeps, 'store'>) {
   const configs = deps.store.collection<StoredConfig>('webhookConfigs');
-  const deliveries = deps.store.collection<StoredDelivery>('webhookDeliveries', {
-    indexes: { byTenant: (d) => d.tenantId, byJob: (d) => d.jobId },
+  const deliveries = deps.store.collection<StoredDelivery, DeliveryField>('webhookDeliveries', {
+    fields: { tenantId: (d) => d.tenantId, jobId: (d) => d.jobId, status: (d) => d.status, createdAt: (d) => d.createdAt },
+    indexes: {
+      all: { keys: [], order: [['createdAt', 'asc']] },
+      byTenant: { keys: ['tenantId'], order: [['createdAt', 'asc']] },
+      byJob: { keys: ['jobId'], order: [['createdAt', 'asc']] },
+      // What a restart resumes.
+      byStatus: { keys: ['status'], order: [['createdAt', 'asc']] },
+    },
   });
-  const byCreation = (a: StoredDelivery, b: StoredDelivery) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
   return {
     config: (jobId: string) => configs.get(jobId),
     putConfig: (config: StoredConfig) => configs.put(config),
     delivery: (id: string) => deliveries.get(id),
-    putDelivery: (delivery: StoredDelivery) => deliveries.put(delivery),
-    deliveriesOfJob: (jobId: string) => deliveries.findBy('byJob', jobId),
-    list(filter: { tenantId?: string; jobId?: string } = {}): StoredDelivery[] {
-      const base = filter.jobId !== undefined ? deliveries.findBy('byJob', filter.jobId) : filter.tenantId !== undefined ? deliveries.findBy('byTenant', filter.tenantId) : [...deliveries.values()];
-      return base.filter((d) => filter.tenantId === undefined || d.tenantId === filter.tenantId).sort(byCreation);
-    },
-    pending: () => [...deliveries.values()].filter((d) => d.status === 'pending'),
+    createDelivery: (delivery: StoredDelivery) => deliveries.create(delivery),
+    /** Compare-and-set: null when another dispatcher recorded this attempt first. */
+    updateDelivery: (delivery: StoredDelivery) => deliveries.update(delivery),
+    deliveriesOfJob: async (jobId: string) => (await deliveries.query({ where: { jobId } })).items,
+    /** Oldest first. */
+    list: async (filter: { tenantId?: string; jobId?: string } = {}): Promise<StoredDelivery[]> =>
+      (await deliveries.query({ where: { ...(filter.jobId === undefined ? {} : { jobId: filter.jobId }), ...(filter.tenantId === undefined ? {} : { tenantId: filter.tenantId }) } })).items,
+    pending: async () => (await deliveries.query({ where: { status: 'pending' } })).items,
   };
 }
 

@@ -8,11 +8,11 @@ import type { OpenApiDocument } from '../../../contracts/lib/bundle.js';
 import { listOperations, type ContractOperation } from '../../../contracts/lib/operations.js';
 import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
-import { ApiError } from '../errors.js';
-import type { Store } from '../store/store.js';
+import { ApiError, internalError } from '../errors.js';
+import type { Store } from '../store/collection.js';
 import type { Idempotency } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { Handler, HandlerRequest, HandlerResponse, HandlerTable, Principal, UploadedFile } from './types.js';
+import { PUBLIC_OPERATIONS, type ControlHandlerTable, type Handler, type HandlerRequest, type HandlerResponse, type HandlerTable, type Principal, type UploadedFile } from './types.js';
 import { compileRequestValidator } from './validate-request.js';
 
 /** Establishes who calls (or throws 401/403). Returns null for operations without security. */
@@ -22,8 +22,10 @@ export interface ContractRouterOptions {
   doc: OpenApiDocument;
   version: string;
   schemas: ContractSchemas;
-  handlers: HandlerTable;
+  handlers: HandlerTable | ControlHandlerTable;
   authenticate: Authenticator;
+  /** Public contracts: every operation but the public ones must reach its handler with a principal. */
+  principalRequired?: boolean;
   rateLimiter: RateLimiter;
   idempotency: Idempotency;
   store: Store;
@@ -42,7 +44,7 @@ export interface ContractRouter {
 }
 
 const notImplemented = (op: ContractOperation): Handler => () => {
-  throw new ApiError(501, 'NOT_IMPLEMENTED', `${op.operationId} is not implemented by this sandbox build yet`);
+  throw new ApiError('NOT_IMPLEMENTED', `${op.operationId} is not implemented by this sandbox build yet`);
 };
 
 export function contractRouter(options: ContractRouterOptions): ContractRouter {
@@ -65,7 +67,9 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
   });
 
   for (const op of listOperations(options.doc)) {
-    const handler = options.handlers[op.operationId] ?? (unhandled.push(op.operationId), notImplemented(op));
+    const handler = (options.handlers as Record<string, Handler | undefined>)[op.operationId] ?? (unhandled.push(op.operationId), notImplemented(op));
+    // The handler's type promises a principal on every authenticated operation: hold the authenticator to it.
+    const needsPrincipal = options.principalRequired === true && !(PUBLIC_OPERATIONS as readonly string[]).includes(op.operationId);
     const validate = compileRequestValidator(options.doc, op, options.schemas, { defects });
     const hasBody = op.operation.requestBody !== undefined;
     const idempotent = op.operation['x-idempotent'] === true;
@@ -76,8 +80,9 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
       ctx.state.operationId = op.operationId;
       const headers = lowerCaseHeaders(ctx.headers);
       const principal = await options.authenticate(op, headers);
+      if (needsPrincipal && !principal) throw internalError();
       ctx.state.principal = principal;
-      if (principal) options.rateLimiter.consume(principal, op);
+      if (principal) await options.rateLimiter.consume(principal, op);
       if (hasBody) {
         await bodyParser(ctx, async () => {}).catch((error: unknown) => {
           // defect injection (SIM_DEFECTS): validation.crash-on-bad-json lets the parser's 400 escape as a crash (500).
@@ -96,7 +101,7 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
           contentType: headers['content-type'],
           hasBody: Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined,
         });
-        const request: HandlerRequest = {
+        const request = {
           operation: op,
           contractVersion: options.version,
           requestId: ctx.state.requestId,
@@ -106,7 +111,7 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
           headers: { ...headers, ...valid.headers },
           body: valid.body,
           files,
-        };
+        } as HandlerRequest;
         const key = valid.headers['idempotency-key'];
         const response: HandlerResponse =
           idempotent && key && principal

@@ -8,7 +8,7 @@ export function errorEnvelope(log: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
+      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
     } catch (caught) {
       const error = toApiError(caught);
       if (error.status >= 500) log.error({ err: caught, requestId: ctx.state.requestId }, 'unexpected error');
@@ -24,8 +24,8 @@ function toApiError(caught: unknown): ApiError {
   // Errors raised by the body parser (co-body: status; formidable: httpCode): bad JSON, oversized files.
   const raised = caught as { status?: number; statusCode?: number; httpCode?: number } | undefined;
   const status = raised?.status ?? raised?.statusCode ?? raised?.httpCode;
-  if (status === 413) return new ApiError(413, 'FILE_TOO_LARGE', 'the request body exceeds the size cap', { field: 'file' });
-  if (status === 415) return new ApiError(415, 'INVALID_FILE_FORMAT', 'unsupported content type');
-  if (status === 400) return new ApiError(400, 'INVALID_REQUEST', 'the request body could not be parsed', { field: 'body' });
+  if (status === 413) return new ApiError('FILE_TOO_LARGE', 'the request body exceeds the size cap', { field: 'file' });
+  if (status === 415) return new ApiError('INVALID_FILE_FORMAT', 'unsupported content type');
+  if (status === 400) return new ApiError('INVALID_REQUEST', 'the request body could not be parsed', { field: 'body' });
   return internalError();
 }

@@ -2,16 +2,17 @@
 // original response with `replayed: true`; a different payload is 409 ACTION_NOT_ALLOWED. Concurrent
 // requests with one key run the handler once: the others wait for it and replay. Keys expire.
 import { createHash } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import type { TenantClocks } from '../clock.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
 import { actionNotAllowed } from '../errors.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/collection.js';
 import type { HandlerResponse } from './types.js';
 
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 interface IdempotencyRecord {
   id: string;
+  rev?: number;
   tenantId: string;
   operationId: string;
   payloadHash: string;
@@ -49,7 +50,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** defect injection: how long idempotency.concurrent-duplicates holds a first request between its check and its record. */
 export const DEFECT_RACE_WINDOW_MS = 250;
 
-export function createIdempotency(store: Store, clock: Clock, ttlMs = DEFAULT_IDEMPOTENCY_TTL_MS, options: { defects?: Defects } = {}): Idempotency {
+/** Keys expire on the tenant's clock (spec 8.5: "keys expire server-side"). */
+export function createIdempotency(store: Store, clocks: TenantClocks, ttlMs = DEFAULT_IDEMPOTENCY_TTL_MS, options: { defects?: Defects } = {}): Idempotency {
   const defects = options.defects ?? NO_DEFECTS;
   const records = store.collection<IdempotencyRecord>('idempotencyKeys');
   const inFlight = new Map<string, { payloadHash: string; done: Promise<HandlerResponse> }>();
@@ -77,7 +79,8 @@ export function createIdempotency(store: Store, clock: Clock, ttlMs = DEFAULT_ID
         }
         return replay(response);
       }
-      const stored = records.get(id);
+      const clock = clocks.of(scope.tenantId);
+      const stored = await records.get(id);
       if (stored && stored.expiresAt > clock.now()) {
         if (stored.payloadHash !== payloadHash) {
           // defect injection (SIM_DEFECTS): idempotency.conflict-ignored runs another payload as a new request.
@@ -95,7 +98,7 @@ export function createIdempotency(store: Store, clock: Clock, ttlMs = DEFAULT_ID
         const response = await execute();
         // Only accepted requests are remembered: a retry after an error runs again.
         if (response.status < 300) {
-          records.put({ id, tenantId: scope.tenantId, operationId: scope.operationId, payloadHash, response, createdAt: clock.nowIso(), expiresAt: clock.now() + ttlMs });
+          await records.put({ id, tenantId: scope.tenantId, operationId: scope.operationId, payloadHash, response, createdAt: clock.nowIso(), expiresAt: clock.now() + ttlMs });
         }
         return response;
       })();

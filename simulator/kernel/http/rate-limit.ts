@@ -3,7 +3,7 @@
 // 429 RATE_LIMITED with the spec's details and a Retry-After header.
 import type { ContractOperation } from '../../../contracts/lib/operations.js';
 import { isObject } from '../../../contracts/lib/bundle.js';
-import type { Clock } from '../clock.js';
+import type { TenantClocks } from '../clock.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError } from '../errors.js';
 import type { Principal } from './types.js';
@@ -23,7 +23,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 };
 
 export interface RateLimiter {
-  consume(principal: Principal, operation: ContractOperation): void;
+  consume(principal: Principal, operation: ContractOperation): Promise<void>;
   reset(): void;
 }
 
@@ -35,19 +35,20 @@ export function bucketOf(operation: ContractOperation): RateBucket {
 }
 
 export function rateLimitedError(details: { bucket: string; limit: number; windowMs: number; retryAfterSeconds: number; keyId: string | null }, message: string): ApiError {
-  return new ApiError(429, 'RATE_LIMITED', message, details, { 'Retry-After': String(details.retryAfterSeconds) });
+  return new ApiError('RATE_LIMITED', message, details, { 'Retry-After': String(details.retryAfterSeconds) });
 }
 
-export function createRateLimiter(clock: Clock, limitsFor: (tenantId: string) => RateLimits, options: { defects?: Defects } = {}): RateLimiter {
+/** Windows follow the tenant's clock: advancing one tenant's time opens its next window only. */
+export function createRateLimiter(clocks: TenantClocks, limitsFor: (tenantId: string) => Promise<RateLimits>, options: { defects?: Defects } = {}): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   const defects = options.defects ?? NO_DEFECTS;
   return {
-    consume(principal, operation) {
+    async consume(principal, operation) {
       // defect injection (SIM_DEFECTS): limits.rate-limit-off, the buckets never fill.
       if (defects.has('limits.rate-limit-off')) return;
       const bucket = bucketOf(operation);
-      const { limit, windowMs } = limitsFor(principal.tenantId)[bucket];
-      const now = clock.now();
+      const { limit, windowMs } = (await limitsFor(principal.tenantId))[bucket];
+      const now = clocks.of(principal.tenantId).now();
       const start = Math.floor(now / windowMs) * windowMs;
       const key = `${principal.keyId ?? `tenant:${principal.tenantId}`}:${bucket}`;
       const window = windows.get(key);

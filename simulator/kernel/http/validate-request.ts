@@ -84,7 +84,7 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
     const isMultipart = multipart !== undefined && (raw.contentType ?? '').startsWith('multipart/form-data');
     const chosen = isMultipart ? multipart : bodies.find((b) => b.mediaType === 'application/json') ?? bodies[0];
     if (multipart && !isMultipart && chosen === multipart) {
-      throw new ApiError(415, 'INVALID_FILE_FORMAT', 'this endpoint takes multipart/form-data', { field: 'file' });
+      throw new ApiError('INVALID_FILE_FORMAT', 'this endpoint takes multipart/form-data', { field: 'file' });
     }
     const body = isMultipart ? formToObject(doc, chosen.schema, raw.body as Record<string, string | string[]>, raw.fileFields) : raw.body;
     if (!chosen.validate(body)) {

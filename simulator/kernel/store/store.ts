@@ -1,49 +1,22 @@
-// The simulator's store: every record in memory, made durable by an append-only journal, and compacted
-// into a lowdb JSON snapshot. A write costs the size of the change (one journal line, fsynced), not the
-// size of the store, which is what a plain lowdb `db.write()` per request would cost.
+// The journal store: the embedded default behind the store seam (collection.ts). Every record lives in
+// memory, made durable by an append-only journal and compacted into a lowdb JSON snapshot. A write costs
+// the size of the change (one journal line, fsynced), not the size of the store, which is what a plain
+// lowdb `db.write()` per request would cost.
 //
 // Durability: `flush()` resolves once every mutation made before the call is fsynced. The HTTP layer
 // awaits it before answering, so an acknowledged write survives a SIGKILL. Concurrent flushes share one
 // append and one fsync (group commit).
 //
-// Domains never touch files: they get collections from `store.collection()`. Replacing this file with a
-// server database keeps that interface.
+// Domains never touch files: they get collections from `store.collection()` and use only the seam.
 import { mkdirSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
+import { planQuery, type Collection, type CollectionSchema, type Store, type StoredRecord, type Where } from './collection.js';
+import { MemoryIndexes } from './memory-index.js';
 
-export interface StoredRecord {
-  id: string;
-}
-
-type IndexKey = (record: never) => string | undefined;
-
-export interface Collection<T extends StoredRecord> {
-  readonly name: string;
-  get(id: string): T | undefined;
-  values(): IterableIterator<T>;
-  size(): number;
-  /** Inserts or replaces. The record is frozen: change a copy and put it again. */
-  put(record: T): T;
-  delete(id: string): boolean;
-  /** Records whose index key equals `key`, for an index declared when the collection was opened. */
-  findBy(index: string, key: string): T[];
-  countBy(index: string, key: string): number;
-}
-
-export interface Store {
-  collection<T extends StoredRecord>(name: string, options?: { indexes?: Record<string, (record: T) => string | undefined> }): Collection<T>;
-  /** Resolves when every mutation so far is on disk. */
-  flush(): Promise<void>;
-  /** Writes a snapshot and drops the journal it covers. */
-  compact(): Promise<void>;
-  close(): Promise<void>;
-  /** Removes every record of every collection (sandbox reset). */
-  clear(): void;
-  readonly stats: { journalBytes: number; journalWrites: number; snapshotWrites: number };
-}
+export type { Collection, CollectionSchema, Page, Query, Store, StoredRecord, Where } from './collection.js';
 
 interface Snapshot {
   seq: number;
@@ -97,7 +70,8 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
   let tail: Promise<void> = Promise.resolve();
   let scheduled: Promise<void> | undefined;
   let compacting: Promise<void> | undefined;
-  const indexes = new Map<string, Map<string, { key: (record: StoredRecord) => string | undefined; buckets: Map<string, Set<string>> }>>();
+  const indexes = new Map<string, MemoryIndexes>();
+  const schemas = new Map<string, CollectionSchema<never, string>>();
 
   const appendBatch = async (batch: Mutation[]) => {
     seq += 1;
@@ -156,73 +130,95 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     if (rotated) await rm(rotated, { force: true });
   };
 
-  const indexBucket = (name: string, index: string) => {
-    const found = indexes.get(name)?.get(index);
-    if (!found) throw new Error(`collection ${name} has no index ${index}`);
-    return found.buckets;
+  const recordsOf = (name: string) => {
+    let records = data.get(name);
+    if (!records) data.set(name, (records = new Map()));
+    return records;
   };
-  const reindex = (name: string, before: StoredRecord | undefined, after: StoredRecord | undefined) => {
-    for (const { key, buckets } of indexes.get(name)?.values() ?? []) {
-      if (before) {
-        const k = key(before);
-        if (k !== undefined) buckets.get(k)?.delete(before.id);
-      }
-      if (after) {
-        const k = key(after);
-        if (k !== undefined) (buckets.get(k) ?? buckets.set(k, new Set()).get(k)!).add(after.id);
-      }
+
+  /** The one write path: revision, freeze, indexes, journal. Synchronous, so a compare-and-set is atomic. */
+  const write = (name: string, before: StoredRecord | undefined, record: StoredRecord): StoredRecord => {
+    const stored = Object.freeze({ ...record, rev: (before?.rev ?? 0) + 1 });
+    indexes.get(name)?.replace(before, stored);
+    recordsOf(name).set(stored.id, stored);
+    pending.push([name, stored.id, stored]);
+    return stored;
+  };
+
+  function openCollection<T extends StoredRecord, F extends string>(name: string, schema?: CollectionSchema<T, F>): Collection<T, F> {
+    const records = recordsOf(name);
+    const declared = schemas.get(name) ?? { fields: {}, indexes: {} };
+    if (schema) {
+      Object.assign(declared.fields, schema.fields);
+      Object.assign(declared.indexes, schema.indexes);
     }
-  };
+    schemas.set(name, declared);
+    const memory = indexes.get(name) ?? new MemoryIndexes();
+    indexes.set(name, memory);
+    memory.declare(declared, records.values());
+    const typedSchema = declared as unknown as CollectionSchema<T, F>;
+
+    const collection: Collection<T, F> = {
+      name,
+      get: async (id) => records.get(id) as T | undefined,
+      put: async (record) => write(name, records.get(record.id), record) as T,
+      async create(record) {
+        if (records.has(record.id)) return null;
+        return write(name, undefined, record) as T;
+      },
+      async update(record) {
+        const before = records.get(record.id);
+        if (!before || before.rev !== record.rev) return null;
+        return write(name, before, record) as T;
+      },
+      // Read, change and write with no await between them: atomic in one process, so no race is lost.
+      async modify(id, change) {
+        const current = records.get(id) as T | undefined;
+        if (!current) return undefined;
+        const next = change(current);
+        if (next === undefined) return undefined;
+        return write(name, current, { ...next, id }) as T;
+      },
+      async delete(id) {
+        const before = records.get(id);
+        if (!before) return false;
+        memory.replace(before, undefined);
+        records.delete(id);
+        pending.push([name, id, null]);
+        return true;
+      },
+      async query(query) {
+        const plan = planQuery(name, typedSchema, query.where, query.orderBy);
+        return memory.page(plan, query) as { items: T[]; total: number; nextCursor: string | null };
+      },
+      async count(where: Where<F> = {}) {
+        if (Object.keys(where).length === 0) return records.size;
+        return memory.count(planQuery(name, typedSchema, where));
+      },
+      async countGroups(where, field) {
+        const plan = planQuery(name, typedSchema, where);
+        const extract = memory.field(field);
+        const groups: Record<string, number> = {};
+        for (const record of memory.page(plan, {}).items) {
+          const value = extract(record);
+          if (value !== null && value !== undefined) groups[String(value)] = (groups[String(value)] ?? 0) + 1;
+        }
+        return groups;
+      },
+    };
+    return collection;
+  }
 
   return {
     stats,
-    collection<T extends StoredRecord>(name: string, options: { indexes?: Record<string, (record: T) => string | undefined> } = {}) {
-      const records = data.get(name) ?? new Map<string, StoredRecord>();
-      data.set(name, records);
-      const declared = indexes.get(name) ?? new Map();
-      indexes.set(name, declared);
-      for (const [index, key] of Object.entries(options.indexes ?? {})) {
-        if (declared.has(index)) continue;
-        const entry = { key: key as IndexKey as (record: StoredRecord) => string | undefined, buckets: new Map<string, Set<string>>() };
-        declared.set(index, entry);
-        for (const record of records.values()) {
-          const k = entry.key(record);
-          if (k !== undefined) (entry.buckets.get(k) ?? entry.buckets.set(k, new Set()).get(k)!).add(record.id);
-        }
-      }
-      return {
-        name,
-        get: (id: string) => records.get(id) as T | undefined,
-        values: () => records.values() as IterableIterator<T>,
-        size: () => records.size,
-        put(record: T) {
-          const frozen = Object.freeze({ ...record });
-          reindex(name, records.get(record.id), frozen);
-          records.set(record.id, frozen);
-          pending.push([name, record.id, frozen]);
-          return frozen;
-        },
-        delete(id: string) {
-          const before = records.get(id);
-          if (!before) return false;
-          reindex(name, before, undefined);
-          records.delete(id);
-          pending.push([name, id, null]);
-          return true;
-        },
-        findBy: (index: string, key: string) => [...(indexBucket(name, index).get(key) ?? [])].map((id) => records.get(id) as T),
-        countBy: (index: string, key: string) => indexBucket(name, index).get(key)?.size ?? 0,
-      };
-    },
+    collection: openCollection,
     flush,
     compact: () => (compacting ??= compact().finally(() => (compacting = undefined))),
-    clear() {
+    async clear() {
       for (const [name, records] of data) {
-        for (const record of records.values()) {
-          reindex(name, record, undefined);
-          pending.push([name, record.id, null]);
-        }
+        for (const id of records.keys()) pending.push([name, id, null]);
         records.clear();
+        indexes.get(name)?.clear();
       }
     },
     async close() {

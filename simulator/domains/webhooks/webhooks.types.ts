@@ -1,4 +1,4 @@
-// The shapes the webhooks domain offers (re-exported by index.ts) and keeps (stored records).
+// The webhooks domain's types: what it offers (re-exported by index.ts).
 import type { DomainModule } from '../domain.js';
 
 export type WebhookEvent = 'job.completed' | 'job.failed';
@@ -56,8 +56,8 @@ export interface WebhooksDomain extends DomainModule {
    */
   parseConfig(body: unknown): WebhookConfig | null;
   /** Remembers the configuration of a job; the secret is encrypted at rest. */
-  attach(jobId: string, tenantId: string, config: WebhookConfig): void;
+  attach(jobId: string, tenantId: string, config: WebhookConfig): Promise<void>;
   /** A job reached COMPLETED/FAILED: creates a delivery when subscribed and schedules attempt 1 now. */
-  jobFinished(event: FinishedJob): void;
-  deliveries(filter?: { tenantId?: string; jobId?: string }): DeliveryView[];
+  jobFinished(event: FinishedJob): Promise<void>;
+  deliveries(filter?: { tenantId?: string; jobId?: string }): Promise<DeliveryView[]>;
 }

@@ -3,7 +3,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClock, createScheduler } from '../../kernel/clock.js';
+import { createClock } from '../../kernel/clock.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { createTestDeps } from '../../testing/kernel.js';
 import type { SimulatorConfig } from '../../config.js';
@@ -59,9 +59,7 @@ export const T0 = Date.parse('2026-11-02T14:00:00.000Z');
 
 /** Test deps whose clock only moves on advance(): virtual instants are exact. */
 export async function frozenDeps(options: { config?: Partial<SimulatorConfig>; file?: string } = {}): Promise<KernelDeps> {
-  const base = await createTestDeps(options);
-  const clock = createClock({ realNow: () => T0 });
-  return { ...base, clock, scheduler: createScheduler(clock, (error) => base.log.error({ err: error }, 'scheduled task failed')) };
+  return createTestDeps({ ...options, clock: createClock({ realNow: () => T0 }) });
 }
 
 /** The receiver-side check of spec 6, written independently of the implementation. */

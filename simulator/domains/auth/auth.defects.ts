@@ -1,0 +1,22 @@
+// The auth domain's injectable defects (README "Defect injection"). Behaviour defects are one
+// `defects.has('<id>')` line where the behaviour lives (authenticate.ts, tokens.ts); the ones that only
+// change what the token exchange sends are below.
+import type { DefectEntry, ResponseDefect } from '../../kernel/defects.js';
+
+export const AUTH_DEFECTS: readonly DefectEntry[] = [
+  { id: 'auth.token-type-wrong', area: 'auth', description: 'token exchange answers `token_type: "bearer"`' },
+  { id: 'status.undocumented', area: 'auth', description: 'token exchange answers 201 instead of 200' },
+  { id: 'auth.expired-token-accepted', area: 'auth', description: 'token expiry is not checked' },
+  { id: 'auth.revoked-key-tokens-valid', area: 'auth', description: 'tokens of a revoked key keep working' },
+  { id: 'auth.missing-bearer-wrong-code', area: 'auth', description: 'a call without bearer gets 400 MISSING_API_KEY' },
+  { id: 'auth.signature-not-verified', area: 'auth', description: 'a token with a tampered payload is accepted' },
+  { id: 'auth.principal-not-enforced', area: 'auth', description: 'a dashboard token is accepted on billing setup' },
+  { id: 'auth.unknown-key-wrong-code', area: 'auth', description: 'the exchange answers an unknown key with 403 INVALID_API_KEY' },
+];
+
+const EXCHANGE = ['exchangeIntegrationToken'] as const;
+
+export const AUTH_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
+  { id: 'auth.token-type-wrong', operations: EXCHANGE, apply: (res) => void (res.status === 200 && (res.body = { ...(res.body as object), token_type: 'bearer' })) },
+  { id: 'status.undocumented', operations: EXCHANGE, apply: (res) => void (res.status === 200 && (res.status = 201)) },
+];

@@ -1,0 +1,20 @@
+// The billing domain's injectable defects (README "Defect injection"): `billing.new-customer-each-call` is
+// a line in setup-session.routes.ts; the content-type defect only changes what is sent.
+import type { DefectEntry, ResponseDefect } from '../../kernel/defects.js';
+
+export const BILLING_DEFECTS: readonly DefectEntry[] = [
+  { id: 'billing.wrong-content-type', area: 'billing', description: 'billing setup answers text/plain' },
+  { id: 'billing.new-customer-each-call', area: 'billing', description: 'every billing setup creates a new payment customer' },
+];
+
+export const BILLING_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
+  {
+    id: 'billing.wrong-content-type',
+    operations: ['createBillingSetupSession'],
+    apply(res) {
+      if (res.status < 200 || res.status >= 300) return;
+      res.body = JSON.stringify(res.body);
+      res.type = 'text/plain';
+    },
+  },
+];

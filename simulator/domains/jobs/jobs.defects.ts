@@ -1,0 +1,67 @@
+// The jobs domain's injectable defects (README "Defect injection"). Behaviour defects are one
+// `defects.has('<id>')` line where the behaviour lives (job.worker.ts, jobs.routes.ts); the ones that only
+// change what is sent are below, applied to the final getJob / listJobs responses.
+import { isBodyObject, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
+
+export const JOBS_DEFECTS: readonly DefectEntry[] = [
+  { id: 'job.missing-required-field', area: 'jobs', description: 'getJob and listJobs items lack `reconciliation`' },
+  { id: 'job.wrong-status-enum', area: 'jobs', description: 'a COMPLETED job reads `status: "DONE"`' },
+  { id: 'jobs.list-count-missing', area: 'jobs', description: 'listJobs drops `count`' },
+  { id: 'error.wrong-code', area: 'errors', description: "getJob's 404 carries code `JOB_NOT_FOUND`" },
+  { id: 'isolation.tenant-leak', area: 'isolation', description: "getJob serves another tenant's job" },
+  { id: 'jobs.updated-at-frozen', area: 'jobs', description: 'updatedAt keeps its creation value through transitions' },
+  { id: 'jobs.progress-not-100', area: 'jobs', description: 'a COMPLETED job reports progress 90' },
+  { id: 'jobs.stuck-pending', area: 'jobs', description: 'the worker never starts jobs' },
+  { id: 'jobs.completed-then-processing', area: 'jobs', description: 'a COMPLETED job reads PROCESSING again on the next read' },
+  { id: 'jobs.list-filter-ignored', area: 'jobs', description: 'the `status` filter of listJobs is ignored' },
+  { id: 'pagination.offset-gap', area: 'pagination', description: 'listJobs skips one record at each offset > 0' },
+  { id: 'pagination.duplicate', area: 'pagination', description: 'listJobs repeats the last record of the previous page' },
+  { id: 'limits.queue-cap-off', area: 'limits', description: 'queue-admission caps are not enforced' },
+];
+
+const JOB_READS = ['getJob', 'listJobs'] as const;
+type Body = Record<string, unknown>;
+
+/** A defect applied to each job of a getJob or listJobs success. */
+function eachJob(id: string, change: (job: Body) => Body): ResponseDefect {
+  return {
+    id,
+    operations: JOB_READS,
+    apply(res) {
+      if (res.status !== 200) return;
+      const body = res.body as Body;
+      if (Array.isArray(body.jobs)) res.body = { ...body, jobs: body.jobs.map((job) => (isBodyObject(job) ? change(job) : job)) };
+      else res.body = change(body);
+    },
+  };
+}
+
+/** Built per simulator: `jobs.completed-then-processing` remembers which jobs were already read. */
+export function jobsResponseDefects(): ResponseDefect[] {
+  const seenCompleted = new Set<string>();
+  return [
+    eachJob('jobs.progress-not-100', (job) => (job.status === 'COMPLETED' ? { ...job, progress: 90 } : job)),
+    eachJob('jobs.completed-then-processing', (job) => {
+      if (job.status !== 'COMPLETED') return job;
+      const seen = seenCompleted.has(String(job.id));
+      seenCompleted.add(String(job.id));
+      return seen ? { ...job, status: 'PROCESSING' } : job;
+    }),
+    eachJob('job.missing-required-field', ({ reconciliation: _dropped, ...job }) => job),
+    eachJob('job.wrong-status-enum', (job) => (job.status === 'COMPLETED' ? { ...job, status: 'DONE' } : job)),
+    {
+      id: 'jobs.list-count-missing',
+      operations: ['listJobs'],
+      apply(res) {
+        if (res.status !== 200) return;
+        const { count: _dropped, ...body } = res.body as Body;
+        res.body = body;
+      },
+    },
+    {
+      id: 'error.wrong-code',
+      operations: ['getJob'],
+      apply: (res) => void (res.status === 404 && (res.body = { ...(res.body as Body), code: 'JOB_NOT_FOUND' })),
+    },
+  ];
+}

@@ -1,0 +1,114 @@
+// The jobs domain's types (spec 2.2, 3.1, 8.2): the stored job, what processors return, the finished-job
+// event and what the domain offers the others.
+import type { DomainModule } from '../domain.js';
+import type { JobStatus } from './job.machine.js';
+
+export type { JobStatus } from './job.machine.js';
+
+/** spec 2.2: the job types (also the job-list filter values). */
+export type JobType =
+  | 'ship_upload'
+  | 'sima_validation'
+  | 'catalog_upload'
+  | 'order_upload'
+  | 'carrier_agreement_upload'
+  | 'notification_digest'
+  | 'notification_event';
+
+/** Which queue-admission cap a job counts against (spec 8.2, 8.4), besides the tenant total. */
+export type QueueFamily = 'sima' | 'upload' | 'preview' | 'other';
+
+/** spec 2.2 `reconciliation`. */
+export interface JobReconciliation {
+  rowsUploaded: number | null;
+  rowsSkipped: number | null;
+  rowsDeduplicated: number | null;
+  skusFound: number;
+  skusScreened: number;
+  skusNotApplicable: number;
+}
+
+/** spec 2.2 `skippedRows`. */
+export interface JobSkippedRows {
+  counts: Record<string, number> | null;
+  sample: Array<Record<string, unknown>> | null;
+}
+
+/** spec 2.2 `outcomes`. */
+export interface JobOutcomeCounts {
+  atRisk: number;
+  cleared: number;
+  needsReview: number;
+  falsePositive: number;
+}
+
+export interface JobRecord {
+  id: string;
+  rev?: number;
+  tenantId: string;
+  type: JobType;
+  status: JobStatus;
+  progress: number;
+  fileName?: string;
+  /** What the processor needs (the validated request, a stored file's path...). */
+  input: unknown;
+  result: Record<string, unknown>;
+  reconciliation: JobReconciliation;
+  skippedRows: JobSkippedRows;
+  warnings: Record<string, number> | null;
+  outcomes: JobOutcomeCounts;
+  error: string | null;
+  family: QueueFamily;
+  /** Creation order within the tenant: breaks createdAt ties so "newest first" is stable. */
+  seq: number;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** What a processor hands back on success; everything but `result` defaults (spec 2.2 zeros and nulls). */
+export interface JobOutcome {
+  result: Record<string, unknown>;
+  reconciliation?: Partial<JobReconciliation>;
+  skippedRows?: JobSkippedRows;
+  warnings?: Record<string, number> | null;
+  outcomes?: Partial<JobOutcomeCounts>;
+}
+
+/** Runs one job. Throw to fail it: the error's message becomes the job's `error`. */
+export type JobProcessor = (job: JobRecord, context: { progress(percent: number): Promise<void> }) => Promise<JobOutcome>;
+
+/** What the webhooks domain needs when a job ends: exactly the delivery body's `job` object plus tenantId. */
+export interface FinishedJob {
+  tenantId: string;
+  job: {
+    id: string;
+    type: JobType;
+    status: 'COMPLETED' | 'FAILED';
+    progress: number;
+    createdAt: string;
+    updatedAt: string;
+    result: Record<string, unknown> | null;
+    error: string | null;
+  };
+}
+
+export interface JobsDomain extends DomainModule {
+  /** The store collection holding the jobs (scripts/bench/store-growth.ts fills it directly). */
+  readonly collectionName: string;
+  /** One processor per type; registering a second one for a type throws. */
+  registerJobType(type: JobType, processor: JobProcessor): void;
+  /**
+   * Queue admission (spec 8.2: caps on PENDING + PROCESSING per tenant: total, upload family, SIMA; 8.4:
+   * classify-preview), then a PENDING job whose start is scheduled on the virtual clock. At a cap: 429
+   * RATE_LIMITED with { bucket, limit, windowMs: 0, retryAfterSeconds, keyId }.
+   */
+  enqueue(input: { tenantId: string; keyId: string | null; type: JobType; family: QueueFamily; fileName?: string; input?: unknown }): Promise<JobRecord>;
+  get(tenantId: string, jobId: string): Promise<JobRecord | undefined>;
+  /** The contract's JobResponse (schemas/jobs.yaml Job) for a record. */
+  toResponse(job: JobRecord): Record<string, unknown>;
+  /** Fired once a job's terminal state is durable; the listener's promise is awaited (and its error logged). */
+  onFinished(listener: (event: FinishedJob) => void | Promise<void>): void;
+  inFlightCount(tenantId: string, family?: QueueFamily): Promise<number>;
+}

@@ -1,0 +1,20 @@
+// Defect injection, response level: one Koa middleware, mounted outside the error envelope (app.ts) so it
+// sees the final body of successes and errors alike, applies every active response defect that names the
+// answered operation. Domains declare their own (`<domain>.defects.ts`); nothing here knows an operation.
+// The control API (/_sim/) is never touched. Off unless switched on.
+import type { Middleware } from 'koa';
+import { isBodyObject, type Defects, type ResponseDefect } from '../defects.js';
+
+export function responseDefects(defects: Defects, catalogue: readonly ResponseDefect[]): Middleware {
+  const ids = new Set(catalogue.map((d) => d.id));
+  return async (ctx, next) => {
+    await next();
+    if (ctx.path.startsWith('/_sim/') || !defects.active().some((id) => ids.has(id))) return;
+    const operationId = ctx.state.operationId as string | undefined;
+    for (const defect of catalogue) {
+      if (!defects.has(defect.id) || !isBodyObject(ctx.body)) continue;
+      if (defect.operations !== '*' && (operationId === undefined || !defect.operations.includes(operationId))) continue;
+      defect.apply(ctx);
+    }
+  };
+}

@@ -1,0 +1,185 @@
+// The store seam: what a domain may ask of a collection, whatever holds it (the embedded journal store
+// today, a server database once the sandbox is hosted on several instances). Every method is asynchronous,
+// and a list is a `query` over a declared index, never a scan in a handler: each query form maps to one SQL
+// statement (see sql.ts), so a database can serve exactly what the journal store serves.
+//
+// Records carry a revision (`rev`) kept by the store. `update` is compare-and-set on it: two concurrent
+// transitions of one record cannot both win, even across instances sharing a database.
+
+export interface StoredRecord {
+  id: string;
+  /** The store's revision of the record: 1 on creation, +1 on every write. Set by the store. */
+  rev?: number;
+}
+
+/** What a field holds: the values a query compares and orders by (a column in a database). */
+export type FieldValue = string | number | boolean | null;
+
+export type SortDirection = 'asc' | 'desc';
+export type OrderBy<F extends string> = ReadonlyArray<readonly [F, SortDirection]>;
+
+export interface IndexDeclaration<F extends string> {
+  /** Fields a query pins by equality to use this index (a leading-column equality in SQL). */
+  keys: readonly F[];
+  /** Order of the records within one key; the record id is always the last tie-breaker. */
+  order?: OrderBy<F>;
+}
+
+export interface CollectionSchema<T, F extends string = string> {
+  /** Fields queries may filter and order on, each computed from the record (stored as a column). */
+  fields: Record<F, (record: T) => FieldValue>;
+  indexes: Record<string, IndexDeclaration<F>>;
+}
+
+/** A condition on one field: equality, membership, or exclusion. */
+export type Condition = FieldValue | { in: readonly FieldValue[] } | { notIn: readonly FieldValue[] };
+export type Where<F extends string> = Partial<Record<F, Condition>>;
+
+export interface Query<F extends string> {
+  where: Where<F>;
+  /** Defaults to the order of the index serving the query; the reverse of an index order is served too. */
+  orderBy?: OrderBy<F>;
+  /** Page size; every match when absent. */
+  limit?: number;
+  offset?: number;
+  /** Opaque cursor from a previous page (`nextCursor`): the page starts after that record. */
+  after?: string | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Every record matching `where`, before paging. */
+  total: number;
+  /** Cursor of the page's last record when more records follow; null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface Collection<T extends StoredRecord, F extends string = string> {
+  readonly name: string;
+  get(id: string): Promise<T | undefined>;
+  /** Inserts or replaces, whatever the stored revision (last write wins). Returns the stored record. */
+  put(record: T): Promise<T>;
+  /** Inserts only: null when a record with this id exists. */
+  create(record: T): Promise<T | null>;
+  /** Compare-and-set: writes only when the stored revision equals `record.rev`; null when another write won. */
+  update(record: T): Promise<T | null>;
+  /**
+   * Read, change, compare-and-set, re-read and retry on a lost race. `change` returns the new record, or
+   * undefined to leave the record as it is. Resolves to the stored record (undefined when absent or unchanged).
+   */
+  modify(id: string, change: (current: T) => T | undefined): Promise<T | undefined>;
+  delete(id: string): Promise<boolean>;
+  query(query: Query<F>): Promise<Page<T>>;
+  count(where?: Where<F>): Promise<number>;
+  /** Matching records per value of `field` (GROUP BY): absent values are not listed. */
+  countGroups(where: Where<F>, field: F): Promise<Record<string, number>>;
+}
+
+export interface Store {
+  /** Opens (declares) a collection. Declaring again adds new fields and indexes; existing ones stay. */
+  collection<T extends StoredRecord, F extends string = never>(name: string, schema?: CollectionSchema<T, F>): Collection<T, F>;
+  /** Resolves once every write made before the call is durable (the HTTP layer awaits it before answering). */
+  flush(): Promise<void>;
+  /** Writes a snapshot and drops the journal it covers (a no-op where the store has none). */
+  compact(): Promise<void>;
+  close(): Promise<void>;
+  /** Removes every record of every collection (sandbox reset). */
+  clear(): Promise<void>;
+  readonly stats: { journalBytes: number; journalWrites: number; snapshotWrites: number };
+}
+
+/** A query over something no declared index serves, or over an undeclared field: a programming error. */
+export class UndeclaredQueryError extends Error {
+  override name = 'UndeclaredQueryError';
+}
+
+/** How a query is served: the index, which of its keys are pinned, the residual filters and the direction. */
+export interface QueryPlan<F extends string> {
+  index: string;
+  keys: readonly F[];
+  keyValues: FieldValue[];
+  /** Conditions on fields outside the index keys: filtered while walking the index (SQL: a filter). */
+  residual: Array<[F, Condition]>;
+  order: OrderBy<F>;
+  /** True when the query walks the index order backwards. */
+  reverse: boolean;
+}
+
+const isPlain = (condition: Condition): condition is FieldValue => condition === null || typeof condition !== 'object';
+const sameOrder = <F extends string>(a: OrderBy<F>, b: OrderBy<F>) => a.length === b.length && a.every(([f, d], i) => b[i][0] === f && b[i][1] === d);
+const flip = (d: SortDirection): SortDirection => (d === 'asc' ? 'desc' : 'asc');
+
+/**
+ * Chooses the declared index that serves a query: every index key pinned by equality in `where`, and the
+ * requested order equal to the index order or its reverse; other conditions filter within the pinned keys
+ * (a keyless index only orders, it never filters). The index pinning the most keys wins. Throws
+ * UndeclaredQueryError when none serves it, so a missing index fails in a test, not in production.
+ */
+export function planQuery<T, F extends string>(collection: string, schema: CollectionSchema<T, F>, where: Where<F>, orderBy?: OrderBy<F>): QueryPlan<F> {
+  for (const field of Object.keys(where)) {
+    if (!(field in schema.fields)) throw new UndeclaredQueryError(`${collection}: field ${field} is not declared`);
+  }
+  for (const [field] of orderBy ?? []) {
+    if (!(field in schema.fields)) throw new UndeclaredQueryError(`${collection}: order field ${field} is not declared`);
+  }
+  let best: QueryPlan<F> | undefined;
+  for (const [name, index] of Object.entries(schema.indexes) as Array<[string, IndexDeclaration<F>]>) {
+    if (!index.keys.every((key) => key in where && isPlain(where[key] as Condition))) continue;
+    const order = index.order ?? [];
+    let reverse = false;
+    if (orderBy && !sameOrder(orderBy, order)) {
+      if (orderBy.length && sameOrder(orderBy.map(([f, d]) => [f, flip(d)] as const), order)) reverse = true;
+      else continue;
+    }
+    if (best && best.keys.length >= index.keys.length) continue;
+    const residual = (Object.entries(where) as Array<[F, Condition]>).filter(([field, condition]) => condition !== undefined && !index.keys.includes(field));
+    // Filtering a keyless index would read the whole collection: that is a scan, not a query.
+    if (index.keys.length === 0 && residual.length > 0) continue;
+    best = { index: name, keys: index.keys, keyValues: index.keys.map((key) => where[key] as FieldValue), residual, order, reverse };
+  }
+  if (!best) {
+    throw new UndeclaredQueryError(`${collection}: no declared index serves where ${JSON.stringify(where)}${orderBy ? ` ordered by ${JSON.stringify(orderBy)}` : ''}`);
+  }
+  return best;
+}
+
+/** Whether a field value meets a condition (the residual filter of a plan). */
+export function meets(value: FieldValue, condition: Condition): boolean {
+  if (isPlain(condition)) return value === condition;
+  if ('in' in condition) return condition.in.includes(value);
+  return !condition.notIn.includes(value);
+}
+
+/** A cursor names the last record of a page by its order values and id; clients see an opaque string. */
+export function encodeCursor(values: FieldValue[], id: string): string {
+  return Buffer.from(JSON.stringify([...values, id]), 'utf8').toString('base64url');
+}
+
+/** The order values and id of a cursor, or null when it is not one of ours (the caller answers 400). */
+export function decodeCursor(cursor: string, orderLength: number): { values: FieldValue[]; id: string } | null {
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Array.isArray(decoded) || decoded.length !== orderLength + 1 || typeof decoded[orderLength] !== 'string') return null;
+    if (!decoded.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) return null;
+    return { values: decoded.slice(0, orderLength) as FieldValue[], id: decoded[orderLength] as string };
+  } catch {
+    return null;
+  }
+}
+
+/** Thrown for a cursor the store did not issue; domains turn it into 400 INVALID_REQUEST naming `cursor`. */
+export class InvalidCursorError extends Error {
+  override name = 'InvalidCursorError';
+}
+
+/** Compares field values in SQL's order for one direction: nulls last ascending (PostgreSQL's default). */
+export function compareValues(a: FieldValue, b: FieldValue): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return a ? 1 : -1;
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
