@@ -36,7 +36,6 @@ export async function renderContractTypes(contract: TypedContract): Promise<stri
     // The request validator applies no defaults (contracts/lib/schemas.ts), so a property with a `default` is
     // still optional in what a handler receives; openapi-typescript would otherwise make it required.
     defaultNonNullable: false,
-    silent: true,
   });
   const idsOf = (section: 'paths' | 'webhooks') => operations.filter((op) => op.section === section).map((op) => op.operationId);
   return [

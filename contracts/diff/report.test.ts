@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { childElements, parseXml, textOf } from '../../conformance/reporters/test-support.js';
+import { childElements, parseXml, textOf } from '../../conformance/reporters/reports.testing.js';
 import { CHANGES_DATE, CHANGES_FILE, compareV12V13, renderChangeRules, renderChanges, RULES_FILE } from '../../scripts/generate-change-docs.js';
 import { CONTRACTS_DIR } from '../lib/bundle.js';
 import { main } from './cli.js';

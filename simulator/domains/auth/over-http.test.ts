@@ -37,6 +37,6 @@ describe('auth and billing over HTTP', () => {
     sandbox = await startTestSandbox();
     const bad = await sandbox.call('POST', '/api/public/billing/setup-session', { body: { billingEmail: 'not an email' } });
     expect([bad.status, bad.body.code, bad.body.details?.field]).toEqual([400, 'INVALID_REQUEST', 'billingEmail']);
-    expect(sandbox.sim.domains.tenants.get(sandbox.identity.tenantId)!.paymentCustomerId).toBeNull();
+    expect((await sandbox.sim.domains.tenants.get(sandbox.identity.tenantId))!.paymentCustomerId).toBeNull();
   });
 });

@@ -9,27 +9,27 @@ const billing = operation('createBillingSetupSession');
 describe('required scopes (spec 5.4)', () => {
   it('refuses the carrier-agreement upload without ship:upload with 403 SCOPE_DENIED naming required and provided', async () => {
     const { auth, tenant, exchange, bearer } = await authFixture();
-    const { integrationKey } = auth.keys.create({ tenantId: tenant.id, scopes: ['sima:write', 'trade:write'] });
+    const { integrationKey } = await auth.keys.create({ tenantId: tenant.id, scopes: ['sima:write', 'trade:write'] });
     const error = await expectApiError(async () => auth.authenticate(carrierAgreements, bearer(await exchange(integrationKey))), 403, 'SCOPE_DENIED');
     expect(error.details).toEqual({ required: 'ship:upload', provided: ['sima:write', 'trade:write'] });
   });
 
   it('admits the carrier-agreement upload with ship:upload', async () => {
     const { auth, tenant, exchange, bearer } = await authFixture();
-    const { integrationKey } = auth.keys.create({ tenantId: tenant.id, scopes: ['ship:upload'] });
+    const { integrationKey } = await auth.keys.create({ tenantId: tenant.id, scopes: ['ship:upload'] });
     await expect(auth.authenticate(carrierAgreements, bearer(await exchange(integrationKey)))).resolves.toMatchObject({ scopes: ['ship:upload'] });
   });
 
   it('enforces no scope where the contract names none', async () => {
     const { auth, tenant, exchange, bearer } = await authFixture();
-    const { integrationKey } = auth.keys.create({ tenantId: tenant.id, scopes: [] });
+    const { integrationKey } = await auth.keys.create({ tenantId: tenant.id, scopes: [] });
     await expect(auth.authenticate(operation('uploadShipFile'), bearer(await exchange(integrationKey)))).resolves.toMatchObject({ scopes: [] });
   });
 
   it('gives new keys every sandbox scope by default', async () => {
     const { auth, tenant } = await authFixture();
-    const { keyId } = auth.keys.create({ tenantId: tenant.id });
-    expect(auth.keys.get(keyId)!.scopes).toEqual(ALL_SCOPES);
+    const { keyId } = await auth.keys.create({ tenantId: tenant.id });
+    expect((await auth.keys.get(keyId))!.scopes).toEqual(ALL_SCOPES);
     expect(ALL_SCOPES).toContain('ship:upload');
   });
 });
@@ -43,7 +43,7 @@ describe('principal types (spec 5.4, 5.5)', () => {
 
   it('admits billing setup with an integration token', async () => {
     const { auth, tenant, exchange, bearer } = await authFixture();
-    const { integrationKey } = auth.keys.create({ tenantId: tenant.id });
+    const { integrationKey } = await auth.keys.create({ tenantId: tenant.id });
     await expect(auth.authenticate(billing, bearer(await exchange(integrationKey)))).resolves.toMatchObject({ type: 'integration' });
   });
 

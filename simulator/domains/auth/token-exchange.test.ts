@@ -15,9 +15,9 @@ const exchangeOp = operation('exchangeIntegrationToken');
 describe('the token exchange (spec 4.1, 2.1)', () => {
   it('exchanges a valid key for a 3600-second bearer carrying the key, tenant, principal type and scopes', async () => {
     const { auth, tenant, deps } = await authFixture();
-    const { keyId, integrationKey } = auth.keys.create({ tenantId: tenant.id, scopes: ['sima:write', 'jobs:read'], allowedAdapters: ['catalog-excel'], defaultAdapter: 'catalog-excel' });
+    const { keyId, integrationKey } = await auth.keys.create({ tenantId: tenant.id, scopes: ['sima:write', 'jobs:read'], allowedAdapters: ['catalog-excel'], defaultAdapter: 'catalog-excel' });
     const principal = await auth.authenticate(exchangeOp, { 'x-api-key': integrationKey });
-    const response = await auth.handlers.exchangeIntegrationToken(request(exchangeOp, principal));
+    const response = await auth.handlers.exchangeIntegrationToken!(request(exchangeOp, principal!));
 
     expect(response.status).toBe(200);
     const body = response.body as Record<string, unknown>;
@@ -35,21 +35,21 @@ describe('the token exchange (spec 4.1, 2.1)', () => {
 
   it('gives every token its own jti', async () => {
     const { auth, tenant, exchange } = await authFixture();
-    const { integrationKey } = auth.keys.create({ tenantId: tenant.id });
+    const { integrationKey } = await auth.keys.create({ tenantId: tenant.id });
     expect(decodeJwt(await exchange(integrationKey)).jti).not.toBe(decodeJwt(await exchange(integrationKey)).jti);
   });
 
   it('answers default_adapter null for a key without one', async () => {
     const { auth, tenant } = await authFixture();
-    const { integrationKey } = auth.keys.create({ tenantId: tenant.id });
+    const { integrationKey } = await auth.keys.create({ tenantId: tenant.id });
     const principal = await auth.authenticate(exchangeOp, { 'x-api-key': integrationKey });
-    const response = await auth.handlers.exchangeIntegrationToken(request(exchangeOp, principal));
+    const response = await auth.handlers.exchangeIntegrationToken!(request(exchangeOp, principal!));
     expect((response.body as Record<string, unknown>).default_adapter).toBeNull();
   });
 
   it('returns the key principal so the rate limiter counts the exchange per key', async () => {
     const { auth, tenant } = await authFixture();
-    const { keyId, integrationKey } = auth.keys.create({ tenantId: tenant.id });
+    const { keyId, integrationKey } = await auth.keys.create({ tenantId: tenant.id });
     expect(await auth.authenticate(exchangeOp, { 'x-api-key': integrationKey })).toMatchObject({ type: 'integration', keyId, tenantId: tenant.id });
   });
 
@@ -66,14 +66,14 @@ describe('the token exchange (spec 4.1, 2.1)', () => {
 
   it('refuses a revoked key with 401 REVOKED_API_KEY', async () => {
     const { auth, tenant } = await authFixture();
-    const { keyId, integrationKey } = auth.keys.create({ tenantId: tenant.id });
-    auth.keys.revoke(keyId);
+    const { keyId, integrationKey } = await auth.keys.create({ tenantId: tenant.id });
+    await auth.keys.revoke(keyId);
     await expectApiError(() => auth.authenticate(exchangeOp, { 'x-api-key': integrationKey }), 401, 'REVOKED_API_KEY');
   });
 
   it('refuses an expired key with 401 EXPIRED_API_KEY once the virtual clock passes its expiry', async () => {
     const { auth, tenant, deps } = await authFixture();
-    const { integrationKey } = auth.keys.create({ tenantId: tenant.id, expiresAt: new Date(deps.clock.now() + 60_000).toISOString() });
+    const { integrationKey } = await auth.keys.create({ tenantId: tenant.id, expiresAt: new Date(deps.clock.now() + 60_000).toISOString() });
     await expect(auth.authenticate(exchangeOp, { 'x-api-key': integrationKey })).resolves.toMatchObject({ type: 'integration' });
     deps.clock.advance(60_000);
     await expectApiError(() => auth.authenticate(exchangeOp, { 'x-api-key': integrationKey }), 401, 'EXPIRED_API_KEY');
@@ -81,15 +81,15 @@ describe('the token exchange (spec 4.1, 2.1)', () => {
 
   it('reports a key that is both revoked and expired as revoked', async () => {
     const { auth, tenant, deps } = await authFixture();
-    const { keyId, integrationKey } = auth.keys.create({ tenantId: tenant.id, expiresAt: new Date(deps.clock.now() + 1_000).toISOString() });
-    auth.keys.revoke(keyId);
+    const { keyId, integrationKey } = await auth.keys.create({ tenantId: tenant.id, expiresAt: new Date(deps.clock.now() + 1_000).toISOString() });
+    await auth.keys.revoke(keyId);
     deps.clock.advance(2_000);
     await expectApiError(() => auth.authenticate(exchangeOp, { 'x-api-key': integrationKey }), 401, 'REVOKED_API_KEY');
   });
 
   it('signs with SIM_JWT_SECRET when it is configured', async () => {
     const { auth, tenant, exchange, deps } = await authFixture({ config: { jwtSecret: 'a-configured-signing-secret-of-some-length' } });
-    const { integrationKey } = auth.keys.create({ tenantId: tenant.id });
+    const { integrationKey } = await auth.keys.create({ tenantId: tenant.id });
     const token = await exchange(integrationKey);
     const { payload } = await jwtVerify(token, new TextEncoder().encode('a-configured-signing-secret-of-some-length'), { currentDate: new Date(deps.clock.now()) });
     expect(payload.tenant_id).toBe(tenant.id);
@@ -98,7 +98,7 @@ describe('the token exchange (spec 4.1, 2.1)', () => {
   it('issues tokens that still verify after a restart on the same store', async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'auth-')), 'store.json');
     const first = await authFixture({ file });
-    const { integrationKey } = first.auth.keys.create({ tenantId: first.tenant.id });
+    const { integrationKey } = await first.auth.keys.create({ tenantId: first.tenant.id });
     const token = await first.exchange(integrationKey);
     await first.deps.store.close();
 

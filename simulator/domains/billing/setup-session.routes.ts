@@ -24,10 +24,15 @@ export function setupSessionRoutes(billing: BillingStore, tenants: TenantStore, 
       const billingEmail = request.body?.billingEmail ?? null;
 
       let paymentCustomerId = tenant.paymentCustomerId;
-      // defect injection (SIM_DEFECTS): billing.new-customer-each-call never reuses the tenant's customer.
-      if (paymentCustomerId === null || defects.has('billing.new-customer-each-call')) {
+      if (defects.has('billing.new-customer-each-call')) {
+        // defect injection (SIM_DEFECTS): billing.new-customer-each-call never reuses the tenant's customer.
         paymentCustomerId = (await billing.putCustomer({ tenantId: tenant.id, email: billingEmail })).id;
         await tenants.update(tenant.id, (t) => ({ ...t, paymentCustomerId }));
+      } else if (paymentCustomerId === null) {
+        const created = (await billing.putCustomer({ tenantId: tenant.id, email: billingEmail })).id;
+        // Compare-and-set: when a concurrent first call linked its customer first, that one is the tenant's.
+        const linked = await tenants.update(tenant.id, (t) => (t.paymentCustomerId === null ? { ...t, paymentCustomerId: created } : t));
+        paymentCustomerId = linked?.paymentCustomerId ?? created;
       } else {
         // Reuse; a new billing email replaces the customer's, an omitted one keeps it.
         const customer = await billing.customer(paymentCustomerId);

@@ -6,10 +6,9 @@ import type { Middleware } from 'koa';
 import { isBodyObject, type Defects, type ResponseDefect } from '../defects.js';
 
 export function responseDefects(defects: Defects, catalogue: readonly ResponseDefect[]): Middleware {
-  const ids = new Set(catalogue.map((d) => d.id));
   return async (ctx, next) => {
     await next();
-    if (ctx.path.startsWith('/_sim/') || !defects.active().some((id) => ids.has(id))) return;
+    if (ctx.path.startsWith('/_sim/') || !catalogue.some((d) => defects.has(d.id))) return;
     const operationId = ctx.state.operationId as string | undefined;
     for (const defect of catalogue) {
       if (!defects.has(defect.id) || !isBodyObject(ctx.body)) continue;
