@@ -65,3 +65,6 @@ export type QueryOf<Op extends AnyOperationId> = OperationOf<Op> extends { param
 
 /** The path parameters of `Op`; `NoParams` when it has none. */
 export type ParamsOf<Op extends AnyOperationId> = OperationOf<Op> extends { parameters: { path?: infer P } } ? Declared<P> : NoParams;
+
+/** A named schema of the current contract (v1.3.0), e.g. `Schema<'Job'>`: domains type what they send with it. */
+export type Schema<Name extends keyof V1_3_0.components['schemas']> = V1_3_0.components['schemas'][Name];

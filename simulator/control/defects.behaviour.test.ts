@@ -112,7 +112,7 @@ describe('defect injection: jobs, isolation, pagination', () => {
     expect((await get(sandbox, `/api/jobs/${stuck}`)).body.status).toBe('PENDING');
     await sandbox.admin('PUT', '/_sim/defects', { active: [] });
     const control = await completedJob(sandbox);
-    expect(storedStatus(sandbox, control)).toBe('COMPLETED');
+    expect(await storedStatus(sandbox, control)).toBe('COMPLETED');
     expect((await get(sandbox, `/api/jobs/${stuck}`)).body.status).toBe('PENDING');
   });
 
@@ -121,7 +121,7 @@ describe('defect injection: jobs, isolation, pagination', () => {
     const jobId = await completedJob(sandbox);
     expect((await get(sandbox, `/api/jobs/${jobId}`)).body.status).toBe('COMPLETED');
     expect((await get(sandbox, `/api/jobs/${jobId}`)).body.status).toBe('PROCESSING');
-    expect(storedStatus(sandbox, jobId)).toBe('COMPLETED');
+    expect(await storedStatus(sandbox, jobId)).toBe('COMPLETED');
   });
 
   it('jobs.list-filter-ignored: the status filter of listJobs is ignored', async () => {

@@ -132,6 +132,6 @@ describe('defect injection: limits', () => {
     sandbox = await sandboxWith(['limits.queue-cap-off'], { jobStartDelayMs: 600_000 });
     await sandbox.admin('PUT', `/_sim/tenants/${sandbox.identity.tenantId}/settings`, { queueCaps: { sima: 1, total: 1 } });
     for (let i = 0; i < 3; i++) expect((await enqueue(sandbox)).status).toBe(202);
-    expect(sandbox.sim.domains.jobs.inFlightCount(sandbox.identity.tenantId)).toBe(3);
+    expect(await sandbox.sim.domains.jobs.inFlightCount(sandbox.identity.tenantId)).toBe(3);
   });
 });

@@ -1,5 +1,6 @@
-// Defect injection, response level (control/defects.middleware.ts): each defect changes only what is sent,
-// and the contract check of the shared test client would have refused the defective response.
+// Defect injection, response level (the ResponseDefects each domain declares, applied by
+// kernel/http/response-defects.ts): each defect changes only what is sent, and the contract check of the
+// shared test client would have refused the defective response.
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertDocumented, type TestSandbox } from '../testing/contract-client.js';
 import { completedJob, enqueue, exchange, sandboxWith } from './defects.testing.js';

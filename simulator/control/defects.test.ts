@@ -4,18 +4,38 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { createDefects } from '../kernel/defects.js';
+import { createDomains } from '../domains/index.js';
+import { createDefects, type DefectEntry } from '../kernel/defects.js';
 import type { TestSandbox } from '../testing/contract-client.js';
 import { createTestDeps } from '../testing/kernel.js';
 import { startSimulatorProcess } from '../testing/process.js';
 import { DEFECT_CATALOGUE, DEFECT_IDS, DEFECTS_END, DEFECTS_START, renderDefectTable } from './defects.catalogue.js';
-import { RESPONSE_DEFECTS } from './defects.middleware.js';
 import { sandboxWith } from './defects.testing.js';
 
 const SIMULATOR_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The simulator's production sources: no tests, no test support, not the catalogue that gathers the lists. */
+function productionSources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return full === path.join(SIMULATOR_DIR, 'testing') ? [] : productionSources(full);
+    const support = entry.name.endsWith('.test.ts') || entry.name.endsWith('.testing.ts') || entry.name === 'defects.catalogue.ts';
+    return entry.name.endsWith('.ts') && !support ? [full] : [];
+  });
+}
+
+/** A source without its comment lines: a comment naming an id (or `defects.has('<id>')`) is not a hook. */
+const codeOf = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line))
+    .join('\n');
+
+const isDefectEntry = (value: unknown): value is DefectEntry =>
+  typeof value === 'object' && value !== null && !('apply' in value) && ['id', 'area', 'description'].every((key) => typeof (value as Record<string, unknown>)[key] === 'string');
 
 let sandbox: TestSandbox | undefined;
 afterEach(async () => {
@@ -32,19 +52,56 @@ describe('the defect catalogue', () => {
     }
   });
 
-  it('has a hook for every id, and every hook names a catalogue id', () => {
-    const sources = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) return sources(full);
-        return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !['defects.catalogue.ts', 'defects.testing.ts'].includes(entry.name) ? [full] : [];
-      });
+  it('has a hook for every id, and every hook names a catalogue id', async () => {
+    // Behaviour hooks are `defects.has('<id>')` lines where the behaviour lives; response-level hooks are the
+    // ResponseDefect objects the domains declare, applied by kernel/http/response-defects.ts.
     const hooked = new Set<string>();
-    for (const file of sources(SIMULATOR_DIR)) {
-      for (const match of readFileSync(file, 'utf8').matchAll(/defects\.has\('([^']+)'\)/g)) hooked.add(match[1]);
+    for (const file of productionSources(SIMULATOR_DIR)) {
+      for (const match of codeOf(file).matchAll(/defects\.has\('([^']+)'\)/g)) hooked.add(match[1]);
     }
-    expect([...hooked].sort()).toEqual([...DEFECT_IDS].sort());
-    expect(RESPONSE_DEFECTS.filter((id) => !DEFECT_IDS.includes(id))).toEqual([]);
+    const deps = await createTestDeps();
+    try {
+      const responseDefects = createDomains(deps).responseDefects.map((d) => d.id);
+      expect([...hooked].filter((id) => !DEFECT_IDS.includes(id))).toEqual([]);
+      expect(responseDefects.filter((id) => !DEFECT_IDS.includes(id))).toEqual([]);
+      expect([...new Set([...hooked, ...responseDefects])].sort()).toEqual([...DEFECT_IDS].sort());
+    } finally {
+      deps.scheduler.stop();
+      await deps.store.close();
+    }
+  });
+
+  it('declares each id in exactly one <domain>.defects.ts list, and the catalogue gathers every list', async () => {
+    const declaredIn = new Map<string, string[]>();
+    const files = productionSources(SIMULATOR_DIR).filter((file) => file.endsWith('.defects.ts'));
+    // One list file per domain (and the kernel), named after its folder: <domain>/<domain>.defects.ts.
+    expect(files.length).toBeGreaterThan(1);
+    expect(files.filter((file) => path.basename(file) !== `${path.basename(path.dirname(file))}.defects.ts`)).toEqual([]);
+    for (const file of files) {
+      const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(module)) {
+        if (!Array.isArray(value) || !value.every(isDefectEntry)) continue;
+        for (const entry of value) declaredIn.set(entry.id, [...(declaredIn.get(entry.id) ?? []), `${path.basename(file)} ${name}`]);
+      }
+    }
+    const notOnce = DEFECT_IDS.filter((id) => declaredIn.get(id)?.length !== 1).map((id) => `${id}: ${declaredIn.get(id)?.join(', ') ?? 'no list'}`);
+    expect(notOnce).toEqual([]);
+    expect([...declaredIn.keys()].filter((id) => !DEFECT_IDS.includes(id))).toEqual([]);
+  });
+
+  it('references every id in production code outside the catalogue lists (no defect is declared without a hook)', () => {
+    const code = productionSources(SIMULATOR_DIR)
+      .map((file) => {
+        if (!file.endsWith('.defects.ts')) return codeOf(file);
+        // The catalogue lists (`readonly DefectEntry[]`) declare ids; what else a *.defects.ts holds
+        // (ResponseDefect declarations) hooks them.
+        const rest = codeOf(file).replace(/:\s*readonly DefectEntry\[\]\s*=\s*\[[\s\S]*?\n\];/g, ': never = [];');
+        expect(rest, `${file}: a catalogue entry outside a \`readonly DefectEntry[]\` list`).not.toMatch(/\barea:\s*['"]/);
+        return rest;
+      })
+      .join('\n');
+    const quoted = (id: string) => ["'", '"', '`'].some((q) => code.includes(`${q}${id}${q}`));
+    expect(DEFECT_IDS.filter((id) => !quoted(id))).toEqual([]);
   });
 
   it('is the table of the README, exactly', () => {

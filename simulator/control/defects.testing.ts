@@ -22,13 +22,13 @@ export const enqueue = (s: TestSandbox, body: object = { skus: ['UDS-CHAIR-01'] 
   s.call('POST', '/api/sima/batch', { body, headers, unchecked: true });
 
 /** The job's status as stored (not as a defect may present it). */
-export const storedStatus = (s: TestSandbox, jobId: string) => s.sim.domains.jobs.get(s.identity.tenantId, jobId)?.status;
+export const storedStatus = async (s: TestSandbox, jobId: string) => (await s.sim.domains.jobs.get(s.identity.tenantId, jobId))?.status;
 
 /** Enqueues a job and moves the virtual clock until the worker has COMPLETED it. */
 export async function completedJob(s: TestSandbox): Promise<string> {
   const jobId = (await enqueue(s)).body.jobId as string;
   await waitFor(async () => {
-    if (storedStatus(s, jobId) === 'COMPLETED') return true;
+    if ((await storedStatus(s, jobId)) === 'COMPLETED') return true;
     await s.admin('POST', '/_sim/clock/advance', { seconds: 60 });
     return false;
   }, `job ${jobId} COMPLETED`);

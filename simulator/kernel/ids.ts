@@ -1,5 +1,5 @@
 // Identifiers. Random by default; seeded for tests and replays, so a failure can be reproduced from its seed.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 export interface IdGenerator {
   uuid(): string;
@@ -33,4 +33,17 @@ export function seededIds(seed: number): IdGenerator {
     },
     secret: (n = 24) => bytes(n).toString('base64url'),
   };
+}
+
+/**
+ * A name-based UUID (RFC 9562 version 5, SHA-1): the same namespace and name always give the same id. For
+ * records that must exist once per natural key (one webhook delivery per job and event), so a concurrent
+ * second creation is refused by the store instead of making a duplicate.
+ */
+export function nameUuid(namespace: string, name: string): string {
+  const hash = createHash('sha1').update(Buffer.from(namespace.replace(/-/g, ''), 'hex')).update(name, 'utf8').digest();
+  hash[6] = (hash[6] & 0x0f) | 0x50;
+  hash[8] = (hash[8] & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

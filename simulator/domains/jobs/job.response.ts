@@ -1,9 +1,10 @@
 // A job record as the contract's JobResponse (spec 2.2; schemas/jobs.yaml Job): every required field,
 // `fileName` only when the job has one, and none of the worker's bookkeeping (input, family, timestamps).
+import type { Schema } from '../../../contracts/generated/index.js';
 import type { FinishedJob, JobRecord } from './jobs.types.js';
 import { emptyReconciliation, emptySkippedRows, zeroOutcomes } from './job.store.js';
 
-export function toJobResponse(job: JobRecord): Record<string, unknown> {
+export function toJobResponse(job: JobRecord): Schema<'Job'> {
   return {
     id: job.id,
     type: job.type,

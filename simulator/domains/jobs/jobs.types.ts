@@ -1,46 +1,21 @@
 // The jobs domain's types (spec 2.2, 3.1, 8.2): the stored job, what processors return, the finished-job
 // event and what the domain offers the others.
+import type { Schema } from '../../../contracts/generated/index.js';
 import type { DomainModule } from '../domain.js';
 import type { JobStatus } from './job.machine.js';
 
 export type { JobStatus } from './job.machine.js';
 
 /** spec 2.2: the job types (also the job-list filter values). */
-export type JobType =
-  | 'ship_upload'
-  | 'sima_validation'
-  | 'catalog_upload'
-  | 'order_upload'
-  | 'carrier_agreement_upload'
-  | 'notification_digest'
-  | 'notification_event';
+export type JobType = Schema<'JobType'>;
 
 /** Which queue-admission cap a job counts against (spec 8.2, 8.4), besides the tenant total. */
 export type QueueFamily = 'sima' | 'upload' | 'preview' | 'other';
 
-/** spec 2.2 `reconciliation`. */
-export interface JobReconciliation {
-  rowsUploaded: number | null;
-  rowsSkipped: number | null;
-  rowsDeduplicated: number | null;
-  skusFound: number;
-  skusScreened: number;
-  skusNotApplicable: number;
-}
-
-/** spec 2.2 `skippedRows`. */
-export interface JobSkippedRows {
-  counts: Record<string, number> | null;
-  sample: Array<Record<string, unknown>> | null;
-}
-
-/** spec 2.2 `outcomes`. */
-export interface JobOutcomeCounts {
-  atRisk: number;
-  cleared: number;
-  needsReview: number;
-  falsePositive: number;
-}
+/** spec 2.2 `reconciliation`, `skippedRows` and `outcomes`: the contract's schemas. */
+export type JobReconciliation = Schema<'Reconciliation'>;
+export type JobSkippedRows = Schema<'SkippedRows'>;
+export type JobOutcomeCounts = Schema<'JobOutcomes'>;
 
 export interface JobRecord {
   id: string;
@@ -107,7 +82,7 @@ export interface JobsDomain extends DomainModule {
   enqueue(input: { tenantId: string; keyId: string | null; type: JobType; family: QueueFamily; fileName?: string; input?: unknown }): Promise<JobRecord>;
   get(tenantId: string, jobId: string): Promise<JobRecord | undefined>;
   /** The contract's JobResponse (schemas/jobs.yaml Job) for a record. */
-  toResponse(job: JobRecord): Record<string, unknown>;
+  toResponse(job: JobRecord): Schema<'Job'>;
   /** Fired once a job's terminal state is durable; the listener's promise is awaited (and its error logged). */
   onFinished(listener: (event: FinishedJob) => void | Promise<void>): void;
   inFlightCount(tenantId: string, family?: QueueFamily): Promise<number>;

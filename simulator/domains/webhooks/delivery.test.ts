@@ -52,9 +52,9 @@ function headerProblems(event: 'job.completed' | 'job.failed', headers: Record<s
 describe('webhook deliveries', () => {
   it('delivers job.completed with every X-SVC header and a body valid against the WebhookDelivery schema', async () => {
     const webhooks = await setup(() => 204);
-    webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: `${receiver.url}/hooks?source=sandbox`, webhookSecret: SECRET })!);
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
-    await waitFor(() => webhooks.deliveries()[0]?.status === 'delivered', 'the delivery');
+    await webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: `${receiver.url}/hooks?source=sandbox`, webhookSecret: SECRET })!);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    await waitFor(async () => (await webhooks.deliveries())[0]?.status === 'delivered', 'the delivery');
 
     expect(receiver.requests).toHaveLength(1);
     const [request] = receiver.requests;
@@ -70,16 +70,16 @@ describe('webhook deliveries', () => {
     expect(request.headers['x-svc-delivery-id']).toBe(body.id);
     expect(body).toEqual({ id: body.id, event: 'job.completed', createdAt: new Date(T0).toISOString(), job: finishedJob({ id: JOB }).job });
 
-    const [delivery] = webhooks.deliveries({ jobId: JOB });
+    const [delivery] = await webhooks.deliveries({ jobId: JOB });
     expect(delivery).toMatchObject({ id: body.id, tenantId: 'tenant-1', jobId: JOB, event: 'job.completed', status: 'delivered', nextAttemptAt: null });
     expect(delivery.attempts).toEqual([{ number: 1, at: new Date(T0).toISOString(), statusCode: 204, error: null, durationMs: expect.any(Number) }]);
-    expect(webhooks.deliveries({ tenantId: 'other-tenant' })).toEqual([]);
+    expect(await webhooks.deliveries({ tenantId: 'other-tenant' })).toEqual([]);
   });
 
   it('signs "<timestamp>.<raw body>" so an independent HMAC check verifies it, and a tampered body does not', async () => {
     const webhooks = await setup(() => 200);
-    webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhook: { url: receiver.url, secret: SECRET } })!);
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1', status: 'FAILED' }));
+    await webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhook: { url: receiver.url, secret: SECRET } })!);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1', status: 'FAILED' }));
     await waitFor(() => receiver.requests.length === 1, 'the delivery');
 
     const [{ headers, rawBody }] = receiver.requests;
@@ -93,17 +93,17 @@ describe('webhook deliveries', () => {
 
   it('sends no X-SVC-Signature header when no secret is configured', async () => {
     const webhooks = await setup(() => 200);
-    webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: receiver.url })!);
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    await webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: receiver.url })!);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
     await waitFor(() => receiver.requests.length === 1, 'the delivery');
     expect(receiver.requests[0].headers['x-svc-signature']).toBeUndefined();
   });
 
   it('retries a failing receiver exactly 30 s, 2 min and 10 min after each failure, then marks the delivery failed', async () => {
     const webhooks = await setup(() => 500);
-    webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: receiver.url, webhookSecret: SECRET })!);
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
-    const attemptsRecorded = (n: number) => () => webhooks.deliveries()[0]?.attempts.length === n;
+    await webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: receiver.url, webhookSecret: SECRET })!);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    const attemptsRecorded = (n: number) => async () => (await webhooks.deliveries())[0]?.attempts.length === n;
     await waitFor(attemptsRecorded(1), 'attempt 1');
 
     for (const [attempt, gap] of [[2, 30_000], [3, 120_000], [4, 600_000]] as const) {
@@ -113,7 +113,7 @@ describe('webhook deliveries', () => {
       deps.clock.advance(1);
       await waitFor(attemptsRecorded(attempt), `attempt ${attempt}`);
     }
-    const [delivery] = webhooks.deliveries();
+    const [delivery] = await webhooks.deliveries();
     expect(delivery.status).toBe('failed');
     expect(delivery.nextAttemptAt).toBeNull();
     expect(delivery.attempts.map((a) => [a.number, a.statusCode, a.error])).toEqual([1, 2, 3, 4].map((n) => [n, 500, 'unexpected status 500']));
@@ -133,17 +133,17 @@ describe('webhook deliveries', () => {
 
   it('counts an attempt that outlasts the timeout as a failure and schedules the retry', async () => {
     const webhooks = await setup((index) => (index === 0 ? 'hang' : 200), { timeoutMs: 150 });
-    webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: receiver.url })!);
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
-    await waitFor(() => webhooks.deliveries()[0]?.attempts.length === 1, 'the timed-out attempt');
+    await webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: receiver.url })!);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    await waitFor(async () => (await webhooks.deliveries())[0]?.attempts.length === 1, 'the timed-out attempt');
 
-    const [delivery] = webhooks.deliveries();
+    const [delivery] = await webhooks.deliveries();
     expect(delivery.status).toBe('pending');
     expect(delivery.attempts[0]).toMatchObject({ number: 1, statusCode: null, error: 'timed out after 150 ms' });
     expect(delivery.attempts[0].durationMs).toBeGreaterThanOrEqual(140);
     expect(delivery.nextAttemptAt).toBe(new Date(T0 + 30_000).toISOString());
     deps.clock.advance(30_000);
-    await waitFor(() => webhooks.deliveries()[0].status === 'delivered', 'the retry');
+    await waitFor(async () => (await webhooks.deliveries())[0].status === 'delivered', 'the retry');
   });
 });
 
@@ -152,11 +152,11 @@ describe('SSRF protection at delivery', () => {
     const asked: string[] = [];
     const resolve = async (host: string): Promise<ResolvedAddress[]> => (asked.push(host), [{ address: '10.1.2.3', family: 4 }]);
     const webhooks = await setup(() => 200, { resolve });
-    webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: 'https://hooks.example.com/in', webhookSecret: SECRET })!);
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
-    await waitFor(() => webhooks.deliveries()[0]?.attempts.length === 1, 'the refused attempt');
+    await webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: 'https://hooks.example.com/in', webhookSecret: SECRET })!);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    await waitFor(async () => (await webhooks.deliveries())[0]?.attempts.length === 1, 'the refused attempt');
 
-    const [delivery] = webhooks.deliveries();
+    const [delivery] = await webhooks.deliveries();
     expect(asked).toEqual(['hooks.example.com']);
     expect(delivery.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/10\.1\.2\.3.*10\.0\.0\.0\/8/) });
     expect(delivery).toMatchObject({ status: 'pending', nextAttemptAt: new Date(T0 + 30_000).toISOString() });
@@ -168,10 +168,10 @@ describe('SSRF protection at delivery', () => {
       { address: '127.0.0.1', family: 4 },
     ];
     const webhooks = await setup(() => 200, { resolve });
-    webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: `http://receiver.test:${receiver.port}/in` })!);
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
-    await waitFor(() => webhooks.deliveries()[0]?.attempts.length === 1, 'the refused attempt');
-    expect(webhooks.deliveries()[0].attempts[0].error).toMatch(/127\.0\.0\.1 \(127\.0\.0\.0\/8\)/);
+    await webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: `http://receiver.test:${receiver.port}/in` })!);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    await waitFor(async () => (await webhooks.deliveries())[0]?.attempts.length === 1, 'the refused attempt');
+    expect((await webhooks.deliveries())[0].attempts[0].error).toMatch(/127\.0\.0\.1 \(127\.0\.0\.0\/8\)/);
     await sleep(50);
     expect(receiver.requests).toHaveLength(0);
   });
@@ -181,9 +181,9 @@ describe('SSRF protection at delivery', () => {
     const resolve = async (host: string): Promise<ResolvedAddress[]> => (asked.push(host), [{ address: '127.0.0.1', family: 4 }]);
     // Local testing allow list by host name only; `hooks.test` exists in no DNS, so only the pin can reach it.
     const webhooks = await setup(() => 200, { resolve, allow: () => ['hooks.test'] });
-    webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: `http://hooks.test:${receiver.port}/in`, webhookSecret: SECRET })!);
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
-    await waitFor(() => webhooks.deliveries()[0]?.status === 'delivered', 'the delivery');
+    await webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: `http://hooks.test:${receiver.port}/in`, webhookSecret: SECRET })!);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    await waitFor(async () => (await webhooks.deliveries())[0]?.status === 'delivered', 'the delivery');
     expect(asked).toEqual(['hooks.test']);
     expect(receiver.requests[0].headers.host).toBe(`hooks.test:${receiver.port}`);
   });
@@ -193,31 +193,79 @@ describe('event subscriptions', () => {
   it('does not deliver an event the job did not subscribe to', async () => {
     const webhooks = await setup(() => 200);
     const onlyFailures = webhooks.parseConfig({ webhookUrl: receiver.url, webhookEvents: ['job.failed'] })!;
-    webhooks.attach(JOB, 'tenant-1', onlyFailures);
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1', status: 'COMPLETED' }));
+    await webhooks.attach(JOB, 'tenant-1', onlyFailures);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1', status: 'COMPLETED' }));
     await sleep(80);
-    expect(webhooks.deliveries()).toEqual([]);
+    expect(await webhooks.deliveries()).toEqual([]);
     expect(receiver.requests).toHaveLength(0);
 
     const failing = '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e';
-    webhooks.attach(failing, 'tenant-1', onlyFailures);
-    webhooks.jobFinished(finishedJob({ id: failing, tenantId: 'tenant-1', status: 'FAILED' }));
+    await webhooks.attach(failing, 'tenant-1', onlyFailures);
+    await webhooks.jobFinished(finishedJob({ id: failing, tenantId: 'tenant-1', status: 'FAILED' }));
     await waitFor(() => receiver.requests.length === 1, 'the job.failed delivery');
     expect(receiver.requests[0].headers['x-svc-event']).toBe('job.failed');
   });
 
   it('creates no delivery for a job without configuration, another tenant, or a repeated end notice', async () => {
     const webhooks = await setup(() => 200);
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
-    webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: receiver.url })!);
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-2' }));
-    expect(webhooks.deliveries()).toEqual([]);
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    await webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: receiver.url })!);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-2' }));
+    expect(await webhooks.deliveries()).toEqual([]);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
     await waitFor(() => receiver.requests.length === 1, 'the delivery');
     await sleep(50);
-    expect(webhooks.deliveries()).toHaveLength(1);
+    expect(await webhooks.deliveries()).toHaveLength(1);
     expect(receiver.requests).toHaveLength(1);
     expect(isObject(JSON.parse(receiver.requests[0].rawBody))).toBe(true);
+  });
+
+  it('creates one delivery when two end notices of a job arrive at once (two instances)', async () => {
+    const webhooks = await setup(() => 200);
+    await webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: receiver.url })!);
+    await Promise.all([webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' })), webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }))]);
+    await waitFor(() => receiver.requests.length === 1, 'the delivery');
+    await sleep(50);
+    expect(await webhooks.deliveries()).toHaveLength(1);
+    expect(receiver.requests).toHaveLength(1);
+  });
+});
+
+describe('tenant clocks', () => {
+  it("fires a pending retry when only its tenant's clock moves, and leaves another tenant's retry waiting", async () => {
+    const failFirst: Reply = (index) => (index === 0 ? 500 : 200);
+    const receiverA = await startReceiver(failFirst);
+    const receiverB = await startReceiver(failFirst);
+    deps = await frozenDeps({ config: { webhookAllowTargets: [receiverA.target, receiverB.target] } });
+    const webhooks = createWebhooks(deps);
+    await webhooks.start?.();
+    cleanup.push(() => receiverA.close(), () => receiverB.close(), async () => webhooks.stop?.(), () => deps.scheduler.stop());
+    const JOB_B = '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e';
+    const deliveryOf = async (tenantId: string) => (await webhooks.deliveries({ tenantId }))[0];
+
+    await webhooks.attach(JOB, 'tenant-A', webhooks.parseConfig({ webhookUrl: receiverA.url })!);
+    await webhooks.attach(JOB_B, 'tenant-B', webhooks.parseConfig({ webhookUrl: receiverB.url })!);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-A' }));
+    await webhooks.jobFinished(finishedJob({ id: JOB_B, tenantId: 'tenant-B' }));
+    for (const tenantId of ['tenant-A', 'tenant-B']) {
+      await waitFor(async () => (await deliveryOf(tenantId))?.attempts.length === 1, `${tenantId}'s attempt 1`);
+      expect(await deliveryOf(tenantId)).toMatchObject({ status: 'pending', nextAttemptAt: new Date(T0 + 30_000).toISOString(), attempts: [{ number: 1, statusCode: 500 }] });
+    }
+
+    deps.clocks.of('tenant-A').advance(30_000);
+    await waitFor(async () => (await deliveryOf('tenant-A')).status === 'delivered', "tenant-A's retry");
+    expect(receiverA.requests.map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2']);
+    expect(Number(receiverA.requests[1].headers['x-svc-timestamp'])).toBe(Math.floor(T0 / 1000) + 30);
+    await sleep(60);
+    expect(receiverB.requests.map((r) => r.headers['x-svc-attempt'])).toEqual(['1']);
+    expect(await deliveryOf('tenant-B')).toMatchObject({ status: 'pending', nextAttemptAt: new Date(T0 + 30_000).toISOString(), attempts: [{ number: 1 }] });
+    expect(deps.clock.now()).toBe(T0);
+
+    // B's retry was left waiting, not lost: it fires once B's own clock reaches it.
+    deps.clocks.of('tenant-B').advance(30_000);
+    await waitFor(async () => (await deliveryOf('tenant-B')).status === 'delivered', "tenant-B's retry");
+    expect(receiverB.requests.map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2']);
+    expect(receiverA.requests).toHaveLength(2);
   });
 });

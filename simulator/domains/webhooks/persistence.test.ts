@@ -51,18 +51,18 @@ describe('webhook persistence', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'webhooks-restart-'));
     receiver = await startReceiver((index) => (index === 0 ? 500 : 200));
     const first = await boot();
-    first.webhooks.attach(JOB, 'tenant-1', first.webhooks.parseConfig({ webhookUrl: receiver.url, webhookSecret: SECRET })!);
-    first.webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
-    await waitFor(() => first.webhooks.deliveries()[0]?.attempts.length === 1, 'attempt 1');
+    await first.webhooks.attach(JOB, 'tenant-1', first.webhooks.parseConfig({ webhookUrl: receiver.url, webhookSecret: SECRET })!);
+    await first.webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    await waitFor(async () => (await first.webhooks.deliveries())[0]?.attempts.length === 1, 'attempt 1');
     await shutDown(first.deps, first.webhooks);
 
     const second = await boot();
-    const [pending] = second.webhooks.deliveries();
+    const [pending] = await second.webhooks.deliveries();
     expect(pending).toMatchObject({ status: 'pending', attempts: [{ number: 1, statusCode: 500 }] });
     await sleep(60);
     expect(receiver.requests).toHaveLength(1);
     second.deps.clock.advance(30_000);
-    await waitFor(() => second.webhooks.deliveries()[0].status === 'delivered', 'the resumed attempt');
+    await waitFor(async () => (await second.webhooks.deliveries())[0].status === 'delivered', 'the resumed attempt');
 
     const [one, two] = receiver.requests;
     expect(two.headers['x-svc-attempt']).toBe('2');
@@ -76,27 +76,27 @@ describe('webhook persistence', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'webhooks-cutoff-'));
     receiver = await startReceiver((index) => (index === 0 ? 'hang' : 202));
     const first = await boot();
-    first.webhooks.attach(JOB, 'tenant-1', first.webhooks.parseConfig({ webhookUrl: receiver.url })!);
-    first.webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    await first.webhooks.attach(JOB, 'tenant-1', first.webhooks.parseConfig({ webhookUrl: receiver.url })!);
+    await first.webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
     await waitFor(() => receiver.requests.length === 1, 'attempt 1 on the wire');
     await shutDown(first.deps, first.webhooks);
 
     const second = await boot();
-    await waitFor(() => second.webhooks.deliveries()[0]?.status === 'delivered', 'the retried attempt');
+    await waitFor(async () => (await second.webhooks.deliveries())[0]?.status === 'delivered', 'the retried attempt');
     expect(receiver.requests.map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '1']);
-    expect(second.webhooks.deliveries()[0].attempts).toEqual([expect.objectContaining({ number: 1, statusCode: 202, error: null })]);
+    expect((await second.webhooks.deliveries())[0].attempts).toEqual([expect.objectContaining({ number: 1, statusCode: 202, error: null })]);
   });
 
   it('never writes the webhook secret in clear to the store files', async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'webhooks-secret-'));
     receiver = await startReceiver(() => 200);
     const { deps, webhooks } = await boot();
-    webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: receiver.url, webhookSecret: SECRET })!);
-    webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
-    await waitFor(() => webhooks.deliveries()[0]?.status === 'delivered', 'the delivery');
+    await webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: receiver.url, webhookSecret: SECRET })!);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    await waitFor(async () => (await webhooks.deliveries())[0]?.status === 'delivered', 'the delivery');
     expect(verifySignature(SECRET, receiver.requests[0].headers, receiver.requests[0].rawBody)).toBe(true);
 
-    const stored = deps.store.collection<{ id: string; secret: unknown }>('webhookConfigs').get(JOB);
+    const stored = await deps.store.collection<{ id: string; secret: unknown }>('webhookConfigs').get(JOB);
     expect(stored?.secret).toEqual({ alg: 'A256GCM', iv: expect.any(String), tag: expect.any(String), data: expect.any(String) });
     await deps.store.compact();
     await shutDown(deps, webhooks);

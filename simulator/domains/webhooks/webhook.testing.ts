@@ -72,9 +72,10 @@ export function verifySignature(secret: string, headers: http.IncomingHttpHeader
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+/** Polls `condition` (which may read the asynchronous store) until it holds, or fails naming `what`. */
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(10);
   }

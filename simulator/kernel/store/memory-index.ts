@@ -92,7 +92,9 @@ export class MemoryIndexes {
   page(plan: QueryPlan<string>, options: { limit?: number; offset?: number; after?: string | null }): Page<StoredRecord> {
     const index = this.indexes.get(plan.index)!;
     const bucket = this.bucket(plan);
-    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    // Out-of-range paging (a lenient caller) reads as the nearest valid value, as the SQL rendering does.
+    const limit = Math.max(0, options.limit ?? Number.POSITIVE_INFINITY);
+    const offset = Math.max(0, options.offset ?? 0);
     const matches = this.matcher(plan);
     // Walking order: the index order, or its reverse.
     const at = (i: number) => bucket[plan.reverse ? bucket.length - 1 - i : i];
@@ -106,7 +108,7 @@ export class MemoryIndexes {
     let total: number;
     if (plan.residual.length === 0) {
       total = bucket.length;
-      const from = start + (options.offset ?? 0);
+      const from = start + offset;
       for (let i = from; i < bucket.length && items.length < limit; i++) items.push(at(i));
       const more = from + items.length < bucket.length;
       return { items, total, nextCursor: more && items.length ? this.cursorOf(plan.order, items[items.length - 1]) : null };
@@ -119,7 +121,7 @@ export class MemoryIndexes {
       if (!matches(record)) continue;
       total += 1;
       if (i < start) continue;
-      if (skipped < (options.offset ?? 0)) skipped += 1;
+      if (skipped < offset) skipped += 1;
       else if (items.length < limit) items.push(record);
       else more = true;
     }

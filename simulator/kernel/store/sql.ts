@@ -53,7 +53,9 @@ export function querySql(table: string, plan: QueryPlan<string>, query: Query<st
     const terms = order.map((o, i) => [...order.slice(0, i).map((p, j) => `${p.column} = ${values[j]}`), `${o.column} ${o.dir === 'ASC' ? '>' : '<'} ${values[i]}`].join(' AND '));
     keyset = ` AND (${terms.map((t) => `(${t})`).join(' OR ')})`;
   }
-  const paging = `${query.limit === undefined ? '' : ` LIMIT ${Math.trunc(query.limit)}`}${query.offset ? ` OFFSET ${Math.trunc(query.offset)}` : ''}`;
+  const limit = query.limit === undefined ? undefined : Math.max(0, Math.trunc(query.limit));
+  const offset = Math.max(0, Math.trunc(query.offset ?? 0));
+  const paging = `${limit === undefined ? '' : ` LIMIT ${limit}`}${offset ? ` OFFSET ${offset}` : ''}`;
   const text =
     `SELECT "data", (SELECT count(*) FROM ${ident(table)} WHERE ${where}) AS "total" FROM ${ident(table)} WHERE ${where}${keyset}` +
     ` ORDER BY ${order.map((o) => `${o.column} ${o.dir}`).join(', ')}${paging}`;

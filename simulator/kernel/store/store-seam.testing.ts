@@ -131,6 +131,14 @@ export function describeStoreSeam(label: string, open: (file?: string) => Promis
       expect(rest).toEqual([17, 18, 20, 22, 24, 26, 28, 40]);
     });
 
+    it('reads a negative offset or limit as zero', async () => {
+      const c = await items();
+      for (let n = 1; n <= 3; n++) await c.put(item(n));
+      expect((await c.query({ where: { tenantId: 't1' }, offset: -1, limit: 2 })).items.map((i) => i.n)).toEqual([3, 2]);
+      expect((await c.query({ where: { tenantId: 't1', flagged: false }, offset: -5 })).items.map((i) => i.n)).toEqual([3, 1]);
+      expect((await c.query({ where: { tenantId: 't1' }, limit: -1 })).items).toEqual([]);
+    });
+
     it('refuses a cursor it did not issue', async () => {
       const c = await items();
       await c.put(item(1));
