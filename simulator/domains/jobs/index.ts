@@ -2,6 +2,7 @@
 // the tenants' virtual clocks that runs registered job types, queue-admission caps, and a finished-job event
 // for webhooks. Other domains enqueue through `enqueue` and register their processors with `registerJobType`.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { keyedSerial } from '../../kernel/serial.js';
 import type { TenantStore } from '../tenants/index.js';
 import { toJobResponse } from './job.response.js';
 import { JOBS_COLLECTION, jobStore } from './job.store.js';
@@ -17,18 +18,22 @@ export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): J
   const jobs = jobStore(deps.store);
   const worker = createWorker(deps, jobs);
   const admission = queueAdmission(deps, jobs, peers.tenants);
+  // Admission counts the tenant's in-flight jobs and then the job is created: one tenant's enqueues must not
+  // interleave there, or two could pass a cap together (spec 8.2).
+  const perTenant = keyedSerial();
 
   return {
     name: 'jobs',
     collectionName: JOBS_COLLECTION,
     handlers: jobRoutes(jobs, deps.defects),
     registerJobType: worker.register,
-    async enqueue(input) {
-      await admission.admit(input.tenantId, input.family, input.keyId);
-      const job = await jobs.create({ id: deps.ids.uuid(), tenantId: input.tenantId, type: input.type, family: input.family, fileName: input.fileName, input: input.input ?? null, now: deps.clocks.of(input.tenantId).nowIso() });
-      worker.schedule(job);
-      return job;
-    },
+    enqueue: (input) =>
+      perTenant(input.tenantId, async () => {
+        await admission.admit(input.tenantId, input.family, input.keyId);
+        const job = await jobs.create({ id: deps.ids.uuid(), tenantId: input.tenantId, type: input.type, family: input.family, fileName: input.fileName, input: input.input ?? null, now: deps.clocks.of(input.tenantId).nowIso() });
+        worker.schedule(job);
+        return job;
+      }),
     get: (tenantId, jobId) => jobs.getForTenant(tenantId, jobId),
     toResponse: toJobResponse,
     onFinished: worker.onFinished,

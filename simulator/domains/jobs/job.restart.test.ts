@@ -1,12 +1,24 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { createTestDeps } from '../../testing/kernel.js';
 import { tenantStore } from '../tenants/index.js';
-import { createJobs, type JobProcessor } from './index.js';
+import { createJobs, type JobProcessor, type JobStatus } from './index.js';
 import { SLOW_JOBS, until } from './jobs.testing.js';
+
+// Every job-machine transition the worker asks for, to see which move a restart takes (not only where it lands).
+const jobTransitions = vi.hoisted(() => [] as Array<{ from: string; action: string; to: string }>);
+vi.mock('../../kernel/machine.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../kernel/machine.js')>();
+  const transition: typeof actual.transition = (machine, current, action, context, details) => {
+    const to = actual.transition(machine, current, action, context, details);
+    if (machine.name === 'job') jobTransitions.push({ from: current, action, to });
+    return to;
+  };
+  return { ...actual, transition };
+});
 
 const tempFile = () => path.join(mkdtempSync(path.join(os.tmpdir(), 'jobs-restart-')), 'store.json');
 
@@ -28,19 +40,20 @@ describe('jobs across a restart', () => {
   it('resumes a PENDING job on a reopened store and completes it', async () => {
     const file = tempFile();
     const first = await boot(file);
-    const tenant = first.tenants.create();
-    const job = first.jobs.enqueue({ tenantId: tenant.id, keyId: null, type: 'sima_validation', family: 'sima', input: { skus: ['A'] } });
+    const tenant = await first.tenants.create();
+    const job = await first.jobs.enqueue({ tenantId: tenant.id, keyId: null, type: 'sima_validation', family: 'sima', input: { skus: ['A'] } });
     await first.deps.store.flush();
     crash(first.deps);
 
     const second = await boot(file);
-    expect(second.jobs.get(tenant.id, job.id)?.status).toBe('PENDING');
+    const get = async () => (await second.jobs.get(tenant.id, job.id))!;
+    expect((await second.jobs.get(tenant.id, job.id))?.status).toBe('PENDING');
     await second.jobs.start!();
     second.deps.clock.advance(SLOW_JOBS.jobStartDelayMs);
-    await until(() => second.jobs.get(tenant.id, job.id)!.status === 'PROCESSING', 'PROCESSING');
+    await until(async () => (await get()).status === 'PROCESSING', 'PROCESSING');
     second.deps.clock.advance(SLOW_JOBS.jobProcessingMs);
-    await until(() => second.jobs.get(tenant.id, job.id)!.status === 'COMPLETED', 'COMPLETED');
-    expect(second.jobs.get(tenant.id, job.id)!.result).toEqual({ echoed: { skus: ['A'] } });
+    await until(async () => (await get()).status === 'COMPLETED', 'COMPLETED');
+    expect((await get()).result).toEqual({ echoed: { skus: ['A'] } });
     await Promise.all([first.deps.store.close(), second.deps.store.close()]);
   });
 
@@ -49,21 +62,65 @@ describe('jobs across a restart', () => {
     let release: () => void = () => {};
     // This process's processor never gets to finish: the crash comes first.
     const first = await boot(file, () => new Promise((resolve) => (release = () => resolve({ result: {} }))));
-    const tenant = first.tenants.create();
-    const job = first.jobs.enqueue({ tenantId: tenant.id, keyId: null, type: 'sima_validation', family: 'sima', input: 'again' });
+    const tenant = await first.tenants.create();
+    const job = await first.jobs.enqueue({ tenantId: tenant.id, keyId: null, type: 'sima_validation', family: 'sima', input: 'again' });
     first.deps.clock.advance(SLOW_JOBS.jobStartDelayMs);
-    await until(() => first.jobs.get(tenant.id, job.id)!.status === 'PROCESSING', 'PROCESSING');
+    await until(async () => (await first.jobs.get(tenant.id, job.id))!.status === 'PROCESSING', 'PROCESSING');
     await first.deps.store.flush();
     crash(first.deps);
 
     const second = await boot(file);
-    expect(second.jobs.get(tenant.id, job.id)?.status).toBe('PROCESSING');
+    const get = async () => (await second.jobs.get(tenant.id, job.id))!;
+    expect((await second.jobs.get(tenant.id, job.id))?.status).toBe('PROCESSING');
     await second.jobs.start!();
-    await until(() => second.jobs.get(tenant.id, job.id)!.startedAt !== first.jobs.get(tenant.id, job.id)!.startedAt, 'restarted');
+    const firstStartedAt = (await first.jobs.get(tenant.id, job.id))!.startedAt;
+    await until(async () => (await get()).startedAt !== firstStartedAt, 'restarted');
     second.deps.clock.advance(SLOW_JOBS.jobProcessingMs);
-    await until(() => second.jobs.get(tenant.id, job.id)!.status === 'COMPLETED', 'COMPLETED');
-    expect(second.jobs.get(tenant.id, job.id)!.result).toEqual({ echoed: 'again' });
+    await until(async () => (await get()).status === 'COMPLETED', 'COMPLETED');
+    expect((await get()).result).toEqual({ echoed: 'again' });
     release();
+    await Promise.all([first.deps.store.close(), second.deps.store.close()]);
+  });
+
+  it('resumes a PROCESSING job through the machine\'s resume transition: it never goes back to PENDING', async () => {
+    const file = tempFile();
+    const first = await boot(file, () => new Promise(() => {})); // crashes before its processor finishes
+    const tenant = await first.tenants.create();
+    const job = await first.jobs.enqueue({ tenantId: tenant.id, keyId: null, type: 'sima_validation', family: 'sima', input: 'resumed' });
+    first.deps.clock.advance(SLOW_JOBS.jobStartDelayMs);
+    await until(async () => (await first.jobs.get(tenant.id, job.id))!.status === 'PROCESSING', 'PROCESSING');
+    await first.deps.store.flush();
+    crash(first.deps);
+    const beforeRestart = (await first.jobs.get(tenant.id, job.id))!;
+
+    // What the restarted process's processor sees of the job, and every status stored while it runs.
+    const seenByProcessor: Array<{ status: JobStatus; progress: number }> = [];
+    const second = await boot(file, async (picked) => {
+      seenByProcessor.push({ status: picked.status, progress: picked.progress });
+      return { result: { echoed: picked.input } };
+    });
+    const get = async () => (await second.jobs.get(tenant.id, job.id))!;
+    const stored: JobStatus[] = [];
+    jobTransitions.length = 0;
+    await second.jobs.start!();
+    await until(async () => {
+      stored.push((await get()).status);
+      return seenByProcessor.length === 1;
+    }, 'the resumed run');
+
+    expect(jobTransitions).toEqual([{ from: 'PROCESSING', action: 'resume', to: 'PROCESSING' }]);
+    expect(seenByProcessor).toEqual([{ status: 'PROCESSING', progress: 0 }]);
+    const resumed = await get();
+    expect(resumed.status).toBe('PROCESSING');
+    expect(resumed.startedAt).not.toBe(beforeRestart.startedAt);
+    // A compare-and-set write of the record the restart read: one revision later.
+    expect(resumed.rev).toBe(beforeRestart.rev! + 1);
+    expect(stored).not.toContain('PENDING');
+
+    second.deps.clock.advance(SLOW_JOBS.jobProcessingMs);
+    await until(async () => (await get()).status === 'COMPLETED', 'COMPLETED');
+    expect(jobTransitions.map((t) => t.action)).toEqual(['resume', 'succeed']);
+    expect((await get()).result).toEqual({ echoed: 'resumed' });
     await Promise.all([first.deps.store.close(), second.deps.store.close()]);
   });
 
@@ -76,14 +133,15 @@ describe('jobs across a restart', () => {
       runs += 1;
       return { result: {} };
     });
-    const tenant = tenants.create();
-    const job = jobs.enqueue({ tenantId: tenant.id, keyId: null, type: 'ship_upload', family: 'upload' });
+    const tenant = await tenants.create();
+    const job = await jobs.enqueue({ tenantId: tenant.id, keyId: null, type: 'ship_upload', family: 'upload' });
+    const get = async () => (await jobs.get(tenant.id, job.id))!;
     await jobs.start!();
     deps.clock.advance(SLOW_JOBS.jobStartDelayMs);
-    await until(() => jobs.get(tenant.id, job.id)!.status === 'PROCESSING', 'PROCESSING');
+    await until(async () => (await get()).status === 'PROCESSING', 'PROCESSING');
     await jobs.start!();
     deps.clock.advance(SLOW_JOBS.jobProcessingMs);
-    await until(() => jobs.get(tenant.id, job.id)!.status === 'COMPLETED', 'COMPLETED');
+    await until(async () => (await get()).status === 'COMPLETED', 'COMPLETED');
     expect(runs).toBe(1);
   });
 });

@@ -20,6 +20,13 @@ export interface JobListFilter {
 export const JOBS_COLLECTION = 'jobs';
 
 type JobField = 'tenantId' | 'type' | 'status' | 'family' | 'inFlight' | 'createdAt' | 'seq';
+// The tenant indexes are declared oldest first and walked backwards for "newest first": a new job then
+// lands at the end of its index buckets (an append) instead of at the front of a bucket holding every job
+// of the tenant, which made each enqueue cost the size of the tenant's history.
+const OLDEST_FIRST = [
+  ['createdAt', 'asc'],
+  ['seq', 'asc'],
+] as const;
 const NEWEST_FIRST = [
   ['createdAt', 'desc'],
   ['seq', 'desc'],
@@ -38,10 +45,10 @@ export function jobStore(store: Store) {
     },
     indexes: {
       // spec 4.1 GET /api/jobs: newest first, filtered by type and status; `count` from the same index.
-      tenant: { keys: ['tenantId'], order: NEWEST_FIRST },
-      tenantType: { keys: ['tenantId', 'type'], order: NEWEST_FIRST },
-      tenantStatus: { keys: ['tenantId', 'status'], order: NEWEST_FIRST },
-      tenantTypeStatus: { keys: ['tenantId', 'type', 'status'], order: NEWEST_FIRST },
+      tenant: { keys: ['tenantId'], order: OLDEST_FIRST },
+      tenantType: { keys: ['tenantId', 'type'], order: OLDEST_FIRST },
+      tenantStatus: { keys: ['tenantId', 'status'], order: OLDEST_FIRST },
+      tenantTypeStatus: { keys: ['tenantId', 'type', 'status'], order: OLDEST_FIRST },
       // spec 8.2 queue admission, and the restart that resumes in-flight jobs.
       inFlight: { keys: ['inFlight'], order: [['createdAt', 'asc']] },
       inFlightTenant: { keys: ['inFlight', 'tenantId'], order: [['createdAt', 'asc']] },
@@ -97,7 +104,7 @@ export function jobStore(store: Store) {
     /** Newest first; `count` is the number matching the filters before pagination (spec 2.2). */
     async list(tenantId: string, filter: JobListFilter): Promise<{ jobs: JobRecord[]; count: number }> {
       const where = { tenantId, ...(filter.type ? { type: filter.type } : {}), ...(filter.status ? { status: filter.status } : {}) };
-      const page = await jobs.query({ where, limit: filter.limit, offset: filter.offset });
+      const page = await jobs.query({ where, orderBy: NEWEST_FIRST, limit: filter.limit, offset: filter.offset });
       return { jobs: page.items, count: page.total };
     },
   };

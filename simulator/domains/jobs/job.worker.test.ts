@@ -9,41 +9,42 @@ const { jobStartDelayMs: START, jobProcessingMs: PROCESSING } = SLOW_JOBS;
 async function setup() {
   const deps = await createTestDeps({ config: SLOW_JOBS });
   const tenants = tenantStore(deps);
-  const tenant = tenants.create();
+  const tenant = await tenants.create();
   const jobs = createJobs(deps, { tenants });
   const finished: FinishedJob[] = [];
-  jobs.onFinished((event) => finished.push(event));
-  return { deps, jobs, tenantId: tenant.id, finished };
+  jobs.onFinished((event) => void finished.push(event));
+  return { deps, tenants, jobs, tenantId: tenant.id, finished };
 }
 
-const statusOf = (jobs: JobsDomain, tenantId: string, id: string) => jobs.get(tenantId, id)?.status;
+const statusOf = async (jobs: JobsDomain, tenantId: string, id: string) => (await jobs.get(tenantId, id))?.status;
+const jobOf = async (jobs: JobsDomain, tenantId: string, id: string) => (await jobs.get(tenantId, id))!;
 
 describe('the job worker', () => {
   it('moves a job PENDING -> PROCESSING -> COMPLETED on the virtual clock, never before the processing time', async () => {
     const { deps, jobs, tenantId, finished } = await setup();
     jobs.registerJobType('sima_validation', async (_job, context) => {
-      context.progress(40);
+      await context.progress(40);
       return { result: { skusScreened: 2 }, reconciliation: { skusFound: 2, skusScreened: 2 }, outcomes: { cleared: 2 } };
     });
-    const job = jobs.enqueue({ tenantId, keyId: 'k', type: 'sima_validation', family: 'sima', input: { skus: null } });
+    const job = await jobs.enqueue({ tenantId, keyId: 'k', type: 'sima_validation', family: 'sima', input: { skus: null } });
     expect(job.status).toBe('PENDING');
 
     // The test clock also runs in real time: keep a second of margin around each boundary.
     deps.clock.advance(START - 1_000);
     await settle();
-    expect(statusOf(jobs, tenantId, job.id)).toBe('PENDING');
+    expect(await statusOf(jobs, tenantId, job.id)).toBe('PENDING');
 
     deps.clock.advance(1_000);
-    await until(() => statusOf(jobs, tenantId, job.id) === 'PROCESSING' && jobs.get(tenantId, job.id)!.progress === 40, 'PROCESSING at 40%');
-    expect(jobs.get(tenantId, job.id)!.startedAt).not.toBeNull();
+    await until(async () => (await statusOf(jobs, tenantId, job.id)) === 'PROCESSING' && (await jobOf(jobs, tenantId, job.id)).progress === 40, 'PROCESSING at 40%');
+    expect((await jobOf(jobs, tenantId, job.id)).startedAt).not.toBeNull();
 
     deps.clock.advance(PROCESSING - 1_000);
     await settle();
-    expect(statusOf(jobs, tenantId, job.id)).toBe('PROCESSING');
+    expect(await statusOf(jobs, tenantId, job.id)).toBe('PROCESSING');
 
     deps.clock.advance(1_000);
-    await until(() => statusOf(jobs, tenantId, job.id) === 'COMPLETED', 'COMPLETED');
-    const done = jobs.toResponse(jobs.get(tenantId, job.id)!);
+    await until(async () => (await statusOf(jobs, tenantId, job.id)) === 'COMPLETED', 'COMPLETED');
+    const done = jobs.toResponse(await jobOf(jobs, tenantId, job.id));
     expect(done).toMatchObject({
       status: 'COMPLETED',
       progress: 100,
@@ -64,12 +65,12 @@ describe('the job worker', () => {
     jobs.registerJobType('catalog_upload', async () => {
       throw new Error('row 3: hsCode is not a tariff number');
     });
-    const job = jobs.enqueue({ tenantId, keyId: null, type: 'catalog_upload', family: 'upload', fileName: 'catalog.csv' });
+    const job = await jobs.enqueue({ tenantId, keyId: null, type: 'catalog_upload', family: 'upload', fileName: 'catalog.csv' });
     deps.clock.advance(START);
-    await until(() => statusOf(jobs, tenantId, job.id) === 'PROCESSING', 'PROCESSING');
+    await until(async () => (await statusOf(jobs, tenantId, job.id)) === 'PROCESSING', 'PROCESSING');
     deps.clock.advance(PROCESSING);
-    await until(() => statusOf(jobs, tenantId, job.id) === 'FAILED', 'FAILED');
-    const failed = jobs.toResponse(jobs.get(tenantId, job.id)!);
+    await until(async () => (await statusOf(jobs, tenantId, job.id)) === 'FAILED', 'FAILED');
+    const failed = jobs.toResponse(await jobOf(jobs, tenantId, job.id));
     expect(failed.error).toBe('row 3: hsCode is not a tariff number');
     expect(failed.fileName).toBe('catalog.csv');
     expect(failed.progress).toBeLessThan(100);
@@ -80,13 +81,13 @@ describe('the job worker', () => {
   it('fails a job of a type no worker handles with a clear error, and keeps serving other jobs', async () => {
     const { deps, jobs, tenantId } = await setup();
     jobs.registerJobType('sima_validation', async () => ({ result: {} }));
-    const orphan = jobs.enqueue({ tenantId, keyId: null, type: 'notification_digest', family: 'other' });
-    const fine = jobs.enqueue({ tenantId, keyId: null, type: 'sima_validation', family: 'sima' });
+    const orphan = await jobs.enqueue({ tenantId, keyId: null, type: 'notification_digest', family: 'other' });
+    const fine = await jobs.enqueue({ tenantId, keyId: null, type: 'sima_validation', family: 'sima' });
     deps.clock.advance(START);
-    await until(() => statusOf(jobs, tenantId, fine.id) === 'PROCESSING' && statusOf(jobs, tenantId, orphan.id) === 'PROCESSING', 'both started');
+    await until(async () => (await statusOf(jobs, tenantId, fine.id)) === 'PROCESSING' && (await statusOf(jobs, tenantId, orphan.id)) === 'PROCESSING', 'both started');
     deps.clock.advance(PROCESSING);
-    await until(() => statusOf(jobs, tenantId, orphan.id) === 'FAILED' && statusOf(jobs, tenantId, fine.id) === 'COMPLETED', 'both finished');
-    expect(jobs.get(tenantId, orphan.id)!.error).toBe('no worker handles jobs of type notification_digest in this sandbox');
+    await until(async () => (await statusOf(jobs, tenantId, orphan.id)) === 'FAILED' && (await statusOf(jobs, tenantId, fine.id)) === 'COMPLETED', 'both finished');
+    expect((await jobOf(jobs, tenantId, orphan.id)).error).toBe('no worker handles jobs of type notification_digest in this sandbox');
   });
 
   it('survives a processor that throws a non-Error and a listener that throws', async () => {
@@ -95,19 +96,19 @@ describe('the job worker', () => {
       throw new Error('listener broke');
     });
     jobs.registerJobType('order_upload', () => Promise.reject({ weird: true }));
-    const job = jobs.enqueue({ tenantId, keyId: null, type: 'order_upload', family: 'upload' });
+    const job = await jobs.enqueue({ tenantId, keyId: null, type: 'order_upload', family: 'upload' });
     deps.clock.advance(START);
-    await until(() => statusOf(jobs, tenantId, job.id) === 'PROCESSING', 'PROCESSING');
+    await until(async () => (await statusOf(jobs, tenantId, job.id)) === 'PROCESSING', 'PROCESSING');
     deps.clock.advance(PROCESSING);
     await until(() => finished.length === 1, 'the finished event');
-    expect(jobs.get(tenantId, job.id)).toMatchObject({ status: 'FAILED', error: 'the job failed without a message' });
+    expect(await jobs.get(tenantId, job.id)).toMatchObject({ status: 'FAILED', error: 'the job failed without a message' });
     // The worker still takes new work afterwards.
     jobs.registerJobType('ship_upload', async () => ({ result: { rows: 1 } }));
-    const next = jobs.enqueue({ tenantId, keyId: null, type: 'ship_upload', family: 'upload' });
+    const next = await jobs.enqueue({ tenantId, keyId: null, type: 'ship_upload', family: 'upload' });
     deps.clock.advance(START);
-    await until(() => statusOf(jobs, tenantId, next.id) === 'PROCESSING', 'PROCESSING');
+    await until(async () => (await statusOf(jobs, tenantId, next.id)) === 'PROCESSING', 'PROCESSING');
     deps.clock.advance(PROCESSING);
-    await until(() => statusOf(jobs, tenantId, next.id) === 'COMPLETED', 'COMPLETED');
+    await until(async () => (await statusOf(jobs, tenantId, next.id)) === 'COMPLETED', 'COMPLETED');
   });
 
   it('refuses a second processor for a job type', async () => {
@@ -125,14 +126,39 @@ describe('the job worker', () => {
       flushes += 1;
       return flush();
     };
-    jobs.onFinished(() => flushedBefore.push(flushes >= 2));
+    jobs.onFinished(() => void flushedBefore.push(flushes >= 2));
     jobs.registerJobType('ship_upload', async () => ({ result: {} }));
-    const job = jobs.enqueue({ tenantId, keyId: null, type: 'ship_upload', family: 'upload' });
+    const job = await jobs.enqueue({ tenantId, keyId: null, type: 'ship_upload', family: 'upload' });
     deps.clock.advance(START);
-    await until(() => statusOf(jobs, tenantId, job.id) === 'PROCESSING', 'PROCESSING');
+    await until(async () => (await statusOf(jobs, tenantId, job.id)) === 'PROCESSING', 'PROCESSING');
     deps.clock.advance(PROCESSING);
     await until(() => flushedBefore.length === 1, 'the finished event');
     // one flush after PROCESSING, one after COMPLETED, both before the event
     expect(flushedBefore).toEqual([true]);
+  });
+
+  it("starts a tenant's job when only that tenant's clock is advanced; another tenant's job enqueued at the same time stays PENDING", async () => {
+    const { deps, tenants, jobs, tenantId: a } = await setup();
+    const b = (await tenants.create()).id;
+    jobs.registerJobType('ship_upload', async () => ({ result: {} }));
+    const jobA = await jobs.enqueue({ tenantId: a, keyId: null, type: 'ship_upload', family: 'upload' });
+    const jobB = await jobs.enqueue({ tenantId: b, keyId: null, type: 'ship_upload', family: 'upload' });
+
+    deps.clocks.of(a).advance(START);
+    await until(async () => (await statusOf(jobs, a, jobA.id)) === 'PROCESSING', "tenant A's job PROCESSING");
+    await settle();
+    expect(await statusOf(jobs, b, jobB.id)).toBe('PENDING');
+    // Only tenant A's time moved: the sandbox clock and tenant B's clock did not.
+    expect(deps.clocks.of(a).now() - deps.clocks.of(b).now()).toBeGreaterThanOrEqual(START);
+    expect(deps.clocks.of(b).offsetMs()).toBe(deps.clock.offsetMs());
+
+    deps.clocks.of(a).advance(PROCESSING);
+    await until(async () => (await statusOf(jobs, a, jobA.id)) === 'COMPLETED', "tenant A's job COMPLETED");
+    await settle();
+    expect(await statusOf(jobs, b, jobB.id)).toBe('PENDING');
+
+    // Tenant B's job was only waiting for its own clock.
+    deps.clocks.of(b).advance(START);
+    await until(async () => (await statusOf(jobs, b, jobB.id)) === 'PROCESSING', "tenant B's job PROCESSING");
   });
 });

@@ -1,7 +1,8 @@
 // Helpers for the jobs and SIMA unit tests: handler requests without HTTP, and waiting for the worker's
 // promise chains (flushes, processors) to settle after the virtual clock moved.
 import type { ContractOperation } from '../../../contracts/lib/operations.js';
-import type { HandlerRequest, Principal } from '../../kernel/http/types.js';
+import type { AnyOperationId } from '../../../contracts/generated/index.js';
+import type { HandlerRequest, Principal, PrincipalOf } from '../../kernel/http/types.js';
 
 /** Slow worker delays, so real time passing during a test never starts or finishes a job by itself. */
 export const SLOW_JOBS = { jobStartDelayMs: 60_000, jobProcessingMs: 120_000 } as const;
@@ -10,24 +11,32 @@ export function principalOf(tenantId: string, keyId: string | null = 'key-1'): P
   return { type: 'integration', tenantId, keyId, scopes: [], allowedAdapters: null, defaultAdapter: null };
 }
 
-export function handlerRequest(operationId: string, principal: Principal | null, parts: Partial<Pick<HandlerRequest, 'params' | 'query' | 'body' | 'headers'>> = {}): HandlerRequest {
+/**
+ * A handler request for `operationId`, typed as the handler receives it: authenticated operations need a
+ * principal. Parameters default to none, as for a request that sent none.
+ */
+export function handlerRequest<Op extends AnyOperationId>(
+  operationId: Op,
+  principal: PrincipalOf<Op>,
+  parts: Partial<Pick<HandlerRequest<Op>, 'params' | 'query' | 'body' | 'headers'>> = {},
+): HandlerRequest<Op> {
   return {
     operation: { operationId } as unknown as ContractOperation,
     contractVersion: 'v1.3.0',
     requestId: 'req-test',
     principal,
-    params: parts.params ?? {},
-    query: parts.query ?? {},
+    params: parts.params ?? ({} as HandlerRequest<Op>['params']),
+    query: parts.query ?? ({} as HandlerRequest<Op>['query']),
     headers: parts.headers ?? {},
-    body: parts.body,
+    body: parts.body as HandlerRequest<Op>['body'],
     files: [],
   };
 }
 
 /** Waits (in real time, briefly) until `condition` holds: the worker's steps are promise chains. */
-export async function until(condition: () => boolean, what = 'condition', timeoutMs = 5_000): Promise<void> {
+export async function until(condition: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 1));
   }

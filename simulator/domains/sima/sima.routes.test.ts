@@ -25,7 +25,7 @@ describe('POST /api/sima/batch', () => {
     const receipt = response.body as { jobId: string };
     expect(receipt).toEqual({ jobId: receipt.jobId, status: 'PENDING', message: 'SIMA screening batch accepted', replayed: false });
     expect(schemas.component('JobAcceptedReceipt')(receipt)).toBe(true);
-    const job = jobs.get(tenantId, receipt.jobId)!;
+    const job = (await jobs.get(tenantId, receipt.jobId))!;
     expect(job).toMatchObject({ type: 'sima_validation', family: 'sima', status: 'PENDING' });
     expect(job.input).toEqual({ skus: ['UDS-SOFABED-GRY-3S'], runPolicy: 'skip_exact_duplicates', screeningAuthority: 'CA' });
   });
@@ -33,7 +33,7 @@ describe('POST /api/sima/batch', () => {
   it('defaults skus to the whole catalog and runPolicy to always', async () => {
     const { enqueue, jobs, tenantId } = await simaSetup();
     const { jobId } = (await enqueue({ screeningAuthority: 'US' })).body as { jobId: string };
-    expect(jobs.get(tenantId, jobId)!.input).toEqual({ skus: null, runPolicy: 'always', screeningAuthority: 'US' });
+    expect((await jobs.get(tenantId, jobId))!.input).toEqual({ skus: null, runPolicy: 'always', screeningAuthority: 'US' });
   });
 
   it('normalizes screeningAuthority: " us " is US, blank or omitted is CA', async () => {
@@ -43,7 +43,7 @@ describe('POST /api/sima/batch', () => {
     expect(normalizeScreeningAuthority(undefined)).toBe('CA');
     const { enqueue, jobs, tenantId } = await simaSetup();
     const { jobId } = (await enqueue({ skus: null, screeningAuthority: ' us ' })).body as { jobId: string };
-    expect((jobs.get(tenantId, jobId)!.input as { screeningAuthority: string }).screeningAuthority).toBe('US');
+    expect(((await jobs.get(tenantId, jobId))!.input as { screeningAuthority: string }).screeningAuthority).toBe('US');
   });
 
   it('refuses screeningAuthority MX with 400 INVALID_REQUEST naming the field, and queues nothing', async () => {
@@ -52,20 +52,17 @@ describe('POST /api/sima/batch', () => {
     expect(error.status).toBe(400);
     expect(error.code).toBe('INVALID_REQUEST');
     expect(error.details).toEqual({ field: 'screeningAuthority' });
-    expect(jobs.inFlightCount(tenantId)).toBe(0);
+    expect(await jobs.inFlightCount(tenantId)).toBe(0);
   });
 
-  it('refuses a runPolicy or skus the contract would not allow, naming the field', async () => {
-    const { enqueue } = await simaSetup();
-    expect((await rejection(enqueue({ runPolicy: 'sometimes' }))).details).toEqual({ field: 'runPolicy' });
-    expect((await rejection(enqueue({ skus: [1, 2] }))).details).toEqual({ field: 'skus' });
-  });
+  // skus and runPolicy reach the handler validated by the contract: their refusals are tested over HTTP
+  // (sima.over-http.test.ts), where that validation runs.
 
   it('reads the webhook configuration before queueing and attaches it to the new job', async () => {
     const { enqueue, attached, tenantId, jobs } = await simaSetup();
     const refused = await rejection(enqueue({ skus: null, webhookUrl: 'https://127.0.0.1/hook' }));
     expect(refused.details).toEqual({ field: 'webhookUrl' });
-    expect(jobs.inFlightCount(tenantId)).toBe(0);
+    expect(await jobs.inFlightCount(tenantId)).toBe(0);
     expect(attached).toEqual([]);
 
     const { jobId } = (await enqueue({ skus: null, webhookUrl: 'https://hooks.example.com/svc' })).body as { jobId: string };
@@ -76,7 +73,7 @@ describe('POST /api/sima/batch', () => {
 
   it('answers 429 RATE_LIMITED at the tenant\'s SIMA queue cap', async () => {
     const { enqueue, tenants, tenantId } = await simaSetup();
-    tenants.update(tenantId, (t) => ({ ...t, settings: { ...t.settings, queueCaps: { ...t.settings.queueCaps, sima: 1 } } }));
+    await tenants.update(tenantId, (t) => ({ ...t, settings: { ...t.settings, queueCaps: { ...t.settings.queueCaps, sima: 1 } } }));
     await enqueue({ skus: null });
     const error = await rejection(enqueue({ skus: null }));
     expect(error.status).toBe(429);

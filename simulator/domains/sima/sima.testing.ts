@@ -1,4 +1,5 @@
 // A SIMA domain wired to real jobs and a recording stand-in for the webhooks domain, for unit tests.
+import type { RequestBody } from '../../../contracts/generated/index.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { invalidRequest } from '../../kernel/errors.js';
 import { createTestDeps } from '../../testing/kernel.js';
@@ -21,35 +22,39 @@ export function recordingWebhooks() {
       if (!url.startsWith('https://') || url.includes('127.0.0.1')) throw invalidRequest('webhookUrl targets a blocked address', 'webhookUrl');
       return { url, secret: null, events: ['job.completed', 'job.failed'] };
     },
-    attach(jobId: string, tenantId: string, config: WebhookConfig) {
+    async attach(jobId: string, tenantId: string, config: WebhookConfig) {
       attached.push({ jobId, tenantId, config });
     },
-    jobFinished() {},
-    deliveries: () => [],
+    async jobFinished() {},
+    deliveries: async () => [],
   } satisfies WebhooksDomain;
   return { webhooks, attached };
 }
 
+/** A POST /api/sima/batch body as the contract types it. */
+export type SimaBatchBody = RequestBody<'enqueueSimaBatch'>;
+
 export async function simaSetup(deps?: KernelDeps) {
   deps ??= await createTestDeps({ config: SLOW_JOBS });
   const tenants = tenantStore(deps);
-  const tenantId = tenants.create().id;
+  const tenantId = (await tenants.create()).id;
   const jobs = createJobs(deps, { tenants });
   const { webhooks, attached } = recordingWebhooks();
   const sima = createSima(deps, { jobs, webhooks, tenants });
   const results = simaResultStore(deps);
 
-  const enqueue = async (body: unknown, tenant = tenantId) => sima.handlers.enqueueSimaBatch(handlerRequest('enqueueSimaBatch', principalOf(tenant), { body }));
+  /** Calls the handler directly: the body must be one the contract's validation lets through. */
+  const enqueue = async (body: SimaBatchBody, tenant = tenantId) => sima.handlers.enqueueSimaBatch!(handlerRequest('enqueueSimaBatch', principalOf(tenant), { body }));
 
   /** Enqueues a batch and moves the virtual clock until its job has finished. */
-  const runBatch = async (body: unknown, tenant = tenantId): Promise<JobRecord> => {
+  const runBatch = async (body: SimaBatchBody, tenant = tenantId): Promise<JobRecord> => {
     const response = await enqueue(body, tenant);
     const { jobId } = response.body as { jobId: string };
     deps.clock.advance(SLOW_JOBS.jobStartDelayMs);
-    await until(() => jobs.get(tenant, jobId)!.status !== 'PENDING', 'the job to start');
+    await until(async () => (await jobs.get(tenant, jobId))!.status !== 'PENDING', 'the job to start');
     deps.clock.advance(SLOW_JOBS.jobProcessingMs);
-    await until(() => ['COMPLETED', 'FAILED'].includes(jobs.get(tenant, jobId)!.status), 'the job to finish');
-    return jobs.get(tenant, jobId)!;
+    await until(async () => ['COMPLETED', 'FAILED'].includes((await jobs.get(tenant, jobId))!.status), 'the job to finish');
+    return (await jobs.get(tenant, jobId))!;
   };
 
   return { deps, tenants, tenantId, jobs, sima, results, attached, enqueue, runBatch };
