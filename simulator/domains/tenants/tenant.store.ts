@@ -13,9 +13,17 @@ export const defaultSettings = (): TenantSettings => ({
   featureFlags: { signup: true },
 });
 
-/** Settings with defaults for anything a tenant has not set. */
+/** Read on every request (rate limits): one frozen copy, never cloned per call. */
+const DEFAULTS: TenantSettings = deepFreeze(defaultSettings());
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') for (const inner of Object.values(value)) deepFreeze(inner);
+  return Object.freeze(value);
+}
+
+/** Settings with defaults for anything a tenant has not set (read-only: change a tenant through update()). */
 export function settingsOf(tenant: Tenant | undefined): TenantSettings {
-  const base = defaultSettings();
+  const base = DEFAULTS;
   if (!tenant) return base;
   return {
     ...base,
