@@ -11,6 +11,7 @@ import { landedCostChecks } from './landed-cost.js';
 import { limitChecks } from './limits.js';
 import { operationChecks } from './operations.js';
 import { paginationChecks } from './pagination.js';
+import { simaChecks } from './sima/index.js';
 import { tokenExchange } from './token-exchange.js';
 import { uploadChecks } from './uploads.js';
 import { validationChecks } from './validation.js';
@@ -25,6 +26,7 @@ export const allChecks: Check[] = [
   ...billingChecks,
   ...jobChecks,
   ...paginationChecks,
+  ...simaChecks,
   ...idempotencyChecks,
   ...webhookChecks,
   ...uploadChecks,

@@ -95,6 +95,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sim/tenants/{tenantId}/sima/results/{sku}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a SKU's SIMA result through the review workflow (a dashboard action)
+         * @description The spec names the SIMA workflowStatus values (OPEN, OVERRIDDEN, ACCEPTED, DISMISSED) but shows no transitions and no public operation for them (spec 3.5): the sandbox defines them as dashboard actions on the SKU's current result. From OPEN, accept gives ACCEPTED, override OVERRIDDEN, dismiss DISMISSED; reopen takes a decided result back to OPEN. Any other move, or a result without a workflow (CLEARED, workflowStatus null), is 409 ACTION_NOT_ALLOWED. The move and its note appear in the SKU's evidence (auditTrail).
+         */
+        post: operations["reviewSandboxSimaResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sim/integration-keys/{keyId}/revoke": {
         parameters: {
             query?: never;
@@ -518,6 +538,96 @@ export interface components {
             now: string;
         };
         /**
+         * @description Screening outcome (spec 2.4); also the values of `status`.
+         * @enum {string}
+         */
+        SimaOutcome: "AT_RISK" | "NEEDS_REVIEW" | "CLEARED";
+        /**
+         * @description SIMA result item (spec 2.4). Rates are percentages in the sandbox examples (the unit is not shown by the spec).
+         * @example {
+         *       "id": "clw3k9x2p0001qz8h5r7t4m6a",
+         *       "sku": "UDS-SOFABED-GRY-3S",
+         *       "outcome": "AT_RISK",
+         *       "status": "AT_RISK",
+         *       "workflowStatus": "OPEN",
+         *       "reasonCode": "HS_AND_ORIGIN_IN_SCOPE",
+         *       "measureCode": "UDS",
+         *       "hsInScope": true,
+         *       "currentHs": "9401.40.00.00",
+         *       "correctedHs": null,
+         *       "countryOfOrigin": "CN",
+         *       "materialType": "upholstered",
+         *       "confidence": 0.94,
+         *       "evidence": {
+         *         "matchedTariffItem": "9401.40.00.00",
+         *         "matchedCountry": "CN"
+         *       },
+         *       "analysisDate": "2026-11-02T14:05:11.000Z",
+         *       "simaConfigVersion": "2026.10.1",
+         *       "needsReviewSince": null,
+         *       "isStale": false,
+         *       "exposureAnnual": 84600,
+         *       "adRate": 188,
+         *       "cvdRate": null,
+         *       "combinedRate": 188,
+         *       "caseNumber": "UDS 2020 IN",
+         *       "hasRestrictedComponents": false,
+         *       "missingAttributes": []
+         *     }
+         */
+        SimaResult: {
+            /** @description A cuid (25 characters, leading `c`). */
+            id: string;
+            sku: string;
+            outcome: components["schemas"]["SimaOutcome"];
+            status: components["schemas"]["SimaOutcome"];
+            workflowStatus: components["schemas"]["SimaWorkflowStatus"] | null;
+            reasonCode?: string | null;
+            measureCode?: string | null;
+            hsInScope: boolean;
+            currentHs: string;
+            correctedHs?: string | null;
+            countryOfOrigin?: string | null;
+            materialType?: string | null;
+            confidence: number;
+            evidence?: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            analysisDate: string;
+            simaConfigVersion?: string | null;
+            /** Format: date-time */
+            needsReviewSince?: string | null;
+            isStale: boolean;
+            exposureAnnual: number | null;
+            adRate?: number | null;
+            cvdRate?: number | null;
+            combinedRate?: number | null;
+            caseNumber?: string | null;
+            hasRestrictedComponents?: boolean;
+            missingAttributes: string[];
+        };
+        /**
+         * @example {
+         *       "action": "accept",
+         *       "note": "Exposure confirmed with the broker"
+         *     }
+         */
+        SimaReviewRequest: {
+            /**
+             * @description accept, override or dismiss an OPEN result; reopen a decided one (sandbox-defined, spec 3.5).
+             * @enum {string}
+             */
+            action: "accept" | "override" | "dismiss" | "reopen";
+            /** @description Why; kept in the evidence's auditTrail. */
+            note?: string;
+        };
+        /**
+         * @description Review workflow state of a SIMA result (spec 3.5). Transitions are not shown by the spec.
+         * @enum {string}
+         */
+        SimaWorkflowStatus: "OPEN" | "OVERRIDDEN" | "ACCEPTED" | "DISMISSED";
+        /**
          * @example {
          *       "name": "Northwind Imports",
          *       "scopes": [
@@ -668,6 +778,26 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description A move the workflow does not allow from the current state. */
+        ControlActionNotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "ACTION_NOT_ALLOWED",
+                 *       "message": "reopen is not allowed when the SIMA result review is OPEN",
+                 *       "details": {
+                 *         "currentState": "OPEN",
+                 *         "action": "reopen",
+                 *         "sku": "UDS-SOFABED-GRY-3S"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description Validation failure. */
         ControlInvalidRequest: {
             headers: {
@@ -686,7 +816,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description No such tenant or key. */
+        /** @description No such tenant, key or SIMA result. */
         ControlNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -862,6 +992,41 @@ export interface operations {
             400: components["responses"]["ControlInvalidRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["ControlNotFound"];
+        };
+    };
+    reviewSandboxSimaResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: components["parameters"]["TenantId"];
+                /**
+                 * @description The catalog SKU (URL-encoded).
+                 * @example UDS-SOFABED-GRY-3S
+                 */
+                sku: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimaReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The SKU's current result after the move. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimaResult"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+            409: components["responses"]["ControlActionNotAllowed"];
         };
     };
     revokeSandboxIntegrationKey: {
@@ -1051,6 +1216,7 @@ export type PathOperationId =
     | "issueSandboxDashboardToken"
     | "getSandboxTenantSettings"
     | "updateSandboxTenantSettings"
+    | "reviewSandboxSimaResult"
     | "revokeSandboxIntegrationKey"
     | "getSandboxClock"
     | "advanceSandboxClock"

@@ -3221,8 +3221,8 @@ export interface components {
          */
         SignupSessionId: string;
         /**
-         * @description Opaque continuation cursor: the `cursor` of the previous page. When given, `offset` is ignored and the page omits `offset` (sandbox-defined).
-         * @example eyJpZCI6ImNsdzNrOXgycDAwMDFxejhoNXI3dDRtNmEifQ
+         * @description Opaque continuation cursor: the `cursor` of the previous page. When given, `offset` is ignored and the page omits `offset` (sandbox-defined). A cursor the server did not issue is 400 INVALID_REQUEST naming `cursor`; the example is one the sandbox issues (after SKU UDS-SOFABED-GRY-3S).
+         * @example WyJVRFMtU09GQUJFRC1HUlktM1MiLCJjbHczazl4MnAwMDAxcXo4aDVyN3Q0bTZhIl0
          */
         SimaCursor: string;
         SimaHsInScopeFilter: boolean;
@@ -3477,8 +3477,8 @@ export interface operations {
                 limit?: components["parameters"]["SimaResultsLimit"];
                 offset?: components["parameters"]["Offset"];
                 /**
-                 * @description Opaque continuation cursor: the `cursor` of the previous page. When given, `offset` is ignored and the page omits `offset` (sandbox-defined).
-                 * @example eyJpZCI6ImNsdzNrOXgycDAwMDFxejhoNXI3dDRtNmEifQ
+                 * @description Opaque continuation cursor: the `cursor` of the previous page. When given, `offset` is ignored and the page omits `offset` (sandbox-defined). A cursor the server did not issue is 400 INVALID_REQUEST naming `cursor`; the example is one the sandbox issues (after SKU UDS-SOFABED-GRY-3S).
+                 * @example WyJVRFMtU09GQUJFRC1HUlktM1MiLCJjbHczazl4MnAwMDAxcXo4aDVyN3Q0bTZhIl0
                  */
                 cursor?: components["parameters"]["SimaCursor"];
             };

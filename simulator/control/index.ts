@@ -81,6 +81,11 @@ export function createControl(options: ControlOptions) {
       options.rateLimiter.reset(); // new limits start a fresh window
       return { status: 200, body: await domains.tenants.settings(tenant.id) };
     },
+    // A dashboard action (spec 3.5, sandbox-defined moves): 404 without a result, 409 for a refused move.
+    reviewSandboxSimaResult: async ({ params, body }) => {
+      const tenant = await tenantNamed(params.tenantId);
+      return { status: 200, body: await domains.sima.review(tenant.id, params.sku, body.action, body.note ?? null) };
+    },
     revokeSandboxIntegrationKey: async ({ params }) => {
       const key = await domains.auth.keys.revoke(params.keyId);
       if (!key) throw notFound('integration key');

@@ -15,6 +15,10 @@ export interface CatalogItemRecord {
   materialType: string | null;
   annualImportValue: number | null;
   currency: string | null;
+  /** extended-excel uploads only (catalog-columns.ts): where the goods are imported into. */
+  destinationCountry?: string | null;
+  /** extended-excel uploads only: the file's other columns by normalized header (`brand`, `restrictedComponents`). */
+  attributes?: Record<string, string>;
   /** Where the item came from (the sample catalog's source note, or an upload). */
   source: string;
   createdAt: string;

@@ -1,26 +1,36 @@
 // What the SIMA domain offers (spec 2.4, 4.2, workflow A): the batch enqueue endpoint and the
 // `sima_validation` job that screens a tenant's catalog against trade-remedy measures. Results are kept in
-// `simaResults` for the read endpoints (results, summary, evidence, report).
+// `simaResults` for the read endpoints (results, summary, evidence, report), whose review workflow (spec 3.5,
+// sima-review.machine.ts) the control API drives through `review`.
 import type { KernelDeps } from '../../kernel/deps.js';
-import type { DomainModule } from '../domain.js';
 import type { JobsDomain } from '../jobs/index.js';
 import type { TenantStore } from '../tenants/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
 import { catalogStore } from './catalog.store.js';
+import { catalogUploadProcessor } from './catalog-upload.processor.js';
 import { simaResultStore } from './sima-result.store.js';
+import { simaResultRoutes } from './sima-results.routes.js';
+import { simaReview } from './sima-review.js';
 import { simaValidationProcessor } from './sima-validation.processor.js';
 import { simaRoutes } from './sima.routes.js';
+import type { SimaDomain } from './sima.types.js';
+import { removeUploadsWhenJobsEnd } from './upload-file.js';
+import { uploadRoutes } from './upload.routes.js';
 
 export { normalizeScreeningAuthority } from './sima.routes.js';
 export type * from './sima.types.js';
 
-export function createSima(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; tenants: TenantStore }): DomainModule {
+export function createSima(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; tenants: TenantStore }): SimaDomain {
   const catalog = catalogStore(deps);
   const results = simaResultStore(deps);
   // Registered at construction, before jobs.start() resumes in-flight jobs after a restart.
   peers.jobs.registerJobType('sima_validation', simaValidationProcessor(deps, catalog, results));
+  // spec 4.3 catalog uploads: their job, and the stored file removed once a job that read one has ended.
+  peers.jobs.registerJobType('catalog_upload', catalogUploadProcessor(deps, catalog));
+  removeUploadsWhenJobsEnd(peers.jobs);
   return {
     name: 'sima',
-    handlers: simaRoutes({ jobs: peers.jobs, webhooks: peers.webhooks }),
+    handlers: { ...simaRoutes({ jobs: peers.jobs, webhooks: peers.webhooks }), ...uploadRoutes(deps, { jobs: peers.jobs, webhooks: peers.webhooks }), ...simaResultRoutes(deps, { results, catalog }) },
+    review: simaReview(deps, results),
   };
 }

@@ -3,9 +3,29 @@
 // list (spec 4.2: latest result per SKU). A record is the contract's SimaResult item (spec 2.4) plus the
 // bookkeeping that never leaves the sandbox.
 import type { KernelDeps } from '../../kernel/deps.js';
+import type { Page, Where } from '../../kernel/store/collection.js';
 import type { SimaOutcome } from './screening.js';
+import type { SimaReviewAction } from './sima-review.machine.js';
 
 export type SimaWorkflowStatus = 'OPEN' | 'OVERRIDDEN' | 'ACCEPTED' | 'DISMISSED';
+
+/** One move of the review workflow (sima-review.machine.ts), kept for the evidence's audit trail. */
+export interface SimaReviewEvent {
+  at: string;
+  action: SimaReviewAction;
+  from: SimaWorkflowStatus;
+  to: SimaWorkflowStatus;
+  note: string | null;
+}
+
+/** The filters of spec 4.2 (results: all of them; summary: outcome, workflow, workflow_not; report: outcomes). */
+export interface SimaResultFilter {
+  outcomes?: readonly SimaOutcome[];
+  workflow?: SimaWorkflowStatus;
+  workflowNot?: SimaWorkflowStatus;
+  hsInScope?: boolean;
+  isStale?: boolean;
+}
 
 /** spec 2.4 SIMA result item (schemas/sima.yaml SimaResult). */
 export interface SimaResultItem {
@@ -45,6 +65,8 @@ export interface SimaResultRecord extends SimaResultItem {
   fingerprint: string;
   /** Set when a later screening of the SKU replaced this one. */
   supersededAt: string | null;
+  /** Review moves made while this was the SKU's current result, oldest first. */
+  reviews?: SimaReviewEvent[];
 }
 
 /** A cuid-shaped id (spec 2.4: `c` + 24 of [a-z0-9]): time in base 36, then randomness from deps.ids. */
@@ -55,6 +77,22 @@ export function newCuid(deps: Pick<KernelDeps, 'clock' | 'ids'>): string {
 }
 
 type ResultField = 'tenantId' | 'sku' | 'current' | 'outcome' | 'workflowStatus' | 'hsInScope' | 'isStale' | 'analysisDate';
+
+/** How many records one page of an internal walk reads (summary exposure, report). */
+const WALK_PAGE = 500;
+
+/** The filters as conditions within the tenant's current results (index currentByTenant: no scan). */
+function currentWhere(tenantId: string, filter: SimaResultFilter): Where<ResultField> {
+  const where: Where<ResultField> = { tenantId, current: true };
+  if (filter.outcomes) where.outcome = filter.outcomes.length === 1 ? filter.outcomes[0] : { in: filter.outcomes };
+  // workflow and workflow_not name one field: both given and equal, nothing matches; else workflow decides.
+  if (filter.workflow) where.workflowStatus = filter.workflow === filter.workflowNot ? { in: [] } : filter.workflow;
+  // "not in this workflow state" (spec 4.2): a result without a workflow (CLEARED) is not in it, so it stays.
+  else if (filter.workflowNot) where.workflowStatus = { notIn: [filter.workflowNot] };
+  if (filter.hsInScope !== undefined) where.hsInScope = filter.hsInScope;
+  if (filter.isStale !== undefined) where.isStale = filter.isStale;
+  return where;
+}
 
 export function simaResultStore(deps: KernelDeps) {
   const results = deps.store.collection<SimaResultRecord, ResultField>('simaResults', {
@@ -86,16 +124,33 @@ export function simaResultStore(deps: KernelDeps) {
     /** Stores a new screening as the SKU's current result; the previous one becomes history. */
     async record(result: SimaResultRecord): Promise<SimaResultRecord> {
       for (const previous of (await results.query({ where: { tenantId: result.tenantId, sku: result.sku, current: true } })).items) {
-        if (previous.id !== result.id) await results.put({ ...previous, supersededAt: result.analysisDate });
+        // Compare-and-set (modify): a review landing meanwhile is kept on the superseded result.
+        if (previous.id !== result.id) await results.modify(previous.id, (p) => ({ ...p, supersededAt: result.analysisDate }));
       }
       return results.put({ ...result, supersededAt: null });
     },
+    /** A page of the tenant's current results in SKU order; `after` is a cursor this store issued. */
+    list: (tenantId: string, filter: SimaResultFilter, page: { limit: number; offset?: number; after?: string }): Promise<Page<SimaResultRecord>> =>
+      results.query({ where: currentWhere(tenantId, filter), limit: page.limit, offset: page.offset, after: page.after }),
+    /** Current results per outcome under the filter (GROUP BY outcome). */
+    countByOutcome: (tenantId: string, filter: SimaResultFilter) => results.countGroups(currentWhere(tenantId, filter), 'outcome'),
+    /** Every current result under the filter, in SKU order, read page by page along the index. */
+    async *walk(tenantId: string, filter: SimaResultFilter): AsyncGenerator<SimaResultRecord> {
+      let after: string | null = null;
+      do {
+        const page: Page<SimaResultRecord> = await results.query({ where: currentWhere(tenantId, filter), limit: WALK_PAGE, after });
+        yield* page.items;
+        after = page.nextCursor;
+      } while (after);
+    },
+    /** Compare-and-set on the revision the record was read at: null when another writer won. */
+    update: (record: SimaResultRecord) => results.update(record),
   };
 }
 
 /** The contract's item: the record without the sandbox's bookkeeping. */
 export function toSimaResultItem(record: SimaResultRecord): SimaResultItem {
-  const { rev: _rev, tenantId: _tenantId, jobId: _jobId, screeningAuthority: _authority, fingerprint: _fingerprint, supersededAt: _supersededAt, ...item } = record;
+  const { rev: _rev, tenantId: _tenantId, jobId: _jobId, screeningAuthority: _authority, fingerprint: _fingerprint, supersededAt: _supersededAt, reviews: _reviews, ...item } = record;
   return item;
 }
 

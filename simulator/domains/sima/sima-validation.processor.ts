@@ -1,11 +1,15 @@
 // The `sima_validation` job (spec 4.2, workflow A): screens the requested SKUs (or the whole catalog) of
 // the tenant against the trade-remedy measures of the chosen authority, records one SIMA result per SKU,
-// and reports the counts as the job's outcomes and reconciliation (spec 2.2).
+// and reports the counts as the job's outcomes and reconciliation (spec 2.2). From POST /api/upload (spec
+// 4.3) the input carries a file: its rows are written into the catalog first (catalog-import.ts), then
+// exactly its SKUs are screened, and the row counts come from the file.
 import { createHash } from 'node:crypto';
 import { SIMA_MEASURES_VERSION, type ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import type { SimaBatchInput } from './sima.types.js';
+import { importCatalogFile } from './catalog-import.js';
+import type { SimaUploadInput } from './upload.types.js';
 import type { CatalogItemRecord, CatalogStore } from './catalog.store.js';
 import { screenItem } from './screening.js';
 import { newCuid, type SimaResultRecord, type SimaResultStore } from './sima-result.store.js';
@@ -22,12 +26,15 @@ function fingerprintOf(item: CatalogItemRecord, authority: ScreeningAuthority): 
 export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore, results: SimaResultStore): JobProcessor {
   return async (job, context): Promise<JobOutcome> => {
     // The input is what the enqueue route stored, from a body the contract validated: not checked again.
-    const input = job.input as SimaBatchInput;
+    const input = job.input as SimaBatchInput & Partial<Pick<SimaUploadInput, 'file'>>;
     const tenantId = job.tenantId;
     const clock = deps.clocks.of(tenantId);
     await catalog.ensureSeeded(tenantId);
+    // An upload's file is read with the default adapter's columns; it is the first half of the progress.
+    const imported = input.file ? await importCatalogFile(deps, catalog, { tenantId, jobId: job.id, file: input.file, adapter: 'catalog-excel', progress: (p) => context.progress(p / 2) }) : null;
+    const report = imported ? (p: number) => context.progress(50 + p / 2) : context.progress;
     // A SKU named twice is screened once.
-    const requested = input.skus === null ? (await catalog.all(tenantId)).map((item) => item.sku) : [...new Set(input.skus)];
+    const requested = imported ? [...imported.skus] : input.skus === null ? (await catalog.all(tenantId)).map((item) => item.sku) : [...new Set(input.skus)];
 
     const outcomes = { atRisk: 0, cleared: 0, needsReview: 0, falsePositive: 0 };
     const unknown: string[] = [];
@@ -44,7 +51,7 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
     };
 
     for (const [index, sku] of requested.entries()) {
-      if (index % 10 === 0) await context.progress((index / Math.max(1, requested.length)) * 100);
+      if (index % 10 === 0) await report((index / Math.max(1, requested.length)) * 100);
       const item = await catalog.get(tenantId, sku);
       if (!item) {
         unknown.push(sku);
@@ -115,17 +122,19 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
         skusNotApplicable: unknown.length,
         totalExposureAnnual: Math.round(totalExposure * 100) / 100,
         unknownSkus: unknown.slice(0, UNKNOWN_SKU_SAMPLE),
+        ...(imported ? { fileName: input.file!.fileName, skusCreated: imported.skusCreated, skusUpdated: imported.skusUpdated, ignoredColumns: imported.ignoredColumns, missingColumns: imported.missingColumns } : {}),
       },
       reconciliation: {
-        rowsUploaded: null,
-        rowsSkipped: null,
-        // Only meaningful when duplicates are skipped; under `always` nothing is deduplicated by design.
-        rowsDeduplicated: input.runPolicy === 'skip_exact_duplicates' ? deduplicated : null,
+        rowsUploaded: imported?.rowsUploaded ?? null,
+        rowsSkipped: imported?.rowsSkipped ?? null,
+        // A file's duplicate rows; else only meaningful when duplicates are skipped (under `always` nothing is).
+        rowsDeduplicated: imported ? imported.rowsDeduplicated : input.runPolicy === 'skip_exact_duplicates' ? deduplicated : null,
         skusFound: found,
         skusScreened: screened,
         skusNotApplicable: unknown.length,
       },
-      warnings: unknown.length ? { unknownSkus: unknown.length } : null,
+      ...(imported ? { skippedRows: imported.skippedRows } : {}),
+      warnings: unknown.length || imported?.warnings ? { ...imported?.warnings, ...(unknown.length ? { unknownSkus: unknown.length } : {}) } : null,
       outcomes,
     };
   };

@@ -1,0 +1,139 @@
+// Writing an uploaded catalog file into the tenant catalog, row by row as the file streams (spec 4.3
+// uploads; spec 2.2 reconciliation and skippedRows). Shared by the `catalog_upload` job and the
+// `sima_validation` job of POST /api/upload, which then screens the SKUs written here. A file that cannot
+// be a catalog (empty, no header naming a SKU column, a header and nothing else, unreadable) throws: the
+// job FAILS with that message (spec 3.1), never a 500.
+import { access } from 'node:fs/promises';
+import type { KernelDeps } from '../../kernel/deps.js';
+import { COLUMN_ALIASES, COLUMN_SETS, columnOf, toCatalogItem, type CatalogAdapter, type CatalogColumn } from './catalog-columns.js';
+import { readTable, type TableEvent, type TableFormat } from './catalog-file.js';
+import type { CatalogStore } from './catalog.store.js';
+
+/** An upload kept in the artifacts directory for its job (upload-file.ts). */
+export interface StoredUpload {
+  path: string;
+  fileName: string;
+  format: TableFormat;
+  size: number;
+  sha256: string;
+}
+
+export interface CatalogImport {
+  sheet: string | null;
+  rowsUploaded: number;
+  rowsSkipped: number;
+  rowsDeduplicated: number;
+  skusCreated: number;
+  skusUpdated: number;
+  skippedRows: { counts: Record<string, number>; sample: Array<Record<string, unknown>> };
+  /** Header cells the adapter does not read (catalog-excel), and repeated columns. */
+  ignoredColumns: string[];
+  /** Catalog columns of the adapter the header lacks: their values are null. */
+  missingColumns: CatalogColumn[];
+  warnings: Record<string, number> | null;
+  /** Distinct SKUs written, in file order. */
+  skus: Set<string>;
+}
+
+/** How many skipped rows the job names (the rest are only counted). */
+const SKIPPED_SAMPLE = 10;
+/** Rows between store flushes and progress reports: bounded journal lines, visible progress. */
+const BATCH = 500;
+
+export async function importCatalogFile(
+  deps: Pick<KernelDeps, 'store'>,
+  catalog: CatalogStore,
+  job: { tenantId: string; jobId: string; file: StoredUpload; adapter: CatalogAdapter; progress(percent: number): Promise<void> },
+): Promise<CatalogImport> {
+  const { file, adapter, tenantId } = job;
+  const name = file.fileName;
+  await access(file.path).catch(() => {
+    throw new Error(`${name} is no longer stored by the sandbox (uploads are kept until their job ends): upload it again`);
+  });
+  if (file.size === 0) throw new Error(`${name} is empty: send a header row (sku, productName, hsCode, ...) and one row per SKU`);
+  await catalog.ensureSeeded(tenantId); // a tenant starts with the sample catalog; the upload adds to it
+
+  const out: CatalogImport = { sheet: null, rowsUploaded: 0, rowsSkipped: 0, rowsDeduplicated: 0, skusCreated: 0, skusUpdated: 0, skippedRows: { counts: {}, sample: [] }, ignoredColumns: [], missingColumns: [], warnings: null, skus: new Set() };
+  const mapping = new Map<string, CatalogColumn | null>(); // header key -> column, or null for an attribute
+  let header: Extract<TableEvent, { type: 'header' }> | undefined;
+  let rows = 0;
+  const source = `upload ${name} (${adapter}, job ${job.jobId})`;
+
+  for await (const event of readOrExplain(file)) {
+    if (event.type === 'header') {
+      header = event;
+      out.sheet = event.sheet;
+      readHeader(event, adapter, mapping, out, name);
+      continue;
+    }
+    rows += 1;
+    const values: Partial<Record<CatalogColumn, string>> = {};
+    const attributes: Record<string, string> = {};
+    for (const [key, column] of mapping) {
+      const value = event.values[key] ?? '';
+      if (column) values[column] = value;
+      else if (value !== '') attributes[key] = value;
+    }
+    const verdict = toCatalogItem(values, adapter, attributes);
+    if (!verdict.ok) {
+      out.rowsSkipped += 1;
+      out.skippedRows.counts[verdict.reason] = (out.skippedRows.counts[verdict.reason] ?? 0) + 1;
+      if (out.skippedRows.sample.length < SKIPPED_SAMPLE) out.skippedRows.sample.push({ row: event.line, reason: verdict.reason, sku: verdict.sku, field: verdict.field, value: verdict.value });
+    } else if (out.skus.has(verdict.item.sku)) {
+      out.rowsDeduplicated += 1; // the first row of a SKU wins; later ones are counted, not written
+    } else {
+      out.skus.add(verdict.item.sku);
+      const before = await catalog.get(tenantId, verdict.item.sku);
+      // catalog-excel does not read the extended columns: what an earlier extended upload set stays.
+      const kept = adapter === 'catalog-excel' && before && (before.destinationCountry != null || before.attributes) ? { destinationCountry: before.destinationCountry ?? null, attributes: before.attributes } : null;
+      await catalog.put(tenantId, { ...kept, ...verdict.item, source });
+      out.rowsUploaded += 1;
+      if (before) out.skusUpdated += 1;
+      else out.skusCreated += 1;
+    }
+    if (rows % BATCH === 0) {
+      await deps.store.flush();
+      await job.progress(event.fraction * 100);
+    }
+  }
+
+  const where = file.format === 'xlsx' ? ' (the sheet named Catalog is read, else the first sheet)' : '';
+  if (!header) throw new Error(`${name} has no rows with content${where}: send a header row (sku, productName, hsCode, ...) and one row per SKU`);
+  if (rows === 0) throw new Error(`${name} has a header row but no data rows${where}`);
+  const warnings: Record<string, number> = {};
+  if (out.ignoredColumns.length) warnings.ignoredColumns = out.ignoredColumns.length;
+  if (out.missingColumns.length) warnings.missingColumns = out.missingColumns.length;
+  out.warnings = Object.keys(warnings).length ? warnings : null;
+  return out;
+}
+
+/** The file's rows; a parser's error (bad quoting, a broken archive) names the file and its format. */
+async function* readOrExplain(file: StoredUpload): AsyncGenerator<TableEvent> {
+  try {
+    yield* readTable(file.path, file.format);
+  } catch (error) {
+    const hint = file.format === 'xlsx' ? ' (is it a complete .xlsx workbook?)' : '';
+    throw new Error(`${file.fileName} could not be read as ${file.format.toUpperCase()}${hint}: ${(error as Error).message}`);
+  }
+}
+
+function readHeader(event: Extract<TableEvent, { type: 'header' }>, adapter: CatalogAdapter, mapping: Map<string, CatalogColumn | null>, out: CatalogImport, name: string) {
+  const wanted = COLUMN_SETS[adapter];
+  event.keys.forEach((key, i) => {
+    if (key === '' || mapping.has(key)) return;
+    const column = columnOf(key);
+    const label = event.labels[i];
+    if (column && wanted.includes(column)) {
+      if ([...mapping.values()].includes(column)) out.ignoredColumns.push(label); // `SKU` and `Item SKU`: the first wins
+      else mapping.set(key, column);
+    } else if (adapter === 'extended-excel' && !column) mapping.set(key, null);
+    else out.ignoredColumns.push(label);
+  });
+  if (![...mapping.values()].includes('sku')) {
+    const at = event.sheet ? ` (sheet "${event.sheet}"; the sheet named Catalog is read, else the first sheet)` : '';
+    throw new Error(
+      `${name} has no usable header: the first non-empty row${at} must name the columns, with a SKU column (${COLUMN_ALIASES.sku.join(', ')}, any case or spacing); found: ${event.labels.filter(Boolean).join(', ').slice(0, 300) || 'nothing'}`,
+    );
+  }
+  out.missingColumns = wanted.filter((c) => ![...mapping.values()].includes(c));
+}

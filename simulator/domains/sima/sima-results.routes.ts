@@ -1,0 +1,83 @@
+// The SIMA read endpoints (spec 2.4, 4.2): results, summary, evidence, report. Query and path values arrive
+// validated and typed by the contract (enums, booleans, limit 1..1000, offset >= 0); absent ones take the
+// contract defaults here. Every read is a query on the `currentByTenant` or `history` index of
+// sima-result.store.ts, never a scan.
+import type { KernelDeps } from '../../kernel/deps.js';
+import { invalidRequest, notFound } from '../../kernel/errors.js';
+import type { HandlerTable } from '../../kernel/http/types.js';
+import { InvalidCursorError } from '../../kernel/store/collection.js';
+import type { CatalogStore } from './catalog.store.js';
+import { simaEvidence } from './sima-evidence.js';
+import { csvReport, jsonReport, reportFilter } from './sima-report.js';
+import { toSimaResultList } from './sima-result.response.js';
+import type { SimaResultFilter, SimaResultRecord, SimaResultStore } from './sima-result.store.js';
+
+/** spec 4.2, 8.6: SIMA results `limit` defaults to 50, `offset` to 0. */
+export const SIMA_RESULTS_DEFAULT_LIMIT = 50;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** spec 4.2: the filters shared by results and summary (hs_in_scope and is_stale on results only). */
+const filterOf = (query: { outcome?: SimaResultRecord['outcome']; workflow?: SimaResultFilter['workflow']; workflow_not?: SimaResultFilter['workflowNot'] }): SimaResultFilter => ({
+  ...(query.outcome ? { outcomes: [query.outcome] } : {}),
+  ...(query.workflow ? { workflow: query.workflow } : {}),
+  ...(query.workflow_not ? { workflowNot: query.workflow_not } : {}),
+});
+
+export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResultStore; catalog: CatalogStore }) {
+  const { results, catalog } = stores;
+  const everyResult = async (tenantId: string, filter: SimaResultFilter) => {
+    const records: SimaResultRecord[] = [];
+    for await (const record of results.walk(tenantId, filter)) records.push(record);
+    return records;
+  };
+
+  return {
+    async listSimaResults({ principal, query }) {
+      const filter: SimaResultFilter = { ...filterOf(query), hsInScope: query.hs_in_scope, isStale: query.is_stale };
+      const limit = query.limit ?? SIMA_RESULTS_DEFAULT_LIMIT;
+      // A cursor continues after the last result of the previous page, so results screened between pages
+      // neither shift nor repeat the walk; with one, `offset` is ignored (contracts: SimaCursor).
+      const paging = query.cursor === undefined ? { limit, offset: query.offset ?? 0 } : { limit };
+      try {
+        const page = await results.list(principal.tenantId, filter, { ...paging, after: query.cursor });
+        return { status: 200, body: toSimaResultList(page, paging) };
+      } catch (error) {
+        // spec 7: a validation failure names the field.
+        if (error instanceof InvalidCursorError) throw invalidRequest('cursor is not one this service issued: send the cursor of the previous page', 'cursor');
+        throw error;
+      }
+    },
+
+    async getSimaSummary({ principal, query }) {
+      const filter = filterOf(query);
+      // Counts by GROUP BY; the exposure needs the records: a walk along the same index, so the summary
+      // always equals the sums over the results list under the same filter.
+      const counts = await results.countByOutcome(principal.tenantId, filter);
+      let totalExposure = 0;
+      for await (const record of results.walk(principal.tenantId, filter)) totalExposure += record.exposureAnnual ?? 0;
+      const body = {
+        totalSkus: Object.values(counts).reduce((sum, n) => sum + n, 0),
+        atRisk: counts.AT_RISK ?? 0,
+        needsReview: counts.NEEDS_REVIEW ?? 0,
+        totalExposure: round2(totalExposure),
+      };
+      return { status: 200, body };
+    },
+
+    async getSimaEvidence({ principal, params }) {
+      // spec 7: NOT_FOUND when the SKU has no result or is not the tenant's; the two read the same.
+      const current = await results.current(principal.tenantId, params.sku);
+      if (!current) throw notFound('SIMA result');
+      const [history, item] = await Promise.all([results.history(principal.tenantId, params.sku), catalog.get(principal.tenantId, params.sku)]);
+      return { status: 200, body: simaEvidence(current, history, item) };
+    },
+
+    async exportSimaReport({ principal, query }) {
+      const records = await everyResult(principal.tenantId, reportFilter(query.filter, query.status));
+      if (query.format === 'csv') return { status: 200, body: csvReport(records), contentType: 'text/csv; charset=utf-8' };
+      const generatedAt = deps.clocks.of(principal.tenantId).nowIso();
+      return { status: 200, body: jsonReport(records, { tenantId: principal.tenantId, generatedAt }) };
+    },
+  } satisfies HandlerTable;
+}

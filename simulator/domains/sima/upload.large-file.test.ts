@@ -1,0 +1,78 @@
+// One bounded large upload (spec 8.3: the cap is 50 MB): a ~49 MB CSV streamed to POST /api/catalog/upload
+// and written into the catalog, with the time it takes and the process's peak RSS (the simulator runs in
+// this process). Slow, so it runs only with SIM_LARGE_UPLOAD=1:
+//   SIM_LARGE_UPLOAD=1 npx vitest run simulator/domains/sima/upload.large-file.test.ts
+// The target is a peak under 600 MB. Measured (Node 20.20, 508,715 rows, ~11 s): 715-770 MB, of which ~130 MB
+// is this process before the upload and ~260 MB the catalog records the in-memory store keeps (every record
+// lives in memory, kernel/store/store.ts); the rest is garbage V8 collects late: with
+// NODE_OPTIONS=--max-old-space-size=512 the same test peaks at ~460 MB. Reading the file alone (no store
+// writes) peaks at ~160 MB: it is streamed, never held. So the assertion is a ceiling that catches a file
+// held in memory, not the target.
+import { once } from 'node:events';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox } from '../../testing/contract-client.js';
+import { SLOW_JOBS } from '../jobs/jobs.testing.js';
+import { finishJob } from './upload.testing.js';
+
+const TARGET_BYTES = 49 * 1024 * 1024;
+const RSS_TARGET_MB = 600;
+const RSS_CEILING_MB = 1024;
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'large-upload-'));
+let sandbox: TestSandbox | undefined;
+afterAll(async () => {
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Writes the CSV row by row (never held in memory); answers its path and row count. */
+async function largeCsv(): Promise<{ file: string; rows: number }> {
+  const file = path.join(dir, 'large-catalog.csv');
+  const out = createWriteStream(file);
+  let bytes = 0;
+  let rows = 0;
+  const write = async (line: string) => {
+    bytes += Buffer.byteLength(line);
+    if (!out.write(line)) await once(out, 'drain');
+  };
+  await write('sku,productName,hsCode,countryOfOrigin,materialType,annualImportValue,currency\n');
+  while (bytes < TARGET_BYTES) {
+    rows += 1;
+    const n = String(rows).padStart(7, '0');
+    await write(`LRG-${n},"Upholstered chair ${n}, fabric, large catalog",9401.61.10.90,${rows % 3 ? 'CN' : 'VN'},upholstered,${1000 + (rows % 9000)},CAD\n`);
+  }
+  out.end();
+  await once(out, 'finish');
+  return { file, rows };
+}
+
+describe.skipIf(process.env.SIM_LARGE_UPLOAD !== '1')('a large catalog upload', () => {
+  it('streams a ~49 MB CSV into the catalog and reports its time and peak RSS', async () => {
+    const { file, rows } = await largeCsv();
+    sandbox = await startTestSandbox({ config: SLOW_JOBS });
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    const started = performance.now();
+    try {
+      const accepted = await sandbox.call('POST', '/api/catalog/upload', { form: (req) => req.attach('file', file) });
+      expect(accepted.status, accepted.text).toBe(202);
+      const uploadedMs = performance.now() - started;
+      const done = await finishJob(sandbox, accepted.body.jobId, 600_000);
+      const totalMs = performance.now() - started;
+      peak = Math.max(peak, process.memoryUsage().rss);
+      const mb = (n: number) => Math.round(n / 1024 / 1024);
+      console.log(
+        `large upload: ${mb(statSync(file).size)} MB, ${rows} rows; upload answered in ${(uploadedMs / 1000).toFixed(1)} s, job ${done.status} after ${(totalMs / 1000).toFixed(1)} s; ` +
+          `RSS baseline ${mb(baseline)} MB, peak ${mb(peak)} MB (target ${RSS_TARGET_MB} MB ${mb(peak) < RSS_TARGET_MB ? 'met' : 'missed'})`,
+      );
+      expect(done).toMatchObject({ status: 'COMPLETED', reconciliation: { rowsUploaded: rows, rowsSkipped: 0, rowsDeduplicated: 0, skusFound: rows } });
+      expect(mb(peak)).toBeLessThan(RSS_CEILING_MB);
+    } finally {
+      clearInterval(sampler);
+    }
+  }, 900_000);
+});

@@ -1,0 +1,65 @@
+// POST /api/catalog/upload and POST /api/upload (spec 4.3): the multipart form arrives validated by the
+// contract (`file` required, sourceAdapter / runPolicy enums); the route checks the file (upload-file.ts),
+// moves it out of the kernel's temp area for its job, enqueues the job in the upload family (spec 8.2
+// caps), attaches the webhook configuration (spec 6) and answers the 202 receipt of spec 2.3. The
+// idempotency middleware (spec 8.5) replays that receipt for the same form and file with `replayed: true`.
+import type { KernelDeps } from '../../kernel/deps.js';
+import type { HandlerTable, Principal } from '../../kernel/http/types.js';
+import type { JobsDomain, JobType } from '../jobs/index.js';
+import type { WebhooksDomain } from '../webhooks/index.js';
+import { CATALOG_ADAPTERS, type CatalogAdapter } from './catalog-columns.js';
+import type { StoredUpload } from './catalog-import.js';
+import { normalizeScreeningAuthority } from './sima.routes.js';
+import { acceptUploadedFile, removeUpload, storeUpload } from './upload-file.js';
+import type { CatalogUploadInput, SimaUploadInput } from './upload.types.js';
+
+/**
+ * spec 4.3 `sourceAdapter` (default catalog-excel); when the form names none, the key's default adapter
+ * (spec 2.1 `default_adapter`, "e.g. a catalog adapter name") if it is a catalog adapter.
+ */
+export function chooseAdapter(field: CatalogAdapter | undefined, principal: Pick<Principal, 'defaultAdapter'>): CatalogAdapter {
+  if (field) return field;
+  const preferred = principal.defaultAdapter as CatalogAdapter | null;
+  return preferred && CATALOG_ADAPTERS.includes(preferred) ? preferred : 'catalog-excel';
+}
+
+export function uploadRoutes(deps: Pick<KernelDeps, 'config'>, peers: { jobs: JobsDomain; webhooks: Pick<WebhooksDomain, 'parseConfig' | 'attach'> }) {
+  /** Queues the job for a stored upload; the file goes again if the job is refused (429 at a queue cap). */
+  const enqueue = async (principal: Principal, type: JobType, upload: StoredUpload, input: unknown) => {
+    try {
+      return await peers.jobs.enqueue({ tenantId: principal.tenantId, keyId: principal.keyId, type, family: 'upload', fileName: upload.fileName, input });
+    } catch (error) {
+      await removeUpload(upload);
+      throw error;
+    }
+  };
+
+  return {
+    async uploadCatalogFile(request) {
+      const { principal, body } = request;
+      const sourceAdapter = chooseAdapter(body.sourceAdapter, principal);
+      const screeningAuthority = normalizeScreeningAuthority(body.screeningAuthority);
+      // Refuse a bad webhook target before anything is stored or queued (contracts/README.md decision 10).
+      const webhook = peers.webhooks.parseConfig(body);
+      const { file, format } = await acceptUploadedFile(request);
+      const upload = await storeUpload(deps, file, format);
+      const input: CatalogUploadInput = { file: upload, sourceAdapter, screeningAuthority };
+      const job = await enqueue(principal, 'catalog_upload', upload, input);
+      if (webhook) await peers.webhooks.attach(job.id, principal.tenantId, webhook);
+      return { status: 202, body: { jobId: job.id, status: job.status, message: 'Catalog upload accepted', replayed: false, fileName: upload.fileName, sourceAdapter } };
+    },
+
+    async uploadSimaScreeningFile(request) {
+      const { principal, body } = request;
+      const screeningAuthority = normalizeScreeningAuthority(body.screeningAuthority);
+      const webhook = peers.webhooks.parseConfig(body);
+      const { file, format } = await acceptUploadedFile(request);
+      const upload = await storeUpload(deps, file, format);
+      // skus stays null until the job has read the file: it then screens exactly the file's SKUs.
+      const input: SimaUploadInput = { skus: null, runPolicy: body.runPolicy ?? 'always', screeningAuthority, file: upload };
+      const job = await enqueue(principal, 'sima_validation', upload, input);
+      if (webhook) await peers.webhooks.attach(job.id, principal.tenantId, webhook);
+      return { status: 202, body: { jobId: job.id, status: job.status, message: 'Upload accepted for SIMA screening', replayed: false, fileName: upload.fileName } };
+    },
+  } satisfies HandlerTable;
+}
