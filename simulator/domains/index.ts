@@ -8,7 +8,7 @@ import { AUTH_RESPONSE_DEFECTS, createAuth } from './auth/index.js';
 import { BILLING_RESPONSE_DEFECTS, createBilling } from './billing/index.js';
 import type { DomainModule } from './domain.js';
 import { createJobs, jobsResponseDefects } from './jobs/index.js';
-import { createSima } from './sima/index.js';
+import { createSima, SIMA_RESPONSE_DEFECTS } from './sima/index.js';
 import { tenantStore } from './tenants/index.js';
 import { createWebhooks } from './webhooks/index.js';
 
@@ -30,7 +30,7 @@ export function createDomains(deps: KernelDeps) {
     }
   }
   // Response-level defects of every domain; the kernel's last (error.lost-envelope replaces the whole body).
-  const responseDefects: ResponseDefect[] = [...AUTH_RESPONSE_DEFECTS, ...jobsResponseDefects(), ...BILLING_RESPONSE_DEFECTS, ...KERNEL_RESPONSE_DEFECTS];
+  const responseDefects: ResponseDefect[] = [...AUTH_RESPONSE_DEFECTS, ...jobsResponseDefects(), ...BILLING_RESPONSE_DEFECTS, ...SIMA_RESPONSE_DEFECTS, ...KERNEL_RESPONSE_DEFECTS];
   return {
     tenants,
     auth,

@@ -18,6 +18,7 @@ import { removeUploadsWhenJobsEnd } from './upload-file.js';
 import { uploadRoutes } from './upload.routes.js';
 
 export { normalizeScreeningAuthority } from './sima.routes.js';
+export { SIMA_RESPONSE_DEFECTS } from './sima.defects.js';
 export type * from './sima.types.js';
 
 export function createSima(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; tenants: TenantStore }): SimaDomain {

@@ -45,9 +45,9 @@ export function jsonReport(records: readonly SimaResultRecord[], meta: { tenantI
 }
 
 /** A header row, then one row per result; null is an empty cell. Formula-like cells are escaped for spreadsheets. */
-export function csvReport(records: readonly SimaResultRecord[]): string {
+export function csvReport(records: readonly SimaResultRecord[], options: { header?: boolean } = {}): string {
   return stringify(
     records.map((r) => Object.fromEntries(REPORT_CSV_COLUMNS.map((column) => [column, r[column]]))),
-    { header: true, columns: [...REPORT_CSV_COLUMNS], escape_formulas: true },
+    { header: options.header ?? true, columns: [...REPORT_CSV_COLUMNS], escape_formulas: true },
   );
 }

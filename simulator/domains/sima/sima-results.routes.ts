@@ -35,14 +35,27 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
   return {
     async listSimaResults({ principal, query }) {
       const filter: SimaResultFilter = { ...filterOf(query), hsInScope: query.hs_in_scope, isStale: query.is_stale };
+      // defect injection (SIM_DEFECTS): sima.results-filter-ignored drops the outcome filter
+      if (deps.defects.has('sima.results-filter-ignored')) delete filter.outcomes;
+      // defect injection (SIM_DEFECTS): sima.workflow-not-ignored drops the workflow_not filter
+      if (deps.defects.has('sima.workflow-not-ignored')) delete filter.workflowNot;
       const limit = query.limit ?? SIMA_RESULTS_DEFAULT_LIMIT;
       // A cursor continues after the last result of the previous page, so results screened between pages
       // neither shift nor repeat the walk; with one, `offset` is ignored (contracts: SimaCursor).
       const paging = query.cursor === undefined ? { limit, offset: query.offset ?? 0 } : { limit };
       try {
-        const page = await results.list(principal.tenantId, filter, { ...paging, after: query.cursor });
+        let page = await results.list(principal.tenantId, filter, { ...paging, after: query.cursor });
+        // defect injection (SIM_DEFECTS): sima.cursor-repeats-row issues the cursor of the page's last result but one
+        if (deps.defects.has('sima.cursor-repeats-row') && page.nextCursor !== null && page.items.length > 1) {
+          const shorter = await results.list(principal.tenantId, filter, { ...paging, limit: page.items.length - 1, after: query.cursor });
+          page = { ...page, nextCursor: shorter.nextCursor };
+        }
         return { status: 200, body: toSimaResultList(page, paging) };
       } catch (error) {
+        // defect injection (SIM_DEFECTS): sima.cursor-garbage-accepted reads a bad cursor as the first page
+        if (error instanceof InvalidCursorError && deps.defects.has('sima.cursor-garbage-accepted')) {
+          return { status: 200, body: toSimaResultList(await results.list(principal.tenantId, filter, { limit, offset: 0 }), { limit }) };
+        }
         // spec 7: a validation failure names the field.
         if (error instanceof InvalidCursorError) throw invalidRequest('cursor is not one this service issued: send the cursor of the previous page', 'cursor');
         throw error;
@@ -67,15 +80,21 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
 
     async getSimaEvidence({ principal, params }) {
       // spec 7: NOT_FOUND when the SKU has no result or is not the tenant's; the two read the same.
-      const current = await results.current(principal.tenantId, params.sku);
+      let current = await results.current(principal.tenantId, params.sku);
+      // defect injection (SIM_DEFECTS): sima.evidence-unknown-sku-200 serves the tenant's first result for an unknown SKU
+      if (!current && deps.defects.has('sima.evidence-unknown-sku-200')) current = (await results.list(principal.tenantId, {}, { limit: 1 })).items[0];
       if (!current) throw notFound('SIMA result');
-      const [history, item] = await Promise.all([results.history(principal.tenantId, params.sku), catalog.get(principal.tenantId, params.sku)]);
+      const [history, item] = await Promise.all([results.history(principal.tenantId, current.sku), catalog.get(principal.tenantId, current.sku)]);
       return { status: 200, body: simaEvidence(current, history, item) };
     },
 
     async exportSimaReport({ principal, query }) {
-      const records = await everyResult(principal.tenantId, reportFilter(query.filter, query.status));
-      if (query.format === 'csv') return { status: 200, body: csvReport(records), contentType: 'text/csv; charset=utf-8' };
+      // defect injection (SIM_DEFECTS): sima.report-flagged-includes-cleared reads filter=flagged as no filter
+      const selection = query.filter === 'flagged' && deps.defects.has('sima.report-flagged-includes-cleared') ? undefined : query.filter;
+      const records = await everyResult(principal.tenantId, reportFilter(selection, query.status));
+      // defect injection (SIM_DEFECTS): sima.csv-no-header leaves the header row out
+      const header = !deps.defects.has('sima.csv-no-header');
+      if (query.format === 'csv') return { status: 200, body: csvReport(records, { header }), contentType: 'text/csv; charset=utf-8' };
       const generatedAt = deps.clocks.of(principal.tenantId).nowIso();
       return { status: 200, body: jsonReport(records, { tenantId: principal.tenantId, generatedAt }) };
     },

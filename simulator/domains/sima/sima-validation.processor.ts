@@ -111,6 +111,8 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
       count(record);
     }
 
+    // defect injection (SIM_DEFECTS): sima.job-outcomes-off reports one AT_RISK result more than screened
+    if (deps.defects.has('sima.job-outcomes-off')) outcomes.atRisk += 1;
     return {
       result: {
         screeningAuthority: input.screeningAuthority,

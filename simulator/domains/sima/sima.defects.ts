@@ -1,0 +1,47 @@
+// The SIMA domain's injectable defects (README "Defect injection"). Behaviour defects are one
+// `defects.has('<id>')` line where the behaviour lives (sima-results.routes.ts, sima-validation.processor.ts);
+// the ones that only change what is sent are below, applied to the final listSimaResults / getSimaSummary
+// responses.
+import { isBodyObject, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
+
+export const SIMA_DEFECTS: readonly DefectEntry[] = [
+  { id: 'sima.results-filter-ignored', area: 'sima', description: 'the `outcome` filter of listSimaResults is ignored' },
+  { id: 'sima.workflow-not-ignored', area: 'sima', description: 'the `workflow_not` filter of listSimaResults is ignored' },
+  { id: 'sima.cursor-repeats-row', area: 'sima', description: "a results page's next cursor starts at its last result again" },
+  { id: 'sima.cursor-garbage-accepted', area: 'sima', description: 'a results cursor the service never issued reads as the first page' },
+  { id: 'sima.summary-exposure-off', area: 'sima', description: 'getSimaSummary reports totalExposure x10' },
+  { id: 'sima.exposure-on-cleared', area: 'sima', description: 'listSimaResults gives CLEARED results exposureAnnual 1000' },
+  { id: 'sima.exposure-negative', area: 'sima', description: 'listSimaResults gives AT_RISK results a negative exposureAnnual' },
+  { id: 'sima.csv-no-header', area: 'sima', description: 'the CSV report has no header row' },
+  { id: 'sima.report-flagged-includes-cleared', area: 'sima', description: 'the report under `filter=flagged` includes CLEARED results' },
+  { id: 'sima.evidence-unknown-sku-200', area: 'sima', description: "the evidence of a SKU without a result is 200 with another SKU's evidence" },
+  { id: 'sima.job-outcomes-off', area: 'sima', description: 'a sima_validation job reports outcomes.atRisk one higher than it screened' },
+];
+
+type Body = Record<string, unknown>;
+
+/** A defect applied to each result item of a listSimaResults success. */
+function eachResult(id: string, change: (item: Body) => Body): ResponseDefect {
+  return {
+    id,
+    operations: ['listSimaResults'],
+    apply(res) {
+      const body = res.body as Body;
+      if (res.status !== 200 || !Array.isArray(body.outcomes)) return;
+      res.body = { ...body, outcomes: body.outcomes.map((item) => (isBodyObject(item) ? change(item) : item)) };
+    },
+  };
+}
+
+export const SIMA_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
+  {
+    id: 'sima.summary-exposure-off',
+    operations: ['getSimaSummary'],
+    apply(res) {
+      const body = res.body as Body;
+      if (res.status === 200 && typeof body.totalExposure === 'number') res.body = { ...body, totalExposure: Math.round(body.totalExposure * 1000) / 100 };
+    },
+  },
+  eachResult('sima.exposure-on-cleared', (item) => (item.outcome === 'CLEARED' ? { ...item, exposureAnnual: 1000 } : item)),
+  eachResult('sima.exposure-negative', (item) => (item.outcome === 'AT_RISK' && typeof item.exposureAnnual === 'number' ? { ...item, exposureAnnual: -Math.abs(item.exposureAnnual) - 1 } : item)),
+];
