@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schema } from '../../contracts/generated/index.js';
 import { runSuite } from '../harness/runner.js';
 import type { RunReport, TargetOptions } from '../harness/types.js';
 import { startTestTarget, type TestTarget } from '../testing/simulator.js';
@@ -35,33 +36,8 @@ type Defect =
 
 const CSV_MARKER = '__stubCsv';
 
-interface Item {
-  id: string;
-  sku: string;
-  outcome: 'AT_RISK' | 'NEEDS_REVIEW' | 'CLEARED';
-  status: 'AT_RISK' | 'NEEDS_REVIEW' | 'CLEARED';
-  workflowStatus: 'OPEN' | 'OVERRIDDEN' | 'ACCEPTED' | 'DISMISSED' | null;
-  reasonCode: string | null;
-  measureCode: string | null;
-  hsInScope: boolean;
-  currentHs: string;
-  correctedHs: null;
-  countryOfOrigin: string | null;
-  materialType: null;
-  confidence: number;
-  evidence: null;
-  analysisDate: string;
-  simaConfigVersion: string;
-  needsReviewSince: string | null;
-  isStale: boolean;
-  exposureAnnual: number | null;
-  adRate: number | null;
-  cvdRate: number | null;
-  combinedRate: number | null;
-  caseNumber: string | null;
-  hasRestrictedComponents: boolean;
-  missingAttributes: string[];
-}
+/** A stub's SIMA result: the contract's SimaResult with every field present. */
+type Item = Required<Schema<'SimaResult'>>;
 
 type Screening = Pick<Item, 'outcome' | 'workflowStatus' | 'hsInScope' | 'isStale' | 'exposureAnnual' | 'adRate' | 'cvdRate' | 'combinedRate'>;
 

@@ -7,7 +7,7 @@ import type { KernelDeps } from '../../kernel/deps.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import { importCatalogFile } from './catalog-import.js';
 import type { CatalogStore } from './catalog.store.js';
-import type { CatalogUploadInput } from './upload.types.js';
+import type { CatalogUploadInput } from './sima.types.js';
 
 export function catalogUploadProcessor(deps: Pick<KernelDeps, 'store'>, catalog: CatalogStore): JobProcessor {
   return async (job, context): Promise<JobOutcome> => {

@@ -4,9 +4,11 @@
 //   - HS code in scope but no country of origin                          -> NEEDS_REVIEW (countryOfOrigin missing)
 //   - no HS code at all                                                  -> NEEDS_REVIEW (hsCode missing)
 //   - otherwise (HS out of scope, or origin not subject)                 -> CLEARED
+import type { Schema } from '../../../contracts/generated/index.js';
 import { SIMA_MEASURES, type ScreeningAuthority, type SimaMeasure } from '../../../fixtures/catalog/sima-measures.js';
 
-export type SimaOutcome = 'AT_RISK' | 'NEEDS_REVIEW' | 'CLEARED';
+/** spec 2.4 outcomes: the contract's SimaOutcome. */
+export type SimaOutcome = Schema<'SimaOutcome'>;
 
 export interface ScreenedItem {
   sku: string;

@@ -2,12 +2,13 @@
 // kept (the evidence history); the latest per tenant and SKU is the "current" result the read endpoints
 // list (spec 4.2: latest result per SKU). A record is the contract's SimaResult item (spec 2.4) plus the
 // bookkeeping that never leaves the sandbox.
+import type { Schema } from '../../../contracts/generated/index.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { Page, Where } from '../../kernel/store/collection.js';
 import type { SimaOutcome } from './screening.js';
 import type { SimaReviewAction } from './sima-review.machine.js';
 
-export type SimaWorkflowStatus = 'OPEN' | 'OVERRIDDEN' | 'ACCEPTED' | 'DISMISSED';
+export type SimaWorkflowStatus = Schema<'SimaWorkflowStatus'>;
 
 /** One move of the review workflow (sima-review.machine.ts), kept for the evidence's audit trail. */
 export interface SimaReviewEvent {
@@ -27,34 +28,8 @@ export interface SimaResultFilter {
   isStale?: boolean;
 }
 
-/** spec 2.4 SIMA result item (schemas/sima.yaml SimaResult). */
-export interface SimaResultItem {
-  id: string;
-  sku: string;
-  outcome: SimaOutcome;
-  status: SimaOutcome;
-  workflowStatus: SimaWorkflowStatus | null;
-  reasonCode: string | null;
-  measureCode: string | null;
-  hsInScope: boolean;
-  currentHs: string;
-  correctedHs: string | null;
-  countryOfOrigin: string | null;
-  materialType: string | null;
-  confidence: number;
-  evidence: Record<string, unknown> | null;
-  analysisDate: string;
-  simaConfigVersion: string | null;
-  needsReviewSince: string | null;
-  isStale: boolean;
-  exposureAnnual: number | null;
-  adRate: number | null;
-  cvdRate: number | null;
-  combinedRate: number | null;
-  caseNumber: string | null;
-  hasRestrictedComponents: boolean;
-  missingAttributes: string[];
-}
+/** spec 2.4 SIMA result item: the contract's SimaResult, every field present (the sandbox always sets them). */
+export type SimaResultItem = Required<Schema<'SimaResult'>>;
 
 export interface SimaResultRecord extends SimaResultItem {
   rev?: number;

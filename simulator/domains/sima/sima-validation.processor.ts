@@ -9,7 +9,7 @@ import type { KernelDeps } from '../../kernel/deps.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import type { SimaBatchInput } from './sima.types.js';
 import { importCatalogFile } from './catalog-import.js';
-import type { SimaUploadInput } from './upload.types.js';
+import type { SimaUploadInput } from './sima.types.js';
 import type { CatalogItemRecord, CatalogStore } from './catalog.store.js';
 import { screenItem } from './screening.js';
 import { newCuid, type SimaResultRecord, type SimaResultStore } from './sima-result.store.js';

@@ -1,5 +1,8 @@
-// The SIMA domain's types (spec 2.4, 4.2).
+// The SIMA domain's types (spec 2.4, 4.2, 4.3).
+import type { Schema } from '../../../contracts/generated/index.js';
 import type { ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
+import type { CatalogAdapter } from './catalog-columns.js';
+import type { StoredUpload } from './catalog-import.js';
 import type { DomainModule } from '../domain.js';
 import type { SimaResultItem } from './sima-result.store.js';
 import type { SimaReviewAction } from './sima-review.machine.js';
@@ -14,7 +17,7 @@ export interface SimaDomain extends DomainModule {
   review(tenantId: string, sku: string, action: SimaReviewAction, note?: string | null): Promise<SimaResultItem>;
 }
 
-export type RunPolicy = 'always' | 'skip_exact_duplicates';
+export type RunPolicy = Schema<'RunPolicy'>;
 
 /** What the enqueue endpoint stores as the job's input. */
 export interface SimaBatchInput {
@@ -22,4 +25,17 @@ export interface SimaBatchInput {
   skus: string[] | null;
   runPolicy: RunPolicy;
   screeningAuthority: ScreeningAuthority;
+}
+
+/** The `catalog_upload` job's input (POST /api/catalog/upload, spec 4.3). */
+export interface CatalogUploadInput {
+  file: StoredUpload;
+  sourceAdapter: CatalogAdapter;
+  /** Accepted and normalized like the batch's (spec 4.3); recorded in the result, no screening runs. */
+  screeningAuthority: ScreeningAuthority;
+}
+
+/** The `sima_validation` job's input from POST /api/upload: a batch whose SKUs are the file's (skus null until read). */
+export interface SimaUploadInput extends SimaBatchInput {
+  file: StoredUpload;
 }

@@ -4,14 +4,14 @@
 // caps), attaches the webhook configuration (spec 6) and answers the 202 receipt of spec 2.3. The
 // idempotency middleware (spec 8.5) replays that receipt for the same form and file with `replayed: true`.
 import type { KernelDeps } from '../../kernel/deps.js';
-import type { HandlerTable, Principal } from '../../kernel/http/types.js';
+import type { HandlerRequest, HandlerTable, Principal } from '../../kernel/http/types.js';
 import type { JobsDomain, JobType } from '../jobs/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
 import { CATALOG_ADAPTERS, type CatalogAdapter } from './catalog-columns.js';
 import type { StoredUpload } from './catalog-import.js';
 import { normalizeScreeningAuthority } from './sima.routes.js';
 import { acceptUploadedFile, removeUpload, storeUpload } from './upload-file.js';
-import type { CatalogUploadInput, SimaUploadInput } from './upload.types.js';
+import type { CatalogUploadInput, SimaUploadInput } from './sima.types.js';
 
 /**
  * spec 4.3 `sourceAdapter` (default catalog-excel); when the form names none, the key's default adapter
@@ -34,32 +34,37 @@ export function uploadRoutes(deps: Pick<KernelDeps, 'config'>, peers: { jobs: Jo
     }
   };
 
+  /**
+   * Both uploads: refuse a bad webhook target before anything is stored or queued (contracts/README.md
+   * decision 10), check and store the file, queue its job, attach the webhook, answer the 202 receipt.
+   */
+  const accept = async (
+    request: HandlerRequest<'uploadCatalogFile' | 'uploadSimaScreeningFile'>,
+    type: JobType,
+    inputOf: (upload: StoredUpload) => CatalogUploadInput | SimaUploadInput,
+    receipt: { message: string; sourceAdapter?: CatalogAdapter },
+  ) => {
+    const { principal } = request;
+    const webhook = peers.webhooks.parseConfig(request.body);
+    const { file, format } = await acceptUploadedFile(request);
+    const upload = await storeUpload(deps, file, format);
+    const job = await enqueue(principal, type, upload, inputOf(upload));
+    if (webhook) await peers.webhooks.attach(job.id, principal.tenantId, webhook);
+    return { status: 202, body: { jobId: job.id, status: job.status, message: receipt.message, replayed: false, fileName: upload.fileName, ...(receipt.sourceAdapter ? { sourceAdapter: receipt.sourceAdapter } : {}) } };
+  };
+
   return {
     async uploadCatalogFile(request) {
-      const { principal, body } = request;
-      const sourceAdapter = chooseAdapter(body.sourceAdapter, principal);
-      const screeningAuthority = normalizeScreeningAuthority(body.screeningAuthority);
-      // Refuse a bad webhook target before anything is stored or queued (contracts/README.md decision 10).
-      const webhook = peers.webhooks.parseConfig(body);
-      const { file, format } = await acceptUploadedFile(request);
-      const upload = await storeUpload(deps, file, format);
-      const input: CatalogUploadInput = { file: upload, sourceAdapter, screeningAuthority };
-      const job = await enqueue(principal, 'catalog_upload', upload, input);
-      if (webhook) await peers.webhooks.attach(job.id, principal.tenantId, webhook);
-      return { status: 202, body: { jobId: job.id, status: job.status, message: 'Catalog upload accepted', replayed: false, fileName: upload.fileName, sourceAdapter } };
+      const sourceAdapter = chooseAdapter(request.body.sourceAdapter, request.principal);
+      const screeningAuthority = normalizeScreeningAuthority(request.body.screeningAuthority);
+      return accept(request, 'catalog_upload', (file) => ({ file, sourceAdapter, screeningAuthority }), { message: 'Catalog upload accepted', sourceAdapter });
     },
 
     async uploadSimaScreeningFile(request) {
-      const { principal, body } = request;
-      const screeningAuthority = normalizeScreeningAuthority(body.screeningAuthority);
-      const webhook = peers.webhooks.parseConfig(body);
-      const { file, format } = await acceptUploadedFile(request);
-      const upload = await storeUpload(deps, file, format);
+      const screeningAuthority = normalizeScreeningAuthority(request.body.screeningAuthority);
+      const runPolicy = request.body.runPolicy ?? 'always';
       // skus stays null until the job has read the file: it then screens exactly the file's SKUs.
-      const input: SimaUploadInput = { skus: null, runPolicy: body.runPolicy ?? 'always', screeningAuthority, file: upload };
-      const job = await enqueue(principal, 'sima_validation', upload, input);
-      if (webhook) await peers.webhooks.attach(job.id, principal.tenantId, webhook);
-      return { status: 202, body: { jobId: job.id, status: job.status, message: 'Upload accepted for SIMA screening', replayed: false, fileName: upload.fileName } };
+      return accept(request, 'sima_validation', (file) => ({ skus: null, runPolicy, screeningAuthority, file }), { message: 'Upload accepted for SIMA screening' });
     },
   } satisfies HandlerTable;
 }
