@@ -95,9 +95,6 @@ export function jobStore(store: Store) {
     },
     /** Compare-and-set on the revision the job was read at: null when another writer moved it first. */
     update: (record: JobRecord) => jobs.update(record),
-    /** Unconditional write: for tools that fill a store (benchmarks), not for transitions. */
-    put: (record: JobRecord) => jobs.put(record),
-    delete: (id: string) => jobs.delete(id),
     inFlight: async () => (await jobs.query({ where: { inFlight: true } })).items,
     inFlightCount: (tenantId: string, family?: QueueFamily) => jobs.count(inFlightWhere(tenantId, family)),
     inFlightOf: async (tenantId: string, family?: QueueFamily) => (await jobs.query({ where: inFlightWhere(tenantId, family) })).items,

@@ -42,7 +42,6 @@ export function webhookStore(deps: Pick<KernelDeps, 'store'>) {
     createDelivery: (delivery: StoredDelivery) => deliveries.create(delivery),
     /** Compare-and-set: null when another dispatcher recorded this attempt first. */
     updateDelivery: (delivery: StoredDelivery) => deliveries.update(delivery),
-    deliveriesOfJob: async (jobId: string) => (await deliveries.query({ where: { jobId } })).items,
     /** Oldest first. */
     list: async (filter: { tenantId?: string; jobId?: string } = {}): Promise<StoredDelivery[]> =>
       (await deliveries.query({ where: { ...(filter.jobId === undefined ? {} : { jobId: filter.jobId }), ...(filter.tenantId === undefined ? {} : { tenantId: filter.tenantId }) } })).items,
