@@ -48,6 +48,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'sima.summary-exposure-off': ['sima.summary-matches-results'],
   'sima.exposure-on-cleared': ['sima.exposure-believable'],
   'sima.exposure-negative': ['sima.exposure-believable'],
+  'sima.combined-rate-ad-only': ['sima.exposure-believable'],
   'sima.csv-no-header': ['sima.report-formats'],
   'sima.report-flagged-includes-cleared': ['sima.report-formats'],
   'sima.evidence-unknown-sku-200': ['sima.evidence-served'],

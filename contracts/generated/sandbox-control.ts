@@ -115,6 +115,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sim/tenants/{tenantId}/sima/measures-config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a new trade-remedy measures config version for a tenant (its current results become stale)
+         * @description The spec gives SIMA results a `simaConfigVersion` and a required `isStale` but shows no way to change the measures configuration: the sandbox defines this operator action, scoped to one tenant so that other tenants' results are untouched. Every current result of the tenant screened under an older version is marked `isStale: true` (filter `is_stale` of GET /api/sima/results), and the next screening of a SKU runs under the new version (so `runPolicy: skip_exact_duplicates` screens it again). Without `version` the last number of the current version is incremented (2026.11.1 -> 2026.11.2). Publishing the current version again is 409 ACTION_NOT_ALLOWED.
+         */
+        post: operations["publishSandboxSimaMeasuresConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sim/integration-keys/{keyId}/revoke": {
         parameters: {
             query?: never;
@@ -536,6 +556,42 @@ export interface components {
             };
             /** Format: date-time */
             now: string;
+        };
+        /**
+         * @example {
+         *       "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+         *       "configVersion": "2026.12.1",
+         *       "previousVersion": "2026.11.1",
+         *       "publishedAt": "2026-12-01T09:00:00.000Z",
+         *       "note": "CBSA final determination on rebar published",
+         *       "resultsMarkedStale": 17
+         *     }
+         */
+        SimaMeasuresConfig: {
+            /** Format: uuid */
+            tenantId: string;
+            configVersion: string;
+            previousVersion: string;
+            /**
+             * Format: date-time
+             * @description On the tenant's virtual clock.
+             */
+            publishedAt: string;
+            note?: string | null;
+            /** @description Current results that became stale with this version. */
+            resultsMarkedStale: number;
+        };
+        /**
+         * @example {
+         *       "version": "2026.12.1",
+         *       "note": "CBSA final determination on rebar published"
+         *     }
+         */
+        SimaMeasuresConfigRequest: {
+            /** @description The new version's name (letters, digits, dots, dashes, plus); default the current one with its last number incremented. */
+            version?: string;
+            /** @description What changed; kept with the version. */
+            note?: string;
         };
         /**
          * @description Screening outcome (spec 2.4); also the values of `status`.
@@ -1029,6 +1085,36 @@ export interface operations {
             409: components["responses"]["ControlActionNotAllowed"];
         };
     };
+    publishSandboxSimaMeasuresConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SimaMeasuresConfigRequest"];
+            };
+        };
+        responses: {
+            /** @description The version now in force for the tenant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimaMeasuresConfig"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+            409: components["responses"]["ControlActionNotAllowed"];
+        };
+    };
     revokeSandboxIntegrationKey: {
         parameters: {
             query?: never;
@@ -1217,6 +1303,7 @@ export type PathOperationId =
     | "getSandboxTenantSettings"
     | "updateSandboxTenantSettings"
     | "reviewSandboxSimaResult"
+    | "publishSandboxSimaMeasuresConfig"
     | "revokeSandboxIntegrationKey"
     | "getSandboxClock"
     | "advanceSandboxClock"

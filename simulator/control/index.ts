@@ -86,6 +86,11 @@ export function createControl(options: ControlOptions) {
       const tenant = await tenantNamed(params.tenantId);
       return { status: 200, body: await domains.sima.review(tenant.id, params.sku, body.action, body.note ?? null) };
     },
+    // Sandbox-defined (spec 2.4 shows isStale, not how config changes): the tenant's results go stale.
+    publishSandboxSimaMeasuresConfig: async ({ params, body }) => {
+      const tenant = await tenantNamed(params.tenantId);
+      return { status: 200, body: await domains.sima.publishMeasuresConfig(tenant.id, { version: body?.version, note: body?.note ?? null }) };
+    },
     revokeSandboxIntegrationKey: async ({ params }) => {
       const key = await domains.auth.keys.revoke(params.keyId);
       if (!key) throw notFound('integration key');

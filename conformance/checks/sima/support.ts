@@ -193,8 +193,8 @@ export interface Screened {
  * Enqueues a whole-catalog screening (spec 4.2: `skus: null`) and waits for it to end (the virtual clock with
  * the control API; spec 8.7 polling otherwise, up to `realMs`).
  */
-export async function screenCatalog(client: ConformanceClient, admin: AdminClient | undefined, realMs?: number): Promise<Screened | Problem> {
-  const enqueued = await enqueueHonouringLimits(client, { skus: null }, { admin });
+export async function screenCatalog(client: ConformanceClient, admin: AdminClient | undefined, realMs?: number, screeningAuthority?: 'CA' | 'US'): Promise<Screened | Problem> {
+  const enqueued = await enqueueHonouringLimits(client, { skus: null, ...(screeningAuthority ? { screeningAuthority } : {}) }, { admin });
   const jobId = receiptJobId(enqueued);
   if (!jobId) return { rule: 'enqueue-accepted', message: `POST /api/sima/batch { skus: null } answered ${enqueued.response.status}, not 202 with a jobId (spec 2.3, 4.2)`, exchange: enqueued };
   let last: Exchange | undefined;
@@ -212,17 +212,18 @@ export interface SimaTenant {
 
 /**
  * A tenant with results to read. With writes: a fresh tenant (control API) screened in full, or the primary
- * tenant, screened in full when it has no results yet. Readonly: the primary tenant as it is. Skips the check
+ * tenant, screened in full when it has no results yet (under `screeningAuthority`, default the service's). Readonly: the
+ * primary tenant as it is. Skips the check
  * when no result can be had; fails it (and returns undefined) when the setup itself breaks a rule.
  */
-export async function simaTenant(ctx: CheckContext, name: string): Promise<SimaTenant | undefined> {
+export async function simaTenant(ctx: CheckContext, name: string, options: { screeningAuthority?: 'CA' | 'US' } = {}): Promise<SimaTenant | undefined> {
   const writes = ctx.options.profile !== 'readonly';
   const tenant = writes ? await writeTenant(ctx, name) : { client: ctx.client, fresh: false, tenantId: undefined };
   let results = tenant.fresh ? undefined : await allResults(tenant.client, {}, ctx.admin);
   if (results && isProblem(results)) return void ctx.fail(results.rule, results.message, results.exchange);
   if (!results || results.total === 0) {
     if (!writes) ctx.skip('the tenant has no SIMA results, and the readonly profile enqueues no screening');
-    const screened = await screenCatalog(tenant.client, ctx.admin);
+    const screened = await screenCatalog(tenant.client, ctx.admin, undefined, options.screeningAuthority);
     if (isProblem(screened)) return void ctx.fail(screened.rule, screened.message, screened.exchange);
     if (!screened.settled) {
       if (ctx.admin) return void ctx.fail('job-reaches-terminal', `the whole-catalog screening ${screened.jobId} is still ${screened.status ?? 'unread'} after ${screened.advancedSeconds} s of virtual time (spec 3.1)`, screened.exchange);

@@ -8,6 +8,7 @@ import type { TenantStore } from '../tenants/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
 import { catalogStore } from './catalog.store.js';
 import { catalogUploadProcessor } from './catalog-upload.processor.js';
+import { measuresConfig } from './measures-config.js';
 import { simaResultStore } from './sima-result.store.js';
 import { simaResultRoutes } from './sima-results.routes.js';
 import { simaReview } from './sima-review.js';
@@ -24,14 +25,16 @@ export type * from './sima.types.js';
 export function createSima(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; tenants: TenantStore }): SimaDomain {
   const catalog = catalogStore(deps);
   const results = simaResultStore(deps);
+  const config = measuresConfig(deps, results);
   // Registered at construction, before jobs.start() resumes in-flight jobs after a restart.
-  peers.jobs.registerJobType('sima_validation', simaValidationProcessor(deps, catalog, results));
+  peers.jobs.registerJobType('sima_validation', simaValidationProcessor(deps, catalog, results, config));
   // spec 4.3 catalog uploads: their job, and the stored file removed once a job that read one has ended.
   peers.jobs.registerJobType('catalog_upload', catalogUploadProcessor(deps, catalog));
   removeUploadsWhenJobsEnd(peers.jobs);
   return {
     name: 'sima',
-    handlers: { ...simaRoutes({ jobs: peers.jobs, webhooks: peers.webhooks }), ...uploadRoutes(deps, { jobs: peers.jobs, webhooks: peers.webhooks }), ...simaResultRoutes(deps, { results, catalog }) },
+    handlers: { ...simaRoutes({ jobs: peers.jobs, webhooks: peers.webhooks }), ...uploadRoutes(deps, { jobs: peers.jobs, webhooks: peers.webhooks }), ...simaResultRoutes(deps, { results, catalog, config }) },
     review: simaReview(deps, results),
+    publishMeasuresConfig: config.publish,
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_CATALOG } from '../../../fixtures/catalog/sample-catalog.js';
 import { SIMA_MEASURES } from '../../../fixtures/catalog/sima-measures.js';
-import { screenItem, type ScreenedItem } from './screening.js';
+import { completedHs, screenItem, significantDigits, type ScreenedItem } from './screening.js';
 
 const sample = (sku: string): ScreenedItem => {
   const item = SAMPLE_CATALOG.find((i) => i.sku === sku);
@@ -72,6 +72,36 @@ describe('the SIMA screening rule', () => {
 
   it('asks for the HS code when a SKU has none', () => {
     expect(screenItem({ ...sample('TEE-CTN-BLK-M'), hsCode: ' ' }, 'CA')).toMatchObject({ outcome: 'NEEDS_REVIEW', reasonCode: 'MISSING_HS_CODE', currentHs: '', missingAttributes: ['hsCode'] });
+  });
+
+  it('completes a five-digit code to the one subheading under it and screens the completed code (correctedHs)', () => {
+    const result = screenItem(sample('RBR-10M-TH-SHORT'), 'CA');
+    expect(result).toMatchObject({ currentHs: '72142', correctedHs: '7214.20', outcome: 'AT_RISK', measureCode: 'RB5', hsInScope: true });
+    expect(result.evidence).toMatchObject({ correctedHs: '7214.20', completedFrom: '72142', matchedTariffItem: '7214.20.00' });
+    expect(completedHs('7317')).toBe('7317.00'); // nails: the heading has one subheading
+  });
+
+  it('leaves an ambiguous short code as declared, and asks for the full code when a measure item lies under it', () => {
+    expect(completedHs('7213')).toBeNull();
+    expect(screenItem(sample('STL-ROD-COIL-VN'), 'CA')).toMatchObject({ outcome: 'NEEDS_REVIEW', reasonCode: 'HS_CODE_INCOMPLETE', correctedHs: null, hsInScope: false, missingAttributes: ['hsCode'] });
+    // The same heading from an origin no rod or rebar measure names is cleared: the missing digits cannot matter.
+    expect(screenItem({ ...sample('STL-ROD-COIL-VN'), countryOfOrigin: 'US' }, 'CA')).toMatchObject({ outcome: 'CLEARED', reasonCode: 'HS_NOT_IN_SCOPE' });
+    // Under the US authority, 7317 completes to 7317.00, still short of the nail order's 7317.00.55.
+    expect(screenItem({ ...sample('NAIL-CL-16D-50LB'), hsCode: '7317' }, 'US')).toMatchObject({ correctedHs: '7317.00', outcome: 'NEEDS_REVIEW', reasonCode: 'HS_CODE_INCOMPLETE' });
+  });
+
+  it('reads trailing .00 subdivisions of a tariff item as not narrowing it', () => {
+    expect(significantDigits('7214.20.00')).toBe('721420');
+    expect(significantDigits('9401.40.00.00')).toBe('940140');
+    expect(significantDigits('7317.00.55')).toBe('73170055');
+    expect(significantDigits('7604.21')).toBe('760421');
+  });
+
+  it('flags restricted components from the item attributes, whatever the importer writes for none', () => {
+    const chair = sample('UDS-ACCENT-CHR-TEAL');
+    expect(screenItem({ ...chair, attributes: { restrictedComponents: 'flame retardant foam' } }, 'CA').hasRestrictedComponents).toBe(true);
+    for (const none of ['', 'None', ' n/a ', 'no']) expect(screenItem({ ...chair, attributes: { restrictedComponents: none } }, 'CA').hasRestrictedComponents).toBe(false);
+    expect(screenItem(chair, 'CA').hasRestrictedComponents).toBe(false);
   });
 
   it('yields every outcome under both authorities on the sample catalog', () => {

@@ -1,10 +1,15 @@
 // The screening rule (spec 2.4 outcomes) for one catalog item under one authority, as a pure function of
-// the item and the measure table:
+// the item, the measure table and the HS nomenclature:
+//   - a code of 4 or 5 digits with one subheading under it is completed (correctedHs: 7317 -> 7317.00)
 //   - HS code under a measure's tariff items and origin subject to it   -> AT_RISK (exposure from the margin)
 //   - HS code in scope but no country of origin                          -> NEEDS_REVIEW (countryOfOrigin missing)
+//   - HS code too short to tell, a tariff item of a measure lies under it
+//     and the origin may be subject                                      -> NEEDS_REVIEW (hsCode incomplete)
 //   - no HS code at all                                                  -> NEEDS_REVIEW (hsCode missing)
 //   - otherwise (HS out of scope, or origin not subject)                 -> CLEARED
+// A tariff item's trailing ".00" national subdivisions do not narrow it: 7214.20 is within 7214.20.00.
 import type { Schema } from '../../../contracts/generated/index.js';
+import { HS_NOMENCLATURE_SOURCE, HS_SUBHEADINGS } from '../../../fixtures/catalog/hs-nomenclature.js';
 import { SIMA_MEASURES, type ScreeningAuthority, type SimaMeasure } from '../../../fixtures/catalog/sima-measures.js';
 
 /** spec 2.4 outcomes: the contract's SimaOutcome. */
@@ -18,6 +23,8 @@ export interface ScreenedItem {
   materialType: string | null;
   annualImportValue: number | null;
   currency: string | null;
+  /** Other attributes of the item (extended-excel columns such as `restrictedComponents`). */
+  attributes?: Readonly<Record<string, string>>;
 }
 
 export interface Screening {
@@ -27,6 +34,8 @@ export interface Screening {
   caseNumber: string | null;
   hsInScope: boolean;
   currentHs: string;
+  /** The code completed from the nomenclature when the declared one was short and unambiguous, else null. */
+  correctedHs: string | null;
   countryOfOrigin: string | null;
   materialType: string | null;
   confidence: number;
@@ -36,6 +45,7 @@ export interface Screening {
   cvdRate: number | null;
   combinedRate: number | null;
   missingAttributes: string[];
+  hasRestrictedComponents: boolean;
 }
 
 /** How sure each kind of answer is: a full tariff-item and origin match is strong, a missing fact weak. */
@@ -44,18 +54,40 @@ export const SCREENING_CONFIDENCE = {
   originNotSubject: 0.9,
   hsNotInScope: 0.99,
   missingOrigin: 0.6,
+  incompleteHs: 0.55,
   missingHs: 0.5,
 } as const;
 
 const digits = (code: string) => code.replace(/\D/g, '');
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/** A tariff item's digits without trailing "00" subdivisions past the HS six (7214.20.00 -> 721420). */
+export function significantDigits(item: string): string {
+  let d = digits(item);
+  while (d.length > 6 && d.endsWith('00')) d = d.slice(0, -2);
+  return d;
+}
+
 /** The longest tariff item of the measure the code falls under, if any. */
 function matchedItem(measure: SimaMeasure, hsDigits: string): string | undefined {
   return measure.tariffItems
-    .filter((item) => digits(item).length > 0 && hsDigits.startsWith(digits(item)))
-    .sort((a, b) => digits(b).length - digits(a).length)[0];
+    .filter((item) => significantDigits(item).length > 0 && hsDigits.startsWith(significantDigits(item)))
+    .sort((a, b) => significantDigits(b).length - significantDigits(a).length)[0];
 }
+
+/** Tariff items of the measure that lie under a code too short to say whether it falls under them. */
+const itemsUnder = (measure: SimaMeasure, hsDigits: string) => measure.tariffItems.filter((item) => significantDigits(item).startsWith(hsDigits));
+
+/** A code of 4 or 5 digits completed to the one subheading of the nomenclature under it; null otherwise. */
+export function completedHs(hsDigits: string): string | null {
+  if (hsDigits.length < 4 || hsDigits.length >= 6) return null;
+  const under = (HS_SUBHEADINGS[hsDigits.slice(0, 4)] ?? []).filter((sub) => digits(sub).startsWith(hsDigits));
+  return under.length === 1 ? under[0] : null;
+}
+
+/** Words an importer writes in a restricted-components column to say there are none. */
+const NONE = new Set(['', 'none', 'no', 'n/a', 'na', 'false', '0', '-']);
+const restrictedComponentsOf = (item: ScreenedItem) => !NONE.has((item.attributes?.restrictedComponents ?? '').trim().toLowerCase());
 
 function ratesOf(measure: SimaMeasure, country: string) {
   const rate = measure.rates[country];
@@ -70,7 +102,19 @@ const summary = (m: SimaMeasure) => ({ measureCode: m.measureCode, caseNumber: m
 export function screenItem(item: ScreenedItem, authority: ScreeningAuthority, measures: readonly SimaMeasure[] = SIMA_MEASURES): Screening {
   const origin = item.countryOfOrigin?.trim().toUpperCase() || null;
   const currentHs = item.hsCode?.trim() ?? '';
-  const base = { currentHs, countryOfOrigin: origin, materialType: item.materialType ?? null, adRate: null, cvdRate: null, combinedRate: null, exposureAnnual: null };
+  const correctedHs = completedHs(digits(currentHs));
+  const base = {
+    currentHs,
+    correctedHs,
+    countryOfOrigin: origin,
+    materialType: item.materialType ?? null,
+    adRate: null,
+    cvdRate: null,
+    combinedRate: null,
+    exposureAnnual: null,
+    hasRestrictedComponents: restrictedComponentsOf(item),
+  };
+  const classification = correctedHs ? { correctedHs, completedFrom: currentHs, nomenclature: HS_NOMENCLATURE_SOURCE } : {};
 
   if (!digits(currentHs)) {
     return {
@@ -86,14 +130,29 @@ export function screenItem(item: ScreenedItem, authority: ScreeningAuthority, me
     };
   }
 
-  const hsDigits = digits(currentHs);
-  const candidates = measures
-    .filter((m) => m.authority === authority)
+  const hsDigits = digits(correctedHs ?? currentHs);
+  const ofAuthority = measures.filter((m) => m.authority === authority);
+  const candidates = ofAuthority
     .map((measure) => ({ measure, item: matchedItem(measure, hsDigits) }))
     .filter((c): c is { measure: SimaMeasure; item: string } => c.item !== undefined);
 
   if (candidates.length === 0) {
-    return { ...base, outcome: 'CLEARED', reasonCode: 'HS_NOT_IN_SCOPE', measureCode: null, caseNumber: null, hsInScope: false, confidence: SCREENING_CONFIDENCE.hsNotInScope, evidence: null, missingAttributes: [] };
+    // A short code a measure's items lie under: in scope or not depends on digits the importer left out.
+    const under = ofAuthority.filter((m) => itemsUnder(m, hsDigits).length > 0 && (!origin || m.countries.includes(origin)));
+    if (hsDigits.length < 10 && under.length > 0) {
+      return {
+        ...base,
+        outcome: 'NEEDS_REVIEW',
+        reasonCode: 'HS_CODE_INCOMPLETE',
+        measureCode: null,
+        caseNumber: null,
+        hsInScope: false,
+        confidence: SCREENING_CONFIDENCE.incompleteHs,
+        evidence: { authority, ...classification, tariffItemsUnderCode: under.flatMap((m) => itemsUnder(m, hsDigits)), candidateMeasures: under.map(summary) },
+        missingAttributes: origin ? ['hsCode'] : ['hsCode', 'countryOfOrigin'],
+      };
+    }
+    return { ...base, outcome: 'CLEARED', reasonCode: 'HS_NOT_IN_SCOPE', measureCode: null, caseNumber: null, hsInScope: false, confidence: SCREENING_CONFIDENCE.hsNotInScope, evidence: correctedHs ? { authority, ...classification } : null, missingAttributes: [] };
   }
 
   const first = candidates[0];
@@ -106,7 +165,7 @@ export function screenItem(item: ScreenedItem, authority: ScreeningAuthority, me
       caseNumber: first.measure.caseNumber,
       hsInScope: true,
       confidence: SCREENING_CONFIDENCE.missingOrigin,
-      evidence: { authority, matchedTariffItem: first.item, candidateMeasures: candidates.map((c) => summary(c.measure)) },
+      evidence: { authority, ...classification, matchedTariffItem: first.item, candidateMeasures: candidates.map((c) => summary(c.measure)) },
       missingAttributes: ['countryOfOrigin'],
     };
   }
@@ -126,7 +185,7 @@ export function screenItem(item: ScreenedItem, authority: ScreeningAuthority, me
       caseNumber: null,
       hsInScope: true,
       confidence: SCREENING_CONFIDENCE.originNotSubject,
-      evidence: { authority, matchedTariffItem: first.item, countryOfOrigin: origin, candidateMeasures: candidates.map((c) => summary(c.measure)) },
+      evidence: { authority, ...classification, matchedTariffItem: first.item, countryOfOrigin: origin, candidateMeasures: candidates.map((c) => summary(c.measure)) },
       missingAttributes: [],
     };
   }
@@ -143,6 +202,7 @@ export function screenItem(item: ScreenedItem, authority: ScreeningAuthority, me
     confidence: SCREENING_CONFIDENCE.atRisk,
     evidence: {
       authority,
+      ...classification,
       matchedTariffItem: subject.item,
       matchedCountry: origin,
       ...summary(subject.measure),

@@ -3,7 +3,6 @@
 // sandbox reads `flagged` as AT_RISK or NEEDS_REVIEW, `covered` as an HS code in scope of a measure, and
 // `status` as one result status (contracts: SimaReportFilter, SimaReportStatus); both together must hold.
 import { stringify } from 'csv-stringify/sync';
-import { SIMA_MEASURES_VERSION } from '../../../fixtures/catalog/sima-measures.js';
 import { invalidRequest } from '../../kernel/errors.js';
 import type { SimaOutcome } from './screening.js';
 import { exposureOf } from './sima-result.response.js';
@@ -29,14 +28,14 @@ export function reportFilter(filter: 'flagged' | 'covered' | undefined, status: 
   return { ...(outcomes ? { outcomes } : {}), ...(filter === 'covered' ? { hsInScope: true } : {}) };
 }
 
-/** spec 2.4 JSON report: every covered result, and the exposure computation of the AT_RISK ones. */
-export function jsonReport(records: readonly SimaResultRecord[], meta: { tenantId: string; generatedAt: string }) {
+/** spec 2.4 JSON report: every covered result, and the exposure computation of the AT_RISK ones; `configVersion` is the tenant's in force. */
+export function jsonReport(records: readonly SimaResultRecord[], meta: { tenantId: string; generatedAt: string; configVersion: string }) {
   const outcomes = records.map(toSimaResultItem);
   const exposures = records.filter((r) => r.outcome === 'AT_RISK').map((r) => exposureOf(r));
   return {
     generatedAt: meta.generatedAt,
     tenantId: meta.tenantId,
-    configVersion: SIMA_MEASURES_VERSION,
+    configVersion: meta.configVersion,
     totalOutcomes: outcomes.length,
     totalExposures: exposures.length,
     outcomes,

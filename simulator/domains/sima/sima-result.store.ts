@@ -91,6 +91,9 @@ export function simaResultStore(deps: KernelDeps) {
     },
   });
 
+  const markOne = async (id: string, version?: string) =>
+    results.modify(id, (r) => (r.isStale || r.simaConfigVersion === version || r.supersededAt !== null ? undefined : { ...r, isStale: true }));
+
   return {
     current: async (tenantId: string, sku: string): Promise<SimaResultRecord | undefined> => (await results.query({ where: { tenantId, sku, current: true }, limit: 1 })).items[0],
     currentForTenant: async (tenantId: string) => (await results.query({ where: { tenantId, current: true } })).items,
@@ -118,6 +121,21 @@ export function simaResultStore(deps: KernelDeps) {
         after = page.nextCursor;
       } while (after);
     },
+    /**
+     * Marks the tenant's current results screened under another version than `version` stale (spec 2.4
+     * `isStale`), walking the fresh ones along the index; each write is a compare-and-set (modify), so a
+     * review landing meanwhile is kept. Returns how many became stale.
+     */
+    async markStale(tenantId: string, version: string): Promise<number> {
+      let marked = 0;
+      for await (const result of this.walk(tenantId, { isStale: false })) {
+        if (result.simaConfigVersion === version) continue;
+        if (await markOne(result.id, version)) marked += 1;
+      }
+      return marked;
+    },
+    /** Marks one result stale unless it was screened under `version` (a screening that raced a publish). */
+    markOneStale: (id: string, version?: string) => markOne(id, version),
     /** Compare-and-set on the revision the record was read at: null when another writer won. */
     update: (record: SimaResultRecord) => results.update(record),
   };

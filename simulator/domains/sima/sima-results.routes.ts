@@ -7,6 +7,7 @@ import { invalidRequest, notFound } from '../../kernel/errors.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
 import { InvalidCursorError } from '../../kernel/store/collection.js';
 import type { CatalogStore } from './catalog.store.js';
+import type { MeasuresConfig } from './measures-config.js';
 import { simaEvidence } from './sima-evidence.js';
 import { csvReport, jsonReport, reportFilter } from './sima-report.js';
 import { toSimaResultList } from './sima-result.response.js';
@@ -24,8 +25,8 @@ const filterOf = (query: { outcome?: SimaResultRecord['outcome']; workflow?: Sim
   ...(query.workflow_not ? { workflowNot: query.workflow_not } : {}),
 });
 
-export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResultStore; catalog: CatalogStore }) {
-  const { results, catalog } = stores;
+export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResultStore; catalog: CatalogStore; config: MeasuresConfig }) {
+  const { results, catalog, config } = stores;
   const everyResult = async (tenantId: string, filter: SimaResultFilter) => {
     const records: SimaResultRecord[] = [];
     for await (const record of results.walk(tenantId, filter)) records.push(record);
@@ -96,7 +97,7 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
       const header = !deps.defects.has('sima.csv-no-header');
       if (query.format === 'csv') return { status: 200, body: csvReport(records, { header }), contentType: 'text/csv; charset=utf-8' };
       const generatedAt = deps.clocks.of(principal.tenantId).nowIso();
-      return { status: 200, body: jsonReport(records, { tenantId: principal.tenantId, generatedAt }) };
+      return { status: 200, body: jsonReport(records, { tenantId: principal.tenantId, generatedAt, configVersion: await config.versionOf(principal.tenantId) }) };
     },
   } satisfies HandlerTable;
 }

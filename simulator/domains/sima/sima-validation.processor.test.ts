@@ -13,9 +13,9 @@ describe('the sima_validation job', () => {
     const { runBatch, jobs } = await simaSetup();
     const job = await runBatch({ skus: null });
     expect(job.status).toBe('COMPLETED');
-    expect(job.outcomes).toEqual({ atRisk: 8, needsReview: 2, cleared: 13, falsePositive: 0 });
-    expect(job.reconciliation).toEqual({ rowsUploaded: null, rowsSkipped: null, rowsDeduplicated: null, skusFound: 23, skusScreened: 23, skusNotApplicable: 0 });
-    expect(job.result).toMatchObject({ screeningAuthority: 'CA', runPolicy: 'always', simaConfigVersion: SIMA_MEASURES_VERSION, skusScreened: 23 });
+    expect(job.outcomes).toEqual({ atRisk: 9, needsReview: 3, cleared: 13, falsePositive: 0 });
+    expect(job.reconciliation).toEqual({ rowsUploaded: null, rowsSkipped: null, rowsDeduplicated: null, skusFound: 25, skusScreened: 25, skusNotApplicable: 0 });
+    expect(job.result).toMatchObject({ screeningAuthority: 'CA', runPolicy: 'always', simaConfigVersion: SIMA_MEASURES_VERSION, skusScreened: 25 });
     expect(job.warnings).toBeNull();
     expect(schemas.component('Job')(jobs.toResponse(job))).toBe(true);
   });

@@ -4,7 +4,7 @@
 // 4.3) the input carries a file: its rows are written into the catalog first (catalog-import.ts), then
 // exactly its SKUs are screened, and the row counts come from the file.
 import { createHash } from 'node:crypto';
-import { SIMA_MEASURES_VERSION, type ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
+import type { ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import type { SimaBatchInput } from './sima.types.js';
@@ -12,24 +12,27 @@ import { importCatalogFile } from './catalog-import.js';
 import type { SimaUploadInput } from './sima.types.js';
 import type { CatalogItemRecord, CatalogStore } from './catalog.store.js';
 import { screenItem } from './screening.js';
+import type { MeasuresConfig } from './measures-config.js';
 import { newCuid, type SimaResultRecord, type SimaResultStore } from './sima-result.store.js';
 
 /** How many unknown SKUs the job result names (the rest are only counted). */
 const UNKNOWN_SKU_SAMPLE = 20;
 
 /** Everything a screening reads: same fingerprint, same answer ("identical inputs", runPolicy). */
-function fingerprintOf(item: CatalogItemRecord, authority: ScreeningAuthority): string {
-  const inputs = [authority, SIMA_MEASURES_VERSION, item.sku, item.hsCode, item.countryOfOrigin, item.materialType, item.annualImportValue, item.currency];
+function fingerprintOf(item: CatalogItemRecord, authority: ScreeningAuthority, configVersion: string): string {
+  const inputs = [authority, configVersion, item.sku, item.hsCode, item.countryOfOrigin, item.materialType, item.annualImportValue, item.currency, item.attributes?.restrictedComponents ?? null];
   return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
 }
 
-export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore, results: SimaResultStore): JobProcessor {
+export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore, results: SimaResultStore, config: MeasuresConfig): JobProcessor {
   return async (job, context): Promise<JobOutcome> => {
     // The input is what the enqueue route stored, from a body the contract validated: not checked again.
     const input = job.input as SimaBatchInput & Partial<Pick<SimaUploadInput, 'file'>>;
     const tenantId = job.tenantId;
     const clock = deps.clocks.of(tenantId);
     await catalog.ensureSeeded(tenantId);
+    // The version in force when the job starts; one published meanwhile makes its results stale (below).
+    const configVersion = await config.versionOf(tenantId);
     // An upload's file is read with the default adapter's columns; it is the first half of the progress.
     const imported = input.file ? await importCatalogFile(deps, catalog, { tenantId, jobId: job.id, file: input.file, adapter: 'catalog-excel', progress: (p) => context.progress(p / 2) }) : null;
     const report = imported ? (p: number) => context.progress(50 + p / 2) : context.progress;
@@ -58,7 +61,7 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
         continue;
       }
       found += 1;
-      const fingerprint = fingerprintOf(item, input.screeningAuthority);
+      const fingerprint = fingerprintOf(item, input.screeningAuthority, configVersion);
       const previous = await results.current(tenantId, sku);
       // A job run again after a restart keeps what it already recorded.
       if (previous?.jobId === job.id) {
@@ -86,13 +89,13 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
         measureCode: screening.measureCode,
         hsInScope: screening.hsInScope,
         currentHs: screening.currentHs,
-        correctedHs: null,
+        correctedHs: screening.correctedHs,
         countryOfOrigin: screening.countryOfOrigin,
         materialType: screening.materialType,
         confidence: screening.confidence,
         evidence: screening.evidence,
         analysisDate: now,
-        simaConfigVersion: SIMA_MEASURES_VERSION,
+        simaConfigVersion: configVersion,
         needsReviewSince: screening.outcome !== 'NEEDS_REVIEW' ? null : previous?.outcome === 'NEEDS_REVIEW' && previous.needsReviewSince ? previous.needsReviewSince : now,
         isStale: false,
         exposureAnnual: screening.exposureAnnual,
@@ -100,7 +103,7 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
         cvdRate: screening.cvdRate,
         combinedRate: screening.combinedRate,
         caseNumber: screening.caseNumber,
-        hasRestrictedComponents: false,
+        hasRestrictedComponents: screening.hasRestrictedComponents,
         missingAttributes: screening.missingAttributes,
         tenantId,
         jobId: job.id,
@@ -108,6 +111,9 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
         fingerprint,
         supersededAt: null,
       });
+      // A version published while this SKU was screened: its walk may have missed this result.
+      const inForce = await config.versionOf(tenantId);
+      if (inForce !== configVersion) await results.markOneStale(record.id, inForce);
       count(record);
     }
 
@@ -117,7 +123,7 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
       result: {
         screeningAuthority: input.screeningAuthority,
         runPolicy: input.runPolicy,
-        simaConfigVersion: SIMA_MEASURES_VERSION,
+        simaConfigVersion: configVersion,
         skusRequested: requested.length,
         skusScreened: screened,
         skusDeduplicated: deduplicated,

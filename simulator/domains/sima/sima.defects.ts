@@ -12,6 +12,7 @@ export const SIMA_DEFECTS: readonly DefectEntry[] = [
   { id: 'sima.summary-exposure-off', area: 'sima', description: 'getSimaSummary reports totalExposure x10' },
   { id: 'sima.exposure-on-cleared', area: 'sima', description: 'listSimaResults gives CLEARED results exposureAnnual 1000' },
   { id: 'sima.exposure-negative', area: 'sima', description: 'listSimaResults gives AT_RISK results a negative exposureAnnual' },
+  { id: 'sima.combined-rate-ad-only', area: 'sima', description: 'listSimaResults reports combinedRate as the AD rate alone when a CVD rate is also given' },
   { id: 'sima.csv-no-header', area: 'sima', description: 'the CSV report has no header row' },
   { id: 'sima.report-flagged-includes-cleared', area: 'sima', description: 'the report under `filter=flagged` includes CLEARED results' },
   { id: 'sima.evidence-unknown-sku-200', area: 'sima', description: "the evidence of a SKU without a result is 200 with another SKU's evidence" },
@@ -43,5 +44,6 @@ export const SIMA_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
     },
   },
   eachResult('sima.exposure-on-cleared', (item) => (item.outcome === 'CLEARED' ? { ...item, exposureAnnual: 1000 } : item)),
+  eachResult('sima.combined-rate-ad-only', (item) => (typeof item.adRate === 'number' && typeof item.cvdRate === 'number' && item.cvdRate > 0 ? { ...item, combinedRate: item.adRate } : item)),
   eachResult('sima.exposure-negative', (item) => (item.outcome === 'AT_RISK' && typeof item.exposureAnnual === 'number' ? { ...item, exposureAnnual: -Math.abs(item.exposureAnnual) - 1 } : item)),
 ];

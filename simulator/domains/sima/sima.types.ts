@@ -4,6 +4,7 @@ import type { ScreeningAuthority } from '../../../fixtures/catalog/sima-measures
 import type { CatalogAdapter } from './catalog-columns.js';
 import type { StoredUpload } from './catalog-import.js';
 import type { DomainModule } from '../domain.js';
+import type { PublishedMeasuresConfig } from './measures-config.js';
 import type { SimaResultItem } from './sima-result.store.js';
 import type { SimaReviewAction } from './sima-review.machine.js';
 
@@ -11,10 +12,12 @@ export type { SimaResultItem, SimaWorkflowStatus } from './sima-result.store.js'
 export type { SimaOutcome } from './screening.js';
 export type { SimaReviewAction } from './sima-review.machine.js';
 
-/** What the SIMA domain offers the composition root: its handlers, and the review dashboard action (spec 3.5) the control API calls. */
+/** What the SIMA domain offers the composition root: its handlers, and the dashboard actions the control API calls (review, spec 3.5; measures config, spec 2.4). */
 export interface SimaDomain extends DomainModule {
   /** Moves the SKU's current result through the review workflow: 404 without one, 409 for a refused move. */
   review(tenantId: string, sku: string, action: SimaReviewAction, note?: string | null): Promise<SimaResultItem>;
+  /** Publishes a new measures config version for the tenant (sandbox-defined): its older current results become stale. */
+  publishMeasuresConfig(tenantId: string, request: { version?: string; note?: string | null }): Promise<PublishedMeasuresConfig>;
 }
 
 export type RunPolicy = Schema<'RunPolicy'>;
