@@ -4,6 +4,7 @@
 // be a catalog (empty, no header naming a SKU column, a header and nothing else, unreadable) throws: the
 // job FAILS with that message (spec 3.1), never a 500.
 import { access } from 'node:fs/promises';
+import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { COLUMN_ALIASES, COLUMN_SETS, columnOf, toCatalogItem, type CatalogAdapter, type CatalogColumn } from './catalog-columns.js';
 import { readTable, type TableEvent, type TableFormat } from './catalog-file.js';
@@ -59,7 +60,9 @@ export async function importCatalogFile(
   let rows = 0;
   const source = `upload ${name} (${adapter}, job ${job.jobId})`;
 
+  const giveWay = cooperative();
   for await (const event of readOrExplain(file)) {
+    await giveWay();
     if (event.type === 'header') {
       header = event;
       out.sheet = event.sheet;

@@ -3,6 +3,7 @@
 // list (spec 4.2: latest result per SKU). A record is the contract's SimaResult item (spec 2.4) plus the
 // bookkeeping that never leaves the sandbox.
 import type { Schema } from '../../../contracts/generated/index.js';
+import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { Page, Where } from '../../kernel/store/collection.js';
 import type { SimaOutcome } from './screening.js';
@@ -128,7 +129,9 @@ export function simaResultStore(deps: KernelDeps) {
      */
     async markStale(tenantId: string, version: string): Promise<number> {
       let marked = 0;
+      const giveWay = cooperative();
       for await (const result of this.walk(tenantId, { isStale: false })) {
+        await giveWay();
         if (result.simaConfigVersion === version) continue;
         if (await markOne(result.id, version)) marked += 1;
       }

@@ -5,6 +5,7 @@
 // exactly its SKUs are screened, and the row counts come from the file.
 import { createHash } from 'node:crypto';
 import type { ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
+import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import type { SimaBatchInput } from './sima.types.js';
@@ -53,7 +54,9 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
       totalExposure += r.exposureAnnual ?? 0;
     };
 
+    const giveWay = cooperative();
     for (const [index, sku] of requested.entries()) {
+      await giveWay();
       if (index % 10 === 0) await report((index / Math.max(1, requested.length)) * 100);
       const item = await catalog.get(tenantId, sku);
       if (!item) {

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +26,38 @@ describe('the journal store', () => {
     // no close(): as after a SIGKILL, only the journal holds the writes
     const reopened = await openStore({ file });
     expect(await all(reopened.collection<Job>('jobs', BY_ID))).toEqual([{ id: 'a', tenantId: 't1', status: 'COMPLETED', rev: 2 }]);
+  });
+
+  it('writes a group commit of thousands of writes as bounded journal lines, replayed in order', async () => {
+    const file = tempFile();
+    const store = await openStore({ file });
+    const jobs = store.collection<Job>('jobs', BY_ID);
+    for (let i = 0; i < 2500; i++) void jobs.put({ id: `j${i}`, tenantId: 't', status: 'PENDING' });
+    void jobs.put({ id: 'j0', tenantId: 't', status: 'COMPLETED' });
+    await store.flush();
+    expect(store.stats.journalWrites).toBe(1);
+    const lines = readFileSync(`${file}.journal`, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(3);
+    const reopened = (await openStore({ file })).collection<Job>('jobs', BY_ID);
+    expect(await reopened.count()).toBe(2500);
+    expect(await reopened.get('j0')).toMatchObject({ status: 'COMPLETED', rev: 2 });
+  });
+
+  it('streams the snapshot at compaction and reopens from it', async () => {
+    const file = tempFile();
+    const store = await openStore({ file });
+    const jobs = store.collection<Job>('jobs', BY_ID);
+    for (let i = 0; i < 3000; i++) await jobs.put({ id: `j${i}`, tenantId: 't', status: i % 2 ? 'PENDING' : 'COMPLETED' });
+    await jobs.delete('j1');
+    await store.flush();
+    await store.compact();
+    await jobs.put({ id: 'after', tenantId: 't', status: 'PENDING' });
+    await store.flush();
+    expect(JSON.parse(readFileSync(file, 'utf8')).collections.jobs.j2).toEqual({ id: 'j2', tenantId: 't', status: 'COMPLETED', rev: 1 });
+    const reopened = (await openStore({ file })).collection<Job>('jobs', BY_ID);
+    expect(await reopened.count()).toBe(3000);
+    expect(await reopened.get('j1')).toBeUndefined();
+    expect(await reopened.get('after')).toMatchObject({ status: 'PENDING' });
   });
 
   it('drops a torn last journal line, which was never acknowledged', async () => {

@@ -1,5 +1,5 @@
 // The journal store: the embedded default behind the store seam (collection.ts). Every record lives in
-// memory, made durable by an append-only journal and compacted into a lowdb JSON snapshot. A write costs
+// memory, made durable by an append-only journal and compacted into a lowdb JSON snapshot (streamed). A write costs
 // the size of the change (one journal line, fsynced), not the size of the store, which is what a plain
 // lowdb `db.write()` per request would cost.
 //
@@ -12,18 +12,16 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:f
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Low, Memory } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
 import { planQuery, type Collection, type CollectionSchema, type Store, type StoredRecord, type Where } from './collection.js';
 import { MemoryIndexes } from './memory-index.js';
+import { SnapshotFile, type SnapshotData } from './snapshot-file.js';
 
 export type { Collection, CollectionSchema, Page, Query, Store, StoredRecord, Where } from './collection.js';
 
-interface Snapshot {
-  seq: number;
-  collections: Record<string, Record<string, StoredRecord>>;
-}
-
 type Mutation = [collection: string, id: string, record: StoredRecord | null];
+
+/** Mutations per journal line: a line is one JSON string, so its size stays bounded. */
+const LINE_MUTATIONS = 1000;
 
 export interface StoreOptions {
   /** Snapshot path; the journal lives beside it. Omit for a memory-only store (tests). */
@@ -40,12 +38,11 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
   const onError = options.onError ?? ((error) => console.error(error));
   if (file) mkdirSync(path.dirname(file), { recursive: true });
 
-  const db = new Low<Snapshot>(file ? new JSONFile<Snapshot>(file) : new Memory<Snapshot>(), { seq: 0, collections: {} });
+  const db = new Low<SnapshotData>(file ? new SnapshotFile(file) : new Memory<SnapshotData>(), { seq: 0, collections: new Map() });
   await db.read();
-  const data = new Map<string, Map<string, StoredRecord>>();
-  for (const [name, records] of Object.entries(db.data.collections)) {
-    data.set(name, new Map(Object.entries(records).map(([id, record]) => [id, Object.freeze(record)])));
-  }
+  // The snapshot's maps are the live collections from here on (no copy).
+  const data = db.data.collections;
+  for (const records of data.values()) for (const record of records.values()) Object.freeze(record);
   let seq = db.data.seq;
   const apply = ([name, id, record]: Mutation) => {
     const records = data.get(name) ?? new Map<string, StoredRecord>();
@@ -74,12 +71,20 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
   const schemas = new Map<string, CollectionSchema<never, string>>();
 
   const appendBatch = async (batch: Mutation[]) => {
-    seq += 1;
-    if (!journal) return;
-    const line = JSON.stringify({ s: seq, m: batch }) + '\n';
-    await journal.appendFile(line);
+    if (!journal) {
+      seq += 1;
+      return;
+    }
+    // A job writing half a million records between two flushes makes one batch: it goes out as lines of a
+    // bounded number of mutations (one string per line, never one for the batch), then one fsync. Each
+    // line is replayed whole; a batch is a group of independent writes, not a transaction.
+    for (let start = 0; start < batch.length; start += LINE_MUTATIONS) {
+      seq += 1;
+      const line = JSON.stringify({ s: seq, m: batch.slice(start, start + LINE_MUTATIONS) }) + '\n';
+      await journal.appendFile(line);
+      stats.journalBytes += Buffer.byteLength(line);
+    }
     await journal.datasync();
-    stats.journalBytes += Buffer.byteLength(line);
     stats.journalWrites += 1;
     if (stats.journalBytes > compactAfterBytes && !compacting) {
       compacting = compact().catch(onError).finally(() => (compacting = undefined));
@@ -120,12 +125,10 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
         journal = await open(journalFile, 'a');
         stats.journalBytes = 0;
       }
-      const collections: Snapshot['collections'] = {};
-      for (const [name, records] of data) collections[name] = Object.fromEntries(records);
-      db.data = { seq, collections };
+      db.data = { seq, collections: data };
       return old;
     });
-    await db.write(); // lowdb writes a temp file and renames it: the old snapshot stays valid until then
+    await db.write(); // streamed to a temp file, renamed over the old snapshot (snapshot-file.ts)
     stats.snapshotWrites += 1;
     if (rotated) await rm(rotated, { force: true });
   };

@@ -1,0 +1,88 @@
+// npm run bench:upload-rss — a ~49 MB catalog CSV (spec 8.3 caps uploads at 50 MB) uploaded to the simulator
+// running as a real process, the way an integrator's sandbox runs: the time to the 202, the time until the
+// job is COMPLETED, and the server process's peak resident set (VmHWM from /proc, Linux) against the 600 MB
+// target. One fresh server per endpoint, so each peak is that upload's alone:
+//
+//   npm run bench:upload-rss [-- --endpoint catalog|screening|both] [--mb 49] [--max-old-space MB]
+//
+// `catalog` is POST /api/catalog/upload (rows into the catalog); `screening` is POST /api/upload (rows into
+// the catalog, then every SKU screened: a SIMA result per row). A report, not an assertion.
+import { mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeLargeCatalogCsv } from '../../simulator/testing/large-catalog.js';
+import { startSimulatorProcess, type SimulatorProcess } from '../../simulator/testing/process.js';
+
+const { values } = parseArgs({ options: { endpoint: { type: 'string', default: 'both' }, mb: { type: 'string', default: '49' }, 'max-old-space': { type: 'string' } } });
+const ENDPOINTS = { catalog: '/api/catalog/upload', screening: '/api/upload' } as const;
+const chosen = values.endpoint === 'both' ? (['catalog', 'screening'] as const) : [values.endpoint as keyof typeof ENDPOINTS];
+for (const e of chosen) if (!(e in ENDPOINTS)) throw new Error(`--endpoint must be catalog, screening or both, not ${e}`);
+const KEY = 'tfk_bench_upload';
+const ADMIN = 'bench-admin';
+const TARGET_MB = 600;
+const JOB_TIMEOUT_MS = 20 * 60_000;
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-upload-rss-'));
+const servers: SimulatorProcess[] = [];
+process.on('exit', () => {
+  for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** VmRSS and VmHWM (peak) of a process, in MB. */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+}
+
+async function json(res: Response, expected: number) {
+  const text = await res.text();
+  if (res.status !== expected) throw new Error(`${res.url} answered ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+async function measure(endpoint: keyof typeof ENDPOINTS, file: string, rows: number) {
+  const server = await startSimulatorProcess({
+    SIM_DB: path.join(dir, `${endpoint}-store.json`),
+    SIM_ADMIN_TOKEN: ADMIN,
+    SIM_INTEGRATION_KEY: KEY,
+    SIM_JOB_START_DELAY_MS: '10',
+    SIM_JOB_PROCESSING_MS: '20',
+    ...(values['max-old-space'] ? { NODE_OPTIONS: `--max-old-space-size=${values['max-old-space']}` } : {}),
+  });
+  servers.push(server);
+  const pid = server.child.pid!;
+  const { access_token: token } = await json(await fetch(`${server.url}/api/auth/token/integration`, { method: 'POST', headers: { 'x-api-key': KEY } }), 200);
+  const before = memoryOf(pid);
+  const form = new FormData();
+  form.append('file', await openAsBlob(file, { type: 'text/csv' }), 'large-catalog.csv');
+  const started = performance.now();
+  const { jobId } = await json(await fetch(`${server.url}${ENDPOINTS[endpoint]}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form }), 202);
+  const acceptedMs = performance.now() - started;
+  let job: { status: string; reconciliation?: Record<string, unknown> };
+  for (const deadline = Date.now() + JOB_TIMEOUT_MS; ; await new Promise((r) => setTimeout(r, 500))) {
+    job = await json(await fetch(`${server.url}/api/jobs/${jobId}`, { headers: { authorization: `Bearer ${token}` } }), 200);
+    if (job.status === 'COMPLETED' || job.status === 'FAILED') break;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.status} after ${JOB_TIMEOUT_MS / 1000} s`);
+  }
+  const doneMs = performance.now() - started;
+  const after = memoryOf(pid);
+  await server.kill();
+  return { endpoint, rows, status: job.status, reconciliation: job.reconciliation, acceptedS: +(acceptedMs / 1000).toFixed(1), completedS: +(doneMs / 1000).toFixed(1), rssBeforeMb: before.rss, rssAfterMb: after.rss, peakRssMb: after.peak, target: after.peak < TARGET_MB ? 'met' : 'missed' };
+}
+
+const file = path.join(dir, 'large-catalog.csv');
+const rows = await writeLargeCatalogCsv(file, Number(values.mb) * 1024 * 1024);
+console.log(`file: ${(statSync(file).size / 1024 / 1024).toFixed(1)} MB, ${rows} rows; Node ${process.version}${values['max-old-space'] ? `, server --max-old-space-size=${values['max-old-space']}` : ''}`);
+for (const endpoint of chosen) {
+  try {
+    console.log(JSON.stringify(await measure(endpoint, file, rows)));
+  } catch (error) {
+    const server = servers.at(-1);
+    console.error(`${endpoint}: ${(error as Error).message} ${String((error as Error).cause ?? "")}${server ? `\nserver exit ${server.child.exitCode ?? server.child.signalCode}; its last output:\n${server.output().slice(-3000)}` : ''}`);
+    process.exitCode = 1;
+  }
+}
+process.exit();
