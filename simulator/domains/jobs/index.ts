@@ -1,9 +1,11 @@
 // What the jobs domain offers (spec 2.2, 3.1, 4.1, 8.2): the job store, the list/get endpoints, a worker on
 // the tenants' virtual clocks that runs registered job types, queue-admission caps, and a finished-job event
-// for webhooks. Other domains enqueue through `enqueue` and register their processors with `registerJobType`.
+// for webhooks; a job's uploaded input file is removed when the job ends (job-files.ts). Other domains
+// enqueue through `enqueue` and register their processors with `registerJobType`.
 import type { KernelDeps } from '../../kernel/deps.js';
 import { keyedSerial } from '../../kernel/serial.js';
 import type { TenantStore } from '../tenants/index.js';
+import { removeInputFilesWhenJobsEnd } from './job-files.js';
 import { toJobResponse } from './job.response.js';
 import { JOBS_COLLECTION, jobStore } from './job.store.js';
 import { createWorker } from './job.worker.js';
@@ -22,7 +24,7 @@ export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): J
   // interleave there, or two could pass a cap together (spec 8.2).
   const perTenant = keyedSerial();
 
-  return {
+  const domain: JobsDomain = {
     name: 'jobs',
     collectionName: JOBS_COLLECTION,
     handlers: jobRoutes(jobs, deps.defects),
@@ -41,4 +43,6 @@ export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): J
     start: () => worker.resumeAll(),
     stop: () => worker.stop(),
   };
+  removeInputFilesWhenJobsEnd(domain);
+  return domain;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COLUMN_ALIASES, COLUMN_SETS, columnOf, toCatalogItem } from './catalog-columns.js';
-import { normalizeHeader } from './catalog-file.js';
+import { normalizeHeader } from '../../kernel/uploads/table-file.js';
 import { chooseAdapter } from './upload.routes.js';
 
 const row = { sku: 'SKU-1', productName: 'Chair', hsCode: '9401.61.10.90', countryOfOrigin: 'cn', materialType: 'upholstered', annualImportValue: '18,000.50', currency: 'cad' };

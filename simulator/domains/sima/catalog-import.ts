@@ -7,17 +7,11 @@ import { access } from 'node:fs/promises';
 import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { COLUMN_ALIASES, COLUMN_SETS, columnOf, toCatalogItem, type CatalogAdapter, type CatalogColumn } from './catalog-columns.js';
-import { readTable, type TableEvent, type TableFormat } from './catalog-file.js';
+import { readUploadedTable, type StoredUpload } from '../../kernel/uploads/uploaded-file.js';
+import type { TableEvent } from '../../kernel/uploads/table-file.js';
 import type { CatalogStore } from './catalog.store.js';
 
-/** An upload kept in the artifacts directory for its job (upload-file.ts). */
-export interface StoredUpload {
-  path: string;
-  fileName: string;
-  format: TableFormat;
-  size: number;
-  sha256: string;
-}
+export type { StoredUpload } from '../../kernel/uploads/uploaded-file.js';
 
 export interface CatalogImport {
   sheet: string | null;
@@ -61,7 +55,7 @@ export async function importCatalogFile(
   const source = `upload ${name} (${adapter}, job ${job.jobId})`;
 
   const giveWay = cooperative();
-  for await (const event of readOrExplain(file)) {
+  for await (const event of readUploadedTable(file)) {
     await giveWay();
     if (event.type === 'header') {
       header = event;
@@ -108,16 +102,6 @@ export async function importCatalogFile(
   if (out.missingColumns.length) warnings.missingColumns = out.missingColumns.length;
   out.warnings = Object.keys(warnings).length ? warnings : null;
   return out;
-}
-
-/** The file's rows; a parser's error (bad quoting, a broken archive) names the file and its format. */
-async function* readOrExplain(file: StoredUpload): AsyncGenerator<TableEvent> {
-  try {
-    yield* readTable(file.path, file.format);
-  } catch (error) {
-    const hint = file.format === 'xlsx' ? ' (is it a complete .xlsx workbook?)' : '';
-    throw new Error(`${file.fileName} could not be read as ${file.format.toUpperCase()}${hint}: ${(error as Error).message}`);
-  }
 }
 
 function readHeader(event: Extract<TableEvent, { type: 'header' }>, adapter: CatalogAdapter, mapping: Map<string, CatalogColumn | null>, out: CatalogImport, name: string) {

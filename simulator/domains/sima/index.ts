@@ -15,7 +15,6 @@ import { simaReview } from './sima-review.js';
 import { simaValidationProcessor } from './sima-validation.processor.js';
 import { simaRoutes } from './sima.routes.js';
 import type { SimaDomain } from './sima.types.js';
-import { removeUploadsWhenJobsEnd } from './upload-file.js';
 import { uploadRoutes } from './upload.routes.js';
 
 export { normalizeScreeningAuthority } from './sima.routes.js';
@@ -28,9 +27,8 @@ export function createSima(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks
   const config = measuresConfig(deps, results);
   // Registered at construction, before jobs.start() resumes in-flight jobs after a restart.
   peers.jobs.registerJobType('sima_validation', simaValidationProcessor(deps, catalog, results, config));
-  // spec 4.3 catalog uploads: their job, and the stored file removed once a job that read one has ended.
+  // spec 4.3 catalog uploads: their job (the jobs domain removes the stored file once the job has ended).
   peers.jobs.registerJobType('catalog_upload', catalogUploadProcessor(deps, catalog));
-  removeUploadsWhenJobsEnd(peers.jobs);
   return {
     name: 'sima',
     handlers: { ...simaRoutes({ jobs: peers.jobs, webhooks: peers.webhooks }), ...uploadRoutes(deps, { jobs: peers.jobs, webhooks: peers.webhooks }), ...simaResultRoutes(deps, { results, catalog, config }) },

@@ -2,7 +2,7 @@
 import type { Schema } from '../../../contracts/generated/index.js';
 import type { ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
 import type { CatalogAdapter } from './catalog-columns.js';
-import type { StoredUpload } from './catalog-import.js';
+import type { StoredUpload } from '../../kernel/uploads/uploaded-file.js';
 import type { DomainModule } from '../domain.js';
 import type { PublishedMeasuresConfig } from './measures-config.js';
 import type { SimaResultItem } from './sima-result.store.js';

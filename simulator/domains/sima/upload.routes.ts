@@ -1,5 +1,5 @@
 // POST /api/catalog/upload and POST /api/upload (spec 4.3): the multipart form arrives validated by the
-// contract (`file` required, sourceAdapter / runPolicy enums); the route checks the file (upload-file.ts),
+// contract (`file` required, sourceAdapter / runPolicy enums); the route checks the file (kernel/uploads/uploaded-file.ts),
 // moves it out of the kernel's temp area for its job, enqueues the job in the upload family (spec 8.2
 // caps), attaches the webhook configuration (spec 6) and answers the 202 receipt of spec 2.3. The
 // idempotency middleware (spec 8.5) replays that receipt for the same form and file with `replayed: true`.
@@ -8,9 +8,8 @@ import type { HandlerRequest, HandlerTable, Principal } from '../../kernel/http/
 import type { JobsDomain, JobType } from '../jobs/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
 import { CATALOG_ADAPTERS, type CatalogAdapter } from './catalog-columns.js';
-import type { StoredUpload } from './catalog-import.js';
 import { normalizeScreeningAuthority } from './sima.routes.js';
-import { acceptUploadedFile, removeUpload, storeUpload } from './upload-file.js';
+import { acceptUploadedFile, removeUpload, storeUpload, type StoredUpload } from '../../kernel/uploads/uploaded-file.js';
 import type { CatalogUploadInput, SimaUploadInput } from './sima.types.js';
 
 /**

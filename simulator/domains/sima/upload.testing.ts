@@ -1,7 +1,6 @@
 // Helpers for the upload tests over HTTP: multipart forms, small CSV and XLSX files built in memory, the
 // sample files of fixtures/catalog/, and running a job to its end on the virtual clock (POST /_sim/clock/advance).
 import { readFileSync } from 'node:fs';
-import ExcelJS from 'exceljs';
 import type request from 'supertest';
 import type { TestSandbox } from '../../testing/contract-client.js';
 import { SLOW_JOBS, until } from '../jobs/jobs.testing.js';
@@ -14,15 +13,7 @@ export const SAMPLE_FILE_SKUS = ['UDS-SOFABED-GRY-3S', 'UDS-ARMCHAIR-BGE', 'UDS-
 
 export const sampleFile = (path: string) => readFileSync(path);
 
-/** CSV text from lines. */
-export const csv = (...lines: string[]) => Buffer.from(lines.map((l) => `${l}\n`).join(''));
-
-/** An XLSX workbook with these sheets (name -> rows), in order. */
-export async function xlsx(sheets: Record<string, unknown[][]>): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  for (const [name, rows] of Object.entries(sheets)) workbook.addWorksheet(name).addRows(rows);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
-}
+export { csv, xlsx } from '../../testing/files.js';
 
 /** A multipart form: `file` (content and name), then text fields (an array repeats the field). */
 export function form(file: Buffer | null, fileName: string, fields: Record<string, string | string[]> = {}) {

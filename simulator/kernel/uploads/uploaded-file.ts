@@ -1,18 +1,25 @@
-// The uploaded file of POST /api/upload and POST /api/catalog/upload at the door (spec 4.3, 7, 8.3): is
-// there a file part, is its type one the operation accepts (`x-accepted-file-types`, else 415
-// INVALID_FILE_FORMAT naming `file`), and what it really is (sniffed, not trusted from the name). Then the
-// streamed temp file, which the kernel deletes once the handler returns, is moved into the artifacts
-// directory for its job, and removed when the job has ended.
+// An uploaded table file at the door (spec 4.3, 4.4, 4.5 uploads; 7, 8.3): is there a file part, is its type
+// one the operation accepts (`x-accepted-file-types`, else 415 INVALID_FILE_FORMAT naming `file`), and what
+// it really is (sniffed, not trusted from the name). Then the streamed temp file, which the kernel deletes
+// once the handler returns, is moved into the artifacts directory for its job; the jobs domain removes it
+// when the job has ended (jobs/job-files.ts).
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { KernelDeps } from '../../kernel/deps.js';
-import { ApiError, invalidRequest } from '../../kernel/errors.js';
-import type { HandlerRequest, UploadedFile } from '../../kernel/http/types.js';
-import type { JobsDomain } from '../jobs/index.js';
-import type { StoredUpload } from './catalog-import.js';
-import type { TableFormat } from './catalog-file.js';
+import type { KernelDeps } from '../deps.js';
+import { ApiError, invalidRequest } from '../errors.js';
+import type { HandlerRequest, UploadedFile } from '../http/types.js';
+import { readTable, type TableEvent, type TableFormat } from './table-file.js';
+
+/** An upload kept in the artifacts directory for its job. */
+export interface StoredUpload {
+  path: string;
+  fileName: string;
+  format: TableFormat;
+  size: number;
+  sha256: string;
+}
 
 const ZIP = Buffer.from('PK\u0003\u0004', 'latin1');
 const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
@@ -72,14 +79,12 @@ export async function storeUpload(deps: Pick<KernelDeps, 'config'>, file: Upload
 
 export const removeUpload = (upload: Pick<StoredUpload, 'path'>) => rm(upload.path, { force: true });
 
-/**
- * Once a job that read an upload has ended (its terminal state durable), the file goes: a job resumed after
- * a restart still finds it, and finished jobs leave nothing behind.
- */
-export function removeUploadsWhenJobsEnd(jobs: Pick<JobsDomain, 'onFinished' | 'get'>): void {
-  jobs.onFinished(async ({ tenantId, job }) => {
-    if (job.type !== 'catalog_upload' && job.type !== 'sima_validation') return;
-    const input = (await jobs.get(tenantId, job.id))?.input as { file?: StoredUpload } | null | undefined;
-    if (input?.file?.path) await removeUpload(input.file);
-  });
+/** The file's rows (table-file.ts); a parser's error (bad quoting, a broken archive) names the file and its format. */
+export async function* readUploadedTable(file: StoredUpload): AsyncGenerator<TableEvent> {
+  try {
+    yield* readTable(file.path, file.format);
+  } catch (error) {
+    const hint = file.format === 'xlsx' ? ' (is it a complete .xlsx workbook?)' : '';
+    throw new Error(`${file.fileName} could not be read as ${file.format.toUpperCase()}${hint}: ${(error as Error).message}`);
+  }
 }

@@ -1,8 +1,8 @@
-// Reading an uploaded catalog file (spec 4.3: CSV or Excel) as a stream of rows, never the whole file in
-// memory: CSV through csv-parse's streaming parser, XLSX through exceljs's streaming workbook reader
+// Reading an uploaded table file (spec 4.3-4.5 uploads: CSV or Excel) as a stream of rows, never the whole
+// file in memory: CSV through csv-parse's streaming parser, XLSX through exceljs's streaming workbook reader
 // (xlsx-rows.ts). The first non-empty row is the header; every later row is yielded keyed by its column's
-// normalized header (`Product Name` -> `productName`). What the columns mean is catalog-columns.ts's
-// business, not this file's.
+// normalized header (`Product Name` -> `productName`). What the columns mean is each domain's
+// business (e.g. sima/catalog-columns.ts), not this file's.
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream';

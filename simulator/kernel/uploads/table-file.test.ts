@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_CATALOG } from '../../../fixtures/catalog/sample-catalog.js';
-import { cellText, normalizeHeader, readTable, type TableEvent, type TableFormat } from './catalog-file.js';
-import { SAMPLE_CSV, SAMPLE_FILE_SKUS, SAMPLE_XLSX, xlsx } from './upload.testing.js';
+import { xlsx } from '../../testing/files.js';
+import { cellText, normalizeHeader, readTable, type TableEvent, type TableFormat } from './table-file.js';
+import { SAMPLE_CSV, SAMPLE_FILE_SKUS, SAMPLE_XLSX } from '../../domains/sima/upload.testing.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'catalog-file-'));
 const file = (name: string, content: Buffer | string) => {
