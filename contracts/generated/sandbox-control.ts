@@ -135,6 +135,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sim/tenants/{tenantId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's billable landed-cost usage
+         * @description The spec says a landed-cost quote records billable usage except for the unconfigured-corridor business outcome (spec 4.6 rule 5) but shows no way to read it: the sandbox defines this operator read. One record per billable quote (an engine result, `authoritative` or `rate_not_available`), newest first, with the tenant's total; a refused request or an unconfigured corridor records nothing.
+         */
+        get: operations["getSandboxTenantUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sim/integration-keys/{keyId}/revoke": {
         parameters: {
             query?: never;
@@ -817,6 +837,72 @@ export interface components {
             expires_in: number;
             default_adapter?: string | null;
         };
+        /**
+         * @example {
+         *       "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+         *       "billableQuotes": 1,
+         *       "limit": 100,
+         *       "offset": 0,
+         *       "records": [
+         *         {
+         *           "id": "3f1e2d3c-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+         *           "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+         *           "operationId": "calculateLandedCost",
+         *           "status": "authoritative",
+         *           "hsCode": "6109.10",
+         *           "originCountry": "IN",
+         *           "destinationCountry": "US",
+         *           "currency": "USD",
+         *           "principalType": "integration",
+         *           "keyId": "5b0c6a2e-1f3d-4e8a-9c7b-2d4e6f8a0b1c",
+         *           "requestId": "7d2c9a4e-1b3f-4a5d-9e8c-0f1a2b3c4d5e",
+         *           "recordedAt": "2026-11-24T09:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        UsagePage: {
+            /** Format: uuid */
+            tenantId: string;
+            /** @description Billable quotes recorded for the tenant in all. */
+            billableQuotes: number;
+            limit: number;
+            offset: number;
+            /** @description Newest first. */
+            records: components["schemas"]["UsageRecord"][];
+        };
+        /** @description One billable landed-cost quote (sandbox-defined). */
+        UsageRecord: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @enum {string} */
+            operationId: "calculateLandedCost";
+            /**
+             * @description The engine status billed.
+             * @enum {string}
+             */
+            status: "authoritative" | "rate_not_available";
+            hsCode: string;
+            originCountry: string;
+            destinationCountry: string;
+            /** @description The request's currency; null when none was given. */
+            currency: string | null;
+            /** @enum {string} */
+            principalType: "integration" | "dashboard";
+            /**
+             * Format: uuid
+             * @description The integration key; null for a dashboard principal.
+             */
+            keyId: string | null;
+            requestId: string;
+            /**
+             * Format: date-time
+             * @description On the tenant's virtual clock.
+             */
+            recordedAt: string;
+        };
     };
     responses: {
         /** @description Missing or wrong admin token. */
@@ -1115,6 +1201,35 @@ export interface operations {
             409: components["responses"]["ControlActionNotAllowed"];
         };
     };
+    getSandboxTenantUsage: {
+        parameters: {
+            query?: {
+                /** @description Records per page (default 100). */
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant's billable usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsagePage"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+        };
+    };
     revokeSandboxIntegrationKey: {
         parameters: {
             query?: never;
@@ -1304,6 +1419,7 @@ export type PathOperationId =
     | "updateSandboxTenantSettings"
     | "reviewSandboxSimaResult"
     | "publishSandboxSimaMeasuresConfig"
+    | "getSandboxTenantUsage"
     | "revokeSandboxIntegrationKey"
     | "getSandboxClock"
     | "advanceSandboxClock"

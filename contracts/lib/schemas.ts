@@ -51,6 +51,9 @@ export function createContractSchemas(doc: OpenApiDocument, options: { strict?: 
     strictRequired: false,
     allowUnionTypes: true, // OpenAPI 3.1 spells nullable as type: [T, "null"]
     allErrors: true,
+    // Errors carry the failing schema: a `not: { required: [a, b] }` (fields that may not come together)
+    // can then name its field in a 400 (simulator/kernel/http/validate-request.ts).
+    verbose: true,
     coerceTypes: false,
   });
   addFormats(ajv);

@@ -91,6 +91,11 @@ export function createControl(options: ControlOptions) {
       const tenant = await tenantNamed(params.tenantId);
       return { status: 200, body: await domains.sima.publishMeasuresConfig(tenant.id, { version: body?.version, note: body?.note ?? null }) };
     },
+    // Sandbox-defined (spec 4.6 rule 5 names billable usage, not how to read it): the tenant's billable quotes.
+    getSandboxTenantUsage: async ({ params, query }) => {
+      const tenant = await tenantNamed(params.tenantId);
+      return { status: 200, body: await domains.landedCost.usage(tenant.id, { limit: query.limit ?? 100, offset: query.offset ?? 0 }) };
+    },
     revokeSandboxIntegrationKey: async ({ params }) => {
       const key = await domains.auth.keys.revoke(params.keyId);
       if (!key) throw notFound('integration key');

@@ -8,6 +8,7 @@ import { AUTH_RESPONSE_DEFECTS, createAuth } from './auth/index.js';
 import { BILLING_RESPONSE_DEFECTS, createBilling } from './billing/index.js';
 import type { DomainModule } from './domain.js';
 import { createJobs, jobsResponseDefects } from './jobs/index.js';
+import { createLandedCost, LANDED_COST_RESPONSE_DEFECTS } from './landed-cost/index.js';
 import { createSima, SIMA_RESPONSE_DEFECTS } from './sima/index.js';
 import { tenantStore } from './tenants/index.js';
 import { createWebhooks } from './webhooks/index.js';
@@ -20,7 +21,8 @@ export function createDomains(deps: KernelDeps) {
   const auth = createAuth(deps, { tenants });
   const billing = createBilling(deps, { tenants });
   const sima = createSima(deps, { jobs, webhooks, tenants });
-  const modules: DomainModule[] = [auth, billing, jobs, webhooks, sima];
+  const landedCost = createLandedCost(deps, { tenants });
+  const modules: DomainModule[] = [auth, billing, jobs, webhooks, sima, landedCost];
 
   const handlers: HandlerTable = {};
   for (const module of modules) {
@@ -30,7 +32,7 @@ export function createDomains(deps: KernelDeps) {
     }
   }
   // Response-level defects of every domain; the kernel's last (error.lost-envelope replaces the whole body).
-  const responseDefects: ResponseDefect[] = [...AUTH_RESPONSE_DEFECTS, ...jobsResponseDefects(), ...BILLING_RESPONSE_DEFECTS, ...SIMA_RESPONSE_DEFECTS, ...KERNEL_RESPONSE_DEFECTS];
+  const responseDefects: ResponseDefect[] = [...AUTH_RESPONSE_DEFECTS, ...jobsResponseDefects(), ...BILLING_RESPONSE_DEFECTS, ...SIMA_RESPONSE_DEFECTS, ...LANDED_COST_RESPONSE_DEFECTS, ...KERNEL_RESPONSE_DEFECTS];
   return {
     tenants,
     auth,
@@ -38,6 +40,7 @@ export function createDomains(deps: KernelDeps) {
     webhooks,
     billing,
     sima,
+    landedCost,
     handlers,
     responseDefects,
     async start() {

@@ -161,6 +161,10 @@ function fieldOf(errors: ErrorObject[] | null | undefined): string | undefined {
   if (error.keyword === 'required') segments.push(String((error.params as { missingProperty: string }).missingProperty));
   if (error.keyword === 'dependentRequired') segments.push(String((error.params as { missingProperty: string }).missingProperty));
   if (error.keyword === 'additionalProperties') segments.push(String((error.params as { additionalProperty: string }).additionalProperty));
+  // `not: { required: [provider, quantity] }` (spec 4.6 rule 1): fields that may not come together; the
+  // first is the one to drop.
+  const forbidden = error.keyword === 'not' ? (error.schema as { required?: unknown } | undefined)?.required : undefined;
+  if (Array.isArray(forbidden) && typeof forbidden[0] === 'string') segments.push(forbidden[0]);
   return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '') || undefined;
 }
 
@@ -168,5 +172,7 @@ function describe(errors: ErrorObject[] | null | undefined): string {
   const error = primaryError(errors);
   if (!error) return 'is invalid';
   if (error.keyword === 'enum') return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  const forbidden = error.keyword === 'not' ? (error.schema as { required?: unknown } | undefined)?.required : undefined;
+  if (Array.isArray(forbidden) && forbidden.length > 1) return `may not be sent together with ${forbidden.slice(1).join(', ')}`;
   return error.message ?? 'is invalid';
 }

@@ -1,0 +1,23 @@
+// What the landed-cost domain offers (spec 4.6): POST /api/trade/landed-cost, quoted by the engine from the
+// reference data in fixtures/landed-cost/ (checked and indexed at start-up), and the tenant's billable
+// usage for the control API.
+import type { KernelDeps } from '../../kernel/deps.js';
+import type { TenantStore } from '../tenants/index.js';
+import { landedCostRoutes } from './landed-cost.routes.js';
+import type { LandedCostDomain } from './landed-cost.types.js';
+import { contractAliases } from './legacy-aliases.js';
+import { loadReferenceData } from './reference-data.js';
+import { usageStore } from './usage.store.js';
+
+export { LANDED_COST_RESPONSE_DEFECTS } from './landed-cost.defects.js';
+export type * from './landed-cost.types.js';
+
+export function createLandedCost(deps: KernelDeps, peers: { tenants: TenantStore }): LandedCostDomain {
+  const data = loadReferenceData();
+  const usage = usageStore(deps);
+  return {
+    name: 'landed-cost',
+    handlers: landedCostRoutes(deps, { tenants: peers.tenants, data, aliases: contractAliases(), usage }),
+    usage: (tenantId, page) => usage.page(tenantId, page),
+  };
+}

@@ -1,0 +1,33 @@
+// The landed-cost domain's injectable defects (README "Defect injection"). Behaviour defects are one
+// `defects.has('<id>')` line where the behaviour lives (landed-cost.routes.ts, engine.ts); the one that only
+// changes what is sent is below, applied to the final calculateLandedCost response.
+import { isBodyObject, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
+
+export const LANDED_COST_DEFECTS: readonly DefectEntry[] = [
+  { id: 'landedcost.hint-format', area: 'landed-cost', description: "X-Deprecation-Hint reads `freight is deprecated, use shippingCost`, comma-separated, instead of `use 'shippingCost' not 'freight'` entries" },
+  { id: 'landedcost.alias-flagged-beside-canonical', area: 'landed-cost', description: 'an alias sent alongside its canonical field is flagged in X-Deprecation-Hint' },
+  { id: 'landedcost.corridor-wildcard-skipped', area: 'landed-cost', description: "configured mode never falls back to the destination's wildcard-origin corridor" },
+  { id: 'landedcost.unconfigured-corridor-quoted', area: 'landed-cost', description: 'a corridor without an enabled match is quoted instead of answering unconfigured_corridor' },
+  { id: 'landedcost.provider-runs-without-usd', area: 'landed-cost', description: 'provider comparison runs in any currency (no providerSkipReason: non_usd_corridor)' },
+  { id: 'landedcost.de-minimis-ignores-currency', area: 'landed-cost', description: "de minimis compares the value with the threshold whatever the request's currency (no currency_mismatch)" },
+  { id: 'landedcost.trust-boundary-exclusive', area: 'landed-cost', description: 'an EU quote of exactly EUR 150 gets trust level authoritative instead of indicative' },
+  { id: 'landedcost.duty-on-fob', area: 'landed-cost', description: 'ad valorem duty is computed on the FOB value where the authority values CIF (UK, EU)' },
+  { id: 'landedcost.total-omits-tax', area: 'landed-cost', description: 'totalLandedCost leaves out the import taxes of the breakdown' },
+  { id: 'landedcost.canada-default-source', area: 'landed-cost', description: 'Canada quotes report the US/default sourceCode instead of the Canada code' },
+  { id: 'landedcost.unsupported-expression-unflagged', area: 'landed-cost', description: 'rate_not_available for an unsupported duty expression reports unsupportedExpression: false' },
+];
+
+type Body = Record<string, unknown>;
+
+export const LANDED_COST_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
+  {
+    id: 'landedcost.total-omits-tax',
+    operations: ['calculateLandedCost'],
+    apply(res) {
+      const body = res.body as Body;
+      const breakdown = body.breakdown;
+      if (res.status !== 200 || !isBodyObject(breakdown) || typeof breakdown.totalLandedCost !== 'number' || typeof breakdown.taxAmount !== 'number') return;
+      res.body = { ...body, breakdown: { ...breakdown, totalLandedCost: Math.round((breakdown.totalLandedCost - breakdown.taxAmount) * 100) / 100 } };
+    },
+  },
+];
