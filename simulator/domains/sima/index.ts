@@ -6,6 +6,7 @@ import type { KernelDeps } from '../../kernel/deps.js';
 import type { JobsDomain } from '../jobs/index.js';
 import type { TenantStore } from '../tenants/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
+import { catalogApply } from './catalog-apply.js';
 import { catalogStore } from './catalog.store.js';
 import { catalogUploadProcessor } from './catalog-upload.processor.js';
 import { measuresConfig } from './measures-config.js';
@@ -18,6 +19,7 @@ import type { SimaDomain } from './sima.types.js';
 import { uploadRoutes } from './upload.routes.js';
 
 export { normalizeScreeningAuthority } from './sima.routes.js';
+export { screenItem } from './screening.js';
 export { SIMA_RESPONSE_DEFECTS } from './sima.defects.js';
 export type * from './sima.types.js';
 
@@ -34,5 +36,6 @@ export function createSima(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks
     handlers: { ...simaRoutes({ jobs: peers.jobs, webhooks: peers.webhooks }), ...uploadRoutes(deps, { jobs: peers.jobs, webhooks: peers.webhooks }), ...simaResultRoutes(deps, { results, catalog, config }) },
     review: simaReview(deps, results),
     publishMeasuresConfig: config.publish,
+    catalog: catalogApply(catalog),
   };
 }

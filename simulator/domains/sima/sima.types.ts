@@ -4,12 +4,14 @@ import type { ScreeningAuthority } from '../../../fixtures/catalog/sima-measures
 import type { CatalogAdapter } from './catalog-columns.js';
 import type { StoredUpload } from '../../kernel/uploads/uploaded-file.js';
 import type { DomainModule } from '../domain.js';
+import type { CatalogApply } from './catalog-apply.js';
 import type { PublishedMeasuresConfig } from './measures-config.js';
 import type { SimaResultItem } from './sima-result.store.js';
 import type { SimaReviewAction } from './sima-review.machine.js';
 
 export type { SimaResultItem, SimaWorkflowStatus } from './sima-result.store.js';
-export type { SimaOutcome } from './screening.js';
+export type { SimaOutcome, ScreenedItem, Screening } from './screening.js';
+export type { CatalogRow, CatalogApplyResult } from './catalog-apply.js';
 export type { SimaReviewAction } from './sima-review.machine.js';
 
 /** What the SIMA domain offers the composition root: its handlers, and the dashboard actions the control API calls (review, spec 3.5; measures config, spec 2.4). */
@@ -18,6 +20,8 @@ export interface SimaDomain extends DomainModule {
   review(tenantId: string, sku: string, action: SimaReviewAction, note?: string | null): Promise<SimaResultItem>;
   /** Publishes a new measures config version for the tenant (sandbox-defined): its older current results become stale. */
   publishMeasuresConfig(tenantId: string, request: { version?: string; note?: string | null }): Promise<PublishedMeasuresConfig>;
+  /** The tenant catalog as other domains write it (trade feed apply, classification apply) and read it. */
+  catalog: CatalogApply;
 }
 
 export type RunPolicy = Schema<'RunPolicy'>;
