@@ -32,7 +32,7 @@ export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): J
     enqueue: (input) =>
       perTenant(input.tenantId, async () => {
         await admission.admit(input.tenantId, input.family, input.keyId);
-        const job = await jobs.create({ id: deps.ids.uuid(), tenantId: input.tenantId, type: input.type, family: input.family, fileName: input.fileName, input: input.input ?? null, now: deps.clocks.of(input.tenantId).nowIso() });
+        const job = await jobs.create({ id: deps.ids.uuid(), tenantId: input.tenantId, type: input.type, variant: input.variant, family: input.family, fileName: input.fileName, input: input.input ?? null, now: deps.clocks.of(input.tenantId).nowIso() });
         worker.schedule(job);
         return job;
       }),

@@ -66,13 +66,14 @@ export function jobStore(store: Store) {
       return job && job.tenantId === tenantId ? job : undefined;
     },
     /** A new PENDING job with the spec 2.2 defaults. */
-    async create(input: { id: string; tenantId: string; type: JobType; family: QueueFamily; fileName?: string; input: unknown; now: string }): Promise<JobRecord> {
+    async create(input: { id: string; tenantId: string; type: JobType; variant?: string; family: QueueFamily; fileName?: string; input: unknown; now: string }): Promise<JobRecord> {
       // Creation order within the tenant breaks createdAt ties, so "newest first" is stable.
       const seq = (await jobs.count({ tenantId: input.tenantId })) + 1;
       const created = await jobs.create({
         id: input.id,
         tenantId: input.tenantId,
         type: input.type,
+        ...(input.variant === undefined ? {} : { variant: input.variant }),
         status: 'PENDING',
         progress: 0,
         ...(input.fileName === undefined ? {} : { fileName: input.fileName }),

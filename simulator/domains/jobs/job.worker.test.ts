@@ -20,6 +20,23 @@ const statusOf = async (jobs: JobsDomain, tenantId: string, id: string) => (awai
 const jobOf = async (jobs: JobsDomain, tenantId: string, id: string) => (await jobs.get(tenantId, id))!;
 
 describe('the job worker', () => {
+  it('runs each variant of a shared job type with its own processor, and never shows the variant', async () => {
+    const { deps, jobs, tenantId } = await setup();
+    jobs.registerJobType('catalog_upload', async () => ({ result: { ran: 'catalog' } }));
+    jobs.registerJobType('catalog_upload', async () => ({ result: { ran: 'feed' } }), 'trade_feed_normalize');
+    expect(() => jobs.registerJobType('catalog_upload', async () => ({ result: {} }), 'trade_feed_normalize')).toThrow(/already has a processor/);
+    const plain = await jobs.enqueue({ tenantId, keyId: 'k', type: 'catalog_upload', family: 'upload' });
+    const feed = await jobs.enqueue({ tenantId, keyId: 'k', type: 'catalog_upload', variant: 'trade_feed_normalize', family: 'upload' });
+    deps.clock.advance(START);
+    await until(async () => (await statusOf(jobs, tenantId, plain.id)) === 'PROCESSING' && (await statusOf(jobs, tenantId, feed.id)) === 'PROCESSING', 'both PROCESSING');
+    deps.clock.advance(PROCESSING);
+    await until(async () => (await statusOf(jobs, tenantId, plain.id)) === 'COMPLETED' && (await statusOf(jobs, tenantId, feed.id)) === 'COMPLETED', 'both COMPLETED');
+    expect((await jobOf(jobs, tenantId, plain.id)).result).toEqual({ ran: 'catalog' });
+    const shown = jobs.toResponse(await jobOf(jobs, tenantId, feed.id));
+    expect(shown).toMatchObject({ type: 'catalog_upload', result: { ran: 'feed' } });
+    expect(shown).not.toHaveProperty('variant');
+  });
+
   it('moves a job PENDING -> PROCESSING -> COMPLETED on the virtual clock, never before the processing time', async () => {
     const { deps, jobs, tenantId, finished } = await setup();
     jobs.registerJobType('sima_validation', async (_job, context) => {

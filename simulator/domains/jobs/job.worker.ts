@@ -22,7 +22,8 @@ export function failureMessage(error: unknown): string {
 
 export function createWorker(deps: KernelDeps, jobs: JobStore) {
   const { scheduler, config, log } = deps;
-  const processors = new Map<JobType, JobProcessor>();
+  const processors = new Map<string, JobProcessor>();
+  const keyOf = (type: JobType, variant?: string) => (variant ? `${type}/${variant}` : type);
   const listeners: Array<(event: FinishedJob) => void | Promise<void>> = [];
   /** Jobs with a start on the scheduler or a run under way, per generation: never run one twice. A stop
    *  begins a new generation, so runs of the old one abandon their job and a later start resumes it. */
@@ -50,8 +51,8 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
   };
 
   const runProcessor = async (job: JobRecord): Promise<Settled> => {
-    const processor = processors.get(job.type);
-    if (!processor) return { ok: false, error: `no worker handles jobs of type ${job.type} in this sandbox` };
+    const processor = processors.get(keyOf(job.type, job.variant));
+    if (!processor) return { ok: false, error: `no worker handles jobs of type ${keyOf(job.type, job.variant)} in this sandbox` };
     try {
       const outcome = await processor(job, { progress: (percent) => reportProgress(job.id, percent) });
       if (!outcome || typeof outcome !== 'object' || !outcome.result || typeof outcome.result !== 'object') {
@@ -137,10 +138,11 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
   };
 
   return {
-    register(type: JobType, processor: JobProcessor) {
-      // One worker per type: a second one would silently take over the first domain's jobs.
-      if (processors.has(type)) throw new Error(`job type ${type} already has a processor`);
-      processors.set(type, processor);
+    register(type: JobType, processor: JobProcessor, variant?: string) {
+      // One worker per type (or variant): a second one would silently take over the first domain's jobs.
+      const key = keyOf(type, variant);
+      if (processors.has(key)) throw new Error(`job type ${key} already has a processor`);
+      processors.set(key, processor);
     },
     onFinished(listener: (event: FinishedJob) => void | Promise<void>) {
       listeners.push(listener);

@@ -22,6 +22,11 @@ export interface JobRecord {
   rev?: number;
   tenantId: string;
   type: JobType;
+  /**
+   * Which processor runs the job when several kinds of work share one public type (spec 2.2 has one
+   * `catalog_upload` for catalog uploads, feed normalization and classify previews). Never sent.
+   */
+  variant?: string;
   status: JobStatus;
   progress: number;
   fileName?: string;
@@ -73,13 +78,14 @@ export interface JobsDomain extends DomainModule {
   /** The store collection holding the jobs (scripts/bench/store-growth.ts fills it directly). */
   readonly collectionName: string;
   /** One processor per type; registering a second one for a type throws. */
-  registerJobType(type: JobType, processor: JobProcessor): void;
+  /** The processor of a job type, or of one `variant` of it (jobs enqueued with that variant). */
+  registerJobType(type: JobType, processor: JobProcessor, variant?: string): void;
   /**
    * Queue admission (spec 8.2: caps on PENDING + PROCESSING per tenant: total, upload family, SIMA; 8.4:
    * classify-preview), then a PENDING job whose start is scheduled on the virtual clock. At a cap: 429
    * RATE_LIMITED with { bucket, limit, windowMs: 0, retryAfterSeconds, keyId }.
    */
-  enqueue(input: { tenantId: string; keyId: string | null; type: JobType; family: QueueFamily; fileName?: string; input?: unknown }): Promise<JobRecord>;
+  enqueue(input: { tenantId: string; keyId: string | null; type: JobType; variant?: string; family: QueueFamily; fileName?: string; input?: unknown }): Promise<JobRecord>;
   get(tenantId: string, jobId: string): Promise<JobRecord | undefined>;
   /** The contract's JobResponse (schemas/jobs.yaml Job) for a record. */
   toResponse(job: JobRecord): Schema<'Job'>;
