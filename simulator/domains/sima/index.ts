@@ -15,7 +15,7 @@ import { simaResultRoutes } from './sima-results.routes.js';
 import { simaReview } from './sima-review.js';
 import { simaValidationProcessor } from './sima-validation.processor.js';
 import { simaRoutes } from './sima.routes.js';
-import type { SimaDomain } from './sima.types.js';
+import type { SimaBatchInput, SimaDomain } from './sima.types.js';
 import { uploadRoutes } from './upload.routes.js';
 
 export { normalizeScreeningAuthority } from './sima.routes.js';
@@ -37,5 +37,8 @@ export function createSima(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks
     review: simaReview(deps, results),
     publishMeasuresConfig: config.publish,
     catalog: catalogApply(catalog),
+    // Another domain's screening of chosen SKUs (a trade feed's apply): the batch's job, without its route.
+    enqueueScreening: (request) =>
+      peers.jobs.enqueue({ tenantId: request.tenantId, keyId: request.keyId, type: 'sima_validation', family: 'sima', input: { skus: [...request.skus], runPolicy: request.runPolicy ?? 'always', screeningAuthority: request.screeningAuthority } satisfies SimaBatchInput }),
   };
 }

@@ -4,6 +4,7 @@ import type { ScreeningAuthority } from '../../../fixtures/catalog/sima-measures
 import type { CatalogAdapter } from './catalog-columns.js';
 import type { StoredUpload } from '../../kernel/uploads/uploaded-file.js';
 import type { DomainModule } from '../domain.js';
+import type { JobRecord } from '../jobs/index.js';
 import type { CatalogApply } from './catalog-apply.js';
 import type { PublishedMeasuresConfig } from './measures-config.js';
 import type { SimaResultItem } from './sima-result.store.js';
@@ -22,6 +23,8 @@ export interface SimaDomain extends DomainModule {
   publishMeasuresConfig(tenantId: string, request: { version?: string; note?: string | null }): Promise<PublishedMeasuresConfig>;
   /** The tenant catalog as other domains write it (trade feed apply, classification apply) and read it. */
   catalog: CatalogApply;
+  /** Enqueues a sima_validation job for these SKUs (spec 4.2 batch semantics; sima family caps apply). */
+  enqueueScreening(request: { tenantId: string; keyId: string | null; skus: readonly string[]; screeningAuthority: ScreeningAuthority; runPolicy?: RunPolicy }): Promise<JobRecord>;
 }
 
 export type RunPolicy = Schema<'RunPolicy'>;

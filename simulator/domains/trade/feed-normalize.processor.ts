@@ -1,0 +1,155 @@
+// The feed normalization job (job type catalog_upload, variant trade_feed_normalize; spec 3.2, 4.4): moves
+// the session UPLOADED -> NORMALIZING, streams the uploaded file's rows through the normalizer rules
+// (feed-normalize.rules.ts), stores every normalized SKU and every issue, then ends the session:
+//   - any blocking issue, or a non-blocking one to acknowledge   -> PREVIEW_BLOCKED (applyable false)
+//   - no issue and no SKU left to classify (all carry providedHs) -> PREVIEW_BLOCKED, applyable, no issues:
+//     nothing to preview, the direct-apply shortcut (spec 3.2, 4.4)
+//   - no issue, SKUs to classify                                  -> READY
+// A file that cannot be read (no header, no SKU column, no rows, broken) fails the session: FAILED with the
+// reason on the session and as a blocking issue, and the job fails with the same message.
+import { COUNTRY_CODES } from '../../../fixtures/trade/countries.js';
+import { cooperative } from '../../kernel/cooperate.js';
+import type { KernelDeps } from '../../kernel/deps.js';
+import { transition } from '../../kernel/machine.js';
+import { readUploadedTable } from '../../kernel/uploads/uploaded-file.js';
+import type { JobOutcome, JobProcessor } from '../jobs/index.js';
+import { feedIssueId, feedSkuId, type FeedRowsStore } from './feed-rows.store.js';
+import type { FeedSessionStore } from './feed-session.store.js';
+import { feedSessionMachine, type FeedSessionAction } from './feed-session.machine.js';
+import { countryRule, duplicateRule, feedColumnOf, headerIssues, hsRule, productNameRule, rowFingerprint, skuRule, type FeedColumn, type FeedDefaults, type RowIssue } from './feed-normalize.rules.js';
+import { factsOf } from './feed-session.response.js';
+import type { FeedNormalizeInput, FeedSessionRecord } from './trade.types.js';
+
+/** A readable sentence for a session that cannot be normalized. */
+class UnreadableFeed extends Error {}
+
+export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionStore, rows: FeedRowsStore): JobProcessor {
+  /** Moves the session by the table (a refused move throws 409, which fails the job: it should not happen). */
+  const move = (sessionId: string, action: FeedSessionAction, change: (s: FeedSessionRecord) => Partial<FeedSessionRecord>) =>
+    sessions.modify(sessionId, (s) => ({ ...s, ...change(s), status: transition(feedSessionMachine, s.status, action, factsOf(s), { sessionId }), updatedAt: deps.clocks.of(s.tenantId).nowIso() }));
+
+  return async (job, context): Promise<JobOutcome> => {
+    const { sessionId, file } = job.input as FeedNormalizeInput;
+    const session = await sessions.get(job.tenantId, sessionId);
+    if (!session) throw new Error(`trade feed session ${sessionId} no longer exists`);
+    // A restart finds the session NORMALIZING: the run starts again and rewrites the same records.
+    await move(sessionId, session.status === 'NORMALIZING' ? 'resume' : 'normalize', () => ({ normalizationProgress: 0 }));
+
+    let seq = 0;
+    const counts = { issues: 0, blocking: 0, open: 0, skus: 0, unclassified: 0, rows: 0, skipped: 0, duplicates: 0 };
+    const byType: Record<string, number> = {};
+    const sample: Array<Record<string, unknown>> = [];
+    const record = async (found: RowIssue, rowNumber: number | null) => {
+      seq += 1;
+      counts.issues += 1;
+      if (found.isBlocking) counts.blocking += 1;
+      else counts.open += 1;
+      byType[found.issueType] = (byType[found.issueType] ?? 0) + 1;
+      await rows.putIssue({ id: feedIssueId(sessionId, found.issueKey), sessionId, seq, ...found, rowNumber, acknowledged: false, acknowledgedAt: null });
+    };
+
+    try {
+      const columns = new Set<string>();
+      let defaults: FeedDefaults | undefined;
+      const seen = new Map<string, { line: number; fingerprint: string }>();
+      let lastReported = 0;
+      const giveWay = cooperative();
+      for await (const event of readUploadedTable(file)) {
+        await giveWay();
+        if (event.type === 'header') {
+          for (const key of event.keys) if (key !== '') columns.add(feedColumnOf(key) ?? key);
+          if (!columns.has('sku')) {
+            throw new UnreadableFeed(`${file.fileName} has no SKU column in its first non-empty row (found: ${event.labels.filter(Boolean).join(', ').slice(0, 200) || 'nothing'})`);
+          }
+          for (const found of headerIssues(event.keys, event.labels)) await record(found, null);
+          defaults = { originCountry: session.originCountry, defaultDestinationCountry: session.defaultDestinationCountry, hasDestinationColumn: columns.has('destinationCountry'), countries: COUNTRY_CODES };
+          continue;
+        }
+        counts.rows += 1;
+        const line = event.line;
+        const values = rowValues(event.values);
+        const sku = skuRule(values.sku ?? '', line);
+        const name = productNameRule(values.productName ?? '', line);
+        const hs = hsRule(values.providedHs ?? '', line);
+        const origin = countryRule('originCountry', values.originCountry ?? '', line, defaults!);
+        const destination = countryRule('destinationCountry', values.destinationCountry ?? '', line, defaults!);
+        const issues = [...sku.issues, ...name.issues, ...hs.issues, ...origin.issues, ...destination.issues];
+        const fingerprint = rowFingerprint({ productName: name.productName, providedHs: hs.providedHs, originCountry: origin.country, destinationCountry: destination.country });
+        const first = sku.sku ? seen.get(sku.sku) : undefined;
+        if (sku.sku && first) {
+          const duplicate = duplicateRule(sku.sku, line, first, fingerprint);
+          await record(duplicate, line);
+          counts.duplicates += 1;
+          continue;
+        }
+        for (const found of issues) await record(found, line);
+        if (!sku.sku || issues.some((i) => i.isBlocking)) {
+          counts.skipped += 1;
+          if (sample.length < 10) sample.push({ row: line, reasons: issues.filter((i) => i.isBlocking).map((i) => i.issueType) });
+          if (sku.sku) seen.set(sku.sku, { line, fingerprint });
+          continue;
+        }
+        seen.set(sku.sku, { line, fingerprint });
+        counts.skus += 1;
+        if (hs.providedHs === null) counts.unclassified += 1;
+        await rows.putSku({
+          id: feedSkuId(sessionId, sku.sku),
+          sessionId,
+          rowNumber: line,
+          sku: sku.sku,
+          productName: name.productName!,
+          providedHs: hs.providedHs,
+          originCountry: origin.country!,
+          destinationCountry: destination.country!,
+          attributes: values.attributes,
+        });
+        const percent = Math.floor(event.fraction * 100);
+        if (percent >= lastReported + 5) {
+          lastReported = percent;
+          await context.progress(percent);
+          await sessions.modify(sessionId, (s) => (s.status === 'NORMALIZING' ? { ...s, normalizationProgress: Math.min(99, percent) } : undefined));
+        }
+      }
+      if (!defaults) throw new UnreadableFeed(`${file.fileName} has no rows with content: send a header row (sku, productName, hsCode, originCountry, destinationCountry) and one row per SKU`);
+      if (counts.rows === 0) throw new UnreadableFeed(`${file.fileName} has a header row but no data rows`);
+    } catch (error) {
+      const reason = error instanceof UnreadableFeed ? error.message : `${(error as Error).message}`;
+      await record({ issueKey: 'file_unreadable:file', issueType: 'file_unreadable', isBlocking: true, field: 'file', message: reason }, null);
+      await move(sessionId, 'fail', () => ({ failureReason: reason, issueCount: counts.issues, blockingIssueCount: counts.blocking, openIssueCount: counts.open, skuCount: counts.skus, unclassifiedCount: counts.unclassified }));
+      throw new Error(reason);
+    }
+
+    const blocked = counts.blocking > 0 || counts.open > 0 || counts.unclassified === 0;
+    // defect injection (SIM_DEFECTS): trade.blocking-issues-ready ends a session with blocking issues READY
+    const action: FeedSessionAction = blocked && !(deps.defects.has('trade.blocking-issues-ready') && counts.blocking > 0) ? 'finish_blocked' : 'finish_clean';
+    const done = await move(sessionId, action, () => ({
+      normalizationProgress: 100,
+      skuCount: counts.skus,
+      issueCount: counts.issues,
+      blockingIssueCount: counts.blocking,
+      openIssueCount: counts.open,
+      unclassifiedCount: counts.unclassified,
+    }));
+    return {
+      result: { sessionId, sessionStatus: done?.status ?? null, skuCount: counts.skus, issueCount: counts.issues, blockingIssueCount: counts.blocking, skusWithoutHs: counts.unclassified, issuesByType: byType },
+      reconciliation: { rowsUploaded: counts.rows, rowsSkipped: counts.skipped, rowsDeduplicated: counts.duplicates, skusFound: counts.skus, skusScreened: 0, skusNotApplicable: 0 },
+      skippedRows: { counts: Object.fromEntries(Object.entries(byType).filter(([type]) => BLOCKING_ROW_TYPES.has(type))), sample },
+      warnings: counts.open ? { nonBlockingIssues: counts.open } : null,
+    };
+  };
+}
+
+const BLOCKING_ROW_TYPES = new Set(['missing_sku', 'missing_product_name', 'invalid_hs_code', 'invalid_country', 'duplicate_sku']);
+
+/** A row's values by column (the first column of each name), and every other named column as an attribute. */
+function rowValues(values: Record<string, string>) {
+  const out: Partial<Record<FeedColumn, string>> & { attributes: Record<string, string> } = { attributes: {} };
+  for (const [key, value] of Object.entries(values)) {
+    const column = feedColumnOf(key);
+    if (column) {
+      if (out[column] === undefined) out[column] = value;
+    } else if (value.trim() !== '') out.attributes[key] = value.trim();
+  }
+  return out;
+}
+

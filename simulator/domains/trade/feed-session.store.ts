@@ -1,0 +1,28 @@
+// Trade feed sessions (`feedSessions`): the only file that touches the collection. One record per session,
+// read by id within its tenant (another tenant's session is absent: 404) and changed by compare-and-set.
+import type { KernelDeps } from '../../kernel/deps.js';
+import type { FeedSessionRecord } from './trade.types.js';
+
+export function feedSessionStore(deps: KernelDeps) {
+  const sessions = deps.store.collection<FeedSessionRecord, 'tenantId' | 'createdAt'>('feedSessions', {
+    fields: { tenantId: (s) => s.tenantId, createdAt: (s) => s.createdAt },
+    indexes: { byTenant: { keys: ['tenantId'], order: [['createdAt', 'asc']] } },
+  });
+  return {
+    create: (record: FeedSessionRecord) => sessions.create(record),
+    /** The session, when it is the tenant's. */
+    async get(tenantId: string, sessionId: string): Promise<FeedSessionRecord | undefined> {
+      const session = await sessions.get(sessionId);
+      // defect injection (SIM_DEFECTS): trade.session-leaks finds another tenant's session too
+      return session?.tenantId === tenantId || (session && deps.defects.has('trade.session-leaks')) ? session : undefined;
+    },
+    /**
+     * Read, change, compare-and-set, retry on a lost race (`change` decides again on what it reads; it may
+     * throw to refuse). Resolves to the stored session, or undefined when it is absent.
+     */
+    modify: (sessionId: string, change: (current: FeedSessionRecord) => FeedSessionRecord | undefined) => sessions.modify(sessionId, change),
+    delete: (sessionId: string) => sessions.delete(sessionId),
+  };
+}
+
+export type FeedSessionStore = ReturnType<typeof feedSessionStore>;
