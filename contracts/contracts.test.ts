@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTRACT_VERSIONS, CONTRACTS_DIR, CONTROL_CONTRACT, isObject, loadContract, rootDocumentPath } from './lib/bundle.js';
+import { CONTRACT_VERSIONS, CONTRACTS_DIR, CONTROL_CONTRACT, DASHBOARD_CONTRACT, isObject, loadContract, rootDocumentPath } from './lib/bundle.js';
 import { checkContractDocument } from './lib/check.js';
 import { renderCoverageTable } from './lib/coverage.js';
 import { listOperations } from './lib/operations.js';
@@ -79,5 +79,19 @@ describe('the sandbox control contract', () => {
   it('validates with swagger-parser and passes the schema and example checks', async () => {
     await expect(SwaggerParser.validate(rootDocumentPath(CONTROL_CONTRACT))).resolves.toBeTruthy();
     expect(checkContractDocument(loadContract(CONTROL_CONTRACT))).toEqual([]);
+  });
+});
+
+describe('the sandbox dashboard contract', () => {
+  it('validates with swagger-parser and passes the schema and example checks', async () => {
+    await expect(SwaggerParser.validate(rootDocumentPath(DASHBOARD_CONTRACT))).resolves.toBeTruthy();
+    expect(checkContractDocument(loadContract(DASHBOARD_CONTRACT))).toEqual([]);
+  });
+
+  it('keeps every route for dashboard principals only (spec 5.5)', () => {
+    const doc = loadContract(DASHBOARD_CONTRACT) as { paths: Record<string, Record<string, { 'x-principal-types'?: string[] }>> };
+    const ops = Object.values(doc.paths).flatMap((item) => Object.values(item));
+    expect(ops.length).toBeGreaterThan(0);
+    for (const op of ops) expect(op['x-principal-types']).toEqual(['dashboard']);
   });
 });

@@ -4,12 +4,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
-import { CONTRACT_VERSIONS, CONTRACTS_DIR, CONTROL_CONTRACT, loadContract, rootDocumentPath } from '../contracts/lib/bundle.js';
+import { CONTRACT_VERSIONS, CONTRACTS_DIR, CONTROL_CONTRACT, DASHBOARD_CONTRACT, loadContract, rootDocumentPath } from '../contracts/lib/bundle.js';
 import { isEntryModule } from '../contracts/lib/entry.js';
 import { listOperations } from '../contracts/lib/operations.js';
 
-/** Every contract that gets a generated file: the public versions, then the control API. */
-export const TYPED_CONTRACTS = [...CONTRACT_VERSIONS, CONTROL_CONTRACT] as const;
+/** Every contract that gets a generated file: the public versions, then the control API and the dashboard routes. */
+export const TYPED_CONTRACTS = [...CONTRACT_VERSIONS, CONTROL_CONTRACT, DASHBOARD_CONTRACT] as const;
 export type TypedContract = (typeof TYPED_CONTRACTS)[number];
 
 export const GENERATED_DIR = path.join(CONTRACTS_DIR, 'generated');

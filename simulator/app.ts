@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import Koa from 'koa';
-import { loadContract } from '../contracts/lib/bundle.js';
+import { DASHBOARD_CONTRACT, loadContract } from '../contracts/lib/bundle.js';
 import { createContractSchemas } from '../contracts/lib/schemas.js';
 import { SERVABLE_VERSIONS } from './config.js';
 import { createControl } from './control/index.js';
@@ -78,6 +78,24 @@ export async function createSimulator(deps: KernelDeps): Promise<Simulator> {
     unhandled[version] = routes.unhandled;
     app.use(routes.router.routes());
   }
+  // The dashboard-only routes (spec 1, 5.5): public authentication, then 403 for anything but a dashboard principal.
+  const dashboardDoc = loadContract(DASHBOARD_CONTRACT);
+  const dashboard = contractRouter({
+    doc: dashboardDoc,
+    version: DASHBOARD_CONTRACT,
+    schemas: createContractSchemas(dashboardDoc),
+    handlers: domains.dashboardHandlers,
+    authenticate: domains.auth.authenticate,
+    principalRequired: true,
+    rateLimiter,
+    idempotency,
+    store,
+    uploadDir,
+    maxFileBytes: config.maxFileBytes,
+    defects: deps.defects,
+  });
+  unhandled[DASHBOARD_CONTRACT] = dashboard.unhandled;
+  app.use(dashboard.router.routes());
   const missing = Object.entries(unhandled).filter(([, ops]) => ops.length);
   if (config.strict && missing.length) {
     throw new Error(`strict mode: operations without a handler: ${missing.map(([v, ops]) => `${v}: ${ops.join(', ')}`).join('; ')}`);

@@ -3,14 +3,16 @@
 //
 // An operation is typed from the newest public version that has it (v1.3.0, else v1.2.0, else v1.1.0), so an
 // operation that a later version removed (signup, listShipmentAudits) still has a type; the control API's
-// operations come from contracts/sandbox-control.openapi.yaml. Webhook operations (onJobCompleted, ...) are
+// operations come from contracts/sandbox-control.openapi.yaml, the dashboard-only routes' from
+// contracts/sandbox-dashboard.openapi.yaml. Webhook operations (onJobCompleted, ...) are
 // deliveries the service sends, not requests it answers, so they are not OperationIds.
 import type * as V1_3_0 from './v1.3.0.js';
 import type * as V1_2_0 from './v1.2.0.js';
 import type * as V1_1_0 from './v1.1.0.js';
 import type * as Control from './sandbox-control.js';
+import type * as Dashboard from './sandbox-dashboard.js';
 
-export type { V1_3_0, V1_2_0, V1_1_0, Control };
+export type { V1_3_0, V1_2_0, V1_1_0, Control, Dashboard };
 
 /** operationId of every request operation of the public contract, in any version. */
 export type OperationId = V1_3_0.PathOperationId | V1_2_0.PathOperationId | V1_1_0.PathOperationId;
@@ -18,7 +20,10 @@ export type OperationId = V1_3_0.PathOperationId | V1_2_0.PathOperationId | V1_1
 /** operationId of every operation of the control API (`/_sim/...`). */
 export type ControlOperationId = Control.PathOperationId;
 
-export type AnyOperationId = OperationId | ControlOperationId;
+/** operationId of every dashboard-only route (contracts/sandbox-dashboard.openapi.yaml; spec 1, 5.5). */
+export type DashboardOperationId = Dashboard.PathOperationId;
+
+export type AnyOperationId = OperationId | ControlOperationId | DashboardOperationId;
 
 /** The openapi-typescript operation object of `Op`, from the newest version that has it. */
 export type OperationOf<Op extends AnyOperationId> = Op extends V1_3_0.PathOperationId
@@ -29,7 +34,9 @@ export type OperationOf<Op extends AnyOperationId> = Op extends V1_3_0.PathOpera
       ? V1_1_0.operations[Op]
       : Op extends ControlOperationId
         ? Control.operations[Op]
-        : never;
+        : Op extends DashboardOperationId
+          ? Dashboard.operations[Op]
+          : never;
 
 /** What a handler receives for parameters an operation does not declare: an object with no known keys. */
 export type NoParams = Record<string, never>;

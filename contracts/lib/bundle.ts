@@ -20,9 +20,12 @@ const INLINED_KINDS = new Set(['paths']);
 
 /** The operator-only control API of the simulator: its own document, not a version of the public contract. */
 export const CONTROL_CONTRACT = 'sandbox-control';
+/** Routes the service keeps for dashboard principals, out of the public surface (spec 1, 5.5). */
+export const DASHBOARD_CONTRACT = 'sandbox-dashboard';
 
 export function rootDocumentPath(version: string): string {
   if (version === CONTROL_CONTRACT) return path.join(CONTRACTS_DIR, 'sandbox-control.openapi.yaml');
+  if (version === DASHBOARD_CONTRACT) return path.join(CONTRACTS_DIR, 'sandbox-dashboard.openapi.yaml');
   return path.join(CONTRACTS_DIR, version, 'openapi.yaml');
 }
 

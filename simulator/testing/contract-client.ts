@@ -4,7 +4,7 @@
 import request from 'supertest';
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
-import { CONTROL_CONTRACT, loadContract, type OpenApiDocument } from '../../contracts/lib/bundle.js';
+import { CONTROL_CONTRACT, DASHBOARD_CONTRACT, loadContract, type OpenApiDocument } from '../../contracts/lib/bundle.js';
 import { matchOperation } from '../../contracts/lib/operations.js';
 import { responseProblems } from '../../contracts/lib/response-check.js';
 import { createContractSchemas, type ContractSchemas } from '../../contracts/lib/schemas.js';
@@ -32,6 +32,8 @@ function contract(version: string) {
 /** Which contract a request path belongs to: the control API, a prefixed version, or the default. */
 function contractFor(sim: Simulator, path: string): { version: string; path: string } {
   if (path.startsWith('/_sim/')) return { version: CONTROL_CONTRACT, path };
+  // The dashboard-only routes (contracts/sandbox-dashboard.openapi.yaml) live under /api/ beside the public ones.
+  if (matchOperation(contract(DASHBOARD_CONTRACT).doc, 'POST', path)) return { version: DASHBOARD_CONTRACT, path };
   const prefixed = sim.versions.find((v) => v.prefix && path.startsWith(v.prefix + '/'));
   if (prefixed) return { version: prefixed.version, path: path.slice(prefixed.prefix.length) };
   return { version: sim.versions[0].version, path };

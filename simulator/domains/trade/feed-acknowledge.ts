@@ -3,6 +3,7 @@
 // open non-blocking issue of a PREVIEW_BLOCKED session without blocking issues moves it to READY. A
 // blocking issue cannot be acknowledged (409: fix the file and upload it again).
 import type { KernelDeps } from '../../kernel/deps.js';
+import type { DashboardHandlerTable } from '../../kernel/http/types.js';
 import { actionNotAllowed, notFound } from '../../kernel/errors.js';
 import { transition } from '../../kernel/machine.js';
 import type { FeedRowsStore } from './feed-rows.store.js';
@@ -43,4 +44,15 @@ export function feedAcknowledge(deps: KernelDeps, sessions: FeedSessionStore, ro
     });
     return toFeedSession(after!);
   };
+}
+
+/**
+ * The dashboard routes of the acknowledgement (contracts/sandbox-dashboard.openapi.yaml): authentication has
+ * already refused an integration bearer with 403 PRINCIPAL_DENIED (`x-principal-types: [dashboard]`).
+ */
+export function feedAcknowledgeRoutes(acknowledge: ReturnType<typeof feedAcknowledge>) {
+  return {
+    acknowledgeTradeFeedIssues: async ({ principal, params, body }) => ({ status: 200, body: await acknowledge(principal.tenantId, params.sessionId, body?.issueKeys) }),
+    acknowledgeTradeFeedIssue: async ({ principal, params }) => ({ status: 200, body: await acknowledge(principal.tenantId, params.sessionId, [params.issueKey]) }),
+  } satisfies DashboardHandlerTable;
 }

@@ -7,7 +7,7 @@ import type { KernelDeps } from '../../kernel/deps.js';
 import type { JobsDomain } from '../jobs/index.js';
 import type { SimaDomain } from '../sima/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
-import { feedAcknowledge } from './feed-acknowledge.js';
+import { feedAcknowledge, feedAcknowledgeRoutes } from './feed-acknowledge.js';
 import { feedApplyRoutes } from './feed-apply.routes.js';
 import { feedNormalizeProcessor } from './feed-normalize.processor.js';
 import { feedPreviewProcessor, PREVIEW_VARIANT } from './feed-preview.processor.js';
@@ -30,6 +30,7 @@ export function createTrade(deps: KernelDeps, peers: { jobs: JobsDomain; webhook
   peers.jobs.registerJobType('catalog_upload', feedNormalizeProcessor(deps, sessions, rows), NORMALIZE_VARIANT);
   peers.jobs.registerJobType('catalog_upload', feedPreviewProcessor(deps, sessions, rows, previews, peers.classify), PREVIEW_VARIANT);
   const stores = { sessions, rows, previews };
+  const acknowledgeIssues = feedAcknowledge(deps, sessions, rows);
   return {
     name: 'trade',
     handlers: {
@@ -38,6 +39,7 @@ export function createTrade(deps: KernelDeps, peers: { jobs: JobsDomain; webhook
       ...feedPreviewRoutes(deps, stores, peers),
       ...feedApplyRoutes(deps, stores, peers),
     },
-    acknowledgeIssues: feedAcknowledge(deps, sessions, rows),
+    dashboardHandlers: feedAcknowledgeRoutes(acknowledgeIssues),
+    acknowledgeIssues,
   };
 }

@@ -12,7 +12,7 @@ import { ApiError, internalError } from '../errors.js';
 import type { Store } from '../store/collection.js';
 import type { Idempotency } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
-import { PUBLIC_OPERATIONS, type ControlHandlerTable, type Handler, type HandlerRequest, type HandlerResponse, type HandlerTable, type Principal, type UploadedFile } from './types.js';
+import { PUBLIC_OPERATIONS, type ControlHandlerTable, type DashboardHandlerTable, type Handler, type HandlerRequest, type HandlerResponse, type HandlerTable, type Principal, type UploadedFile } from './types.js';
 import { compileRequestValidator } from './validate-request.js';
 
 /** Establishes who calls (or throws 401/403). Returns null for operations without security. */
@@ -22,7 +22,7 @@ export interface ContractRouterOptions {
   doc: OpenApiDocument;
   version: string;
   schemas: ContractSchemas;
-  handlers: HandlerTable | ControlHandlerTable;
+  handlers: HandlerTable | ControlHandlerTable | DashboardHandlerTable;
   authenticate: Authenticator;
   /** Public contracts: every operation but the public ones must reach its handler with a principal. */
   principalRequired?: boolean;

@@ -3,7 +3,7 @@
 // handler table is keyed by the contract's operationIds as a type: a mistyped id does not compile, and a
 // handler receives its operation's body, query and path parameters typed from the contract
 // (contracts/generated), validated once, by the contract, before it runs.
-import type { AnyOperationId, ControlOperationId, OperationId, ParamsOf, QueryOf, RequestBody } from '../../../contracts/generated/index.js';
+import type { AnyOperationId, ControlOperationId, DashboardOperationId, OperationId, ParamsOf, QueryOf, RequestBody } from '../../../contracts/generated/index.js';
 import type { ContractOperation } from '../../../contracts/lib/operations.js';
 
 export interface Principal {
@@ -74,3 +74,6 @@ export type HandlerTable = { [Op in OperationId]?: Handler<Op> };
 
 /** operationId -> handler for the sandbox control API. */
 export type ControlHandlerTable = { [Op in ControlOperationId]?: Handler<Op> };
+
+/** operationId -> handler for the dashboard-only routes (a dashboard principal always). */
+export type DashboardHandlerTable = { [Op in DashboardOperationId]?: Handler<Op> };
