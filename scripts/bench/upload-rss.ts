@@ -3,21 +3,22 @@
 // job is COMPLETED, and the server process's peak resident set (VmHWM from /proc, Linux) against the 600 MB
 // target. One fresh server per endpoint, so each peak is that upload's alone:
 //
-//   npm run bench:upload-rss [-- --endpoint catalog|screening|both] [--mb 49] [--max-old-space MB]
+//   npm run bench:upload-rss [-- --endpoint catalog|screening|feed|both] [--mb 49] [--feed-rows 200000] [--max-old-space MB]
 //
 // `catalog` is POST /api/catalog/upload (rows into the catalog); `screening` is POST /api/upload (rows into
-// the catalog, then every SKU screened: a SIMA result per row). A report, not an assertion.
+// the catalog, then every SKU screened: a SIMA result per row); `feed` is POST /api/trade/feeds/upload with a
+// feed of `--feed-rows` SKUs (default 200,000) normalized to the end. A report, not an assertion.
 import { mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeLargeCatalogCsv } from '../../simulator/testing/large-catalog.js';
+import { writeLargeCatalogCsv, writeLargeFeedCsv } from '../../simulator/testing/large-catalog.js';
 import { startSimulatorProcess, type SimulatorProcess } from '../../simulator/testing/process.js';
 
-const { values } = parseArgs({ options: { endpoint: { type: 'string', default: 'both' }, mb: { type: 'string', default: '49' }, 'max-old-space': { type: 'string' } } });
-const ENDPOINTS = { catalog: '/api/catalog/upload', screening: '/api/upload' } as const;
+const { values } = parseArgs({ options: { endpoint: { type: 'string', default: 'both' }, mb: { type: 'string', default: '49' }, 'feed-rows': { type: 'string', default: '200000' }, 'max-old-space': { type: 'string' } } });
+const ENDPOINTS = { catalog: '/api/catalog/upload', screening: '/api/upload', feed: '/api/trade/feeds/upload' } as const;
 const chosen = values.endpoint === 'both' ? (['catalog', 'screening'] as const) : [values.endpoint as keyof typeof ENDPOINTS];
-for (const e of chosen) if (!(e in ENDPOINTS)) throw new Error(`--endpoint must be catalog, screening or both, not ${e}`);
+for (const e of chosen) if (!(e in ENDPOINTS)) throw new Error(`--endpoint must be catalog, screening, feed or both, not ${e}`);
 const KEY = 'tfk_bench_upload';
 const ADMIN = 'bench-admin';
 const TARGET_MB = 600;
@@ -57,7 +58,11 @@ async function measure(endpoint: keyof typeof ENDPOINTS, file: string, rows: num
   const { access_token: token } = await json(await fetch(`${server.url}/api/auth/token/integration`, { method: 'POST', headers: { 'x-api-key': KEY } }), 200);
   const before = memoryOf(pid);
   const form = new FormData();
-  form.append('file', await openAsBlob(file, { type: 'text/csv' }), 'large-catalog.csv');
+  form.append('file', await openAsBlob(file, { type: 'text/csv' }), path.basename(file));
+  if (endpoint === 'feed') {
+    form.append('originCountry', 'CN');
+    form.append('defaultDestinationCountry', 'CA');
+  }
   const started = performance.now();
   const { jobId } = await json(await fetch(`${server.url}${ENDPOINTS[endpoint]}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form }), 202);
   const acceptedMs = performance.now() - started;
@@ -73,11 +78,18 @@ async function measure(endpoint: keyof typeof ENDPOINTS, file: string, rows: num
   return { endpoint, rows, status: job.status, reconciliation: job.reconciliation, acceptedS: +(acceptedMs / 1000).toFixed(1), completedS: +(doneMs / 1000).toFixed(1), rssBeforeMb: before.rss, rssAfterMb: after.rss, peakRssMb: after.peak, target: after.peak < TARGET_MB ? 'met' : 'missed' };
 }
 
-const file = path.join(dir, 'large-catalog.csv');
-const rows = await writeLargeCatalogCsv(file, Number(values.mb) * 1024 * 1024);
-console.log(`file: ${(statSync(file).size / 1024 / 1024).toFixed(1)} MB, ${rows} rows; Node ${process.version}${values['max-old-space'] ? `, server --max-old-space-size=${values['max-old-space']}` : ''}`);
+console.log(`Node ${process.version}${values['max-old-space'] ? `, server --max-old-space-size=${values['max-old-space']}` : ''}`);
+const catalogFile = path.join(dir, 'large-catalog.csv');
+const feedFile = path.join(dir, 'large-feed.csv');
 for (const endpoint of chosen) {
   try {
+    const file = endpoint === 'feed' ? feedFile : catalogFile;
+    let rows: number;
+    if (endpoint === 'feed') {
+      rows = Number(values['feed-rows']);
+      await writeLargeFeedCsv(file, rows);
+    } else rows = await writeLargeCatalogCsv(file, Number(values.mb) * 1024 * 1024);
+    console.log(`${endpoint}: file ${(statSync(file).size / 1024 / 1024).toFixed(1)} MB, ${rows} rows`);
     console.log(JSON.stringify(await measure(endpoint, file, rows)));
   } catch (error) {
     const server = servers.at(-1);

@@ -22,3 +22,32 @@ export async function writeLargeCatalogCsv(file: string, targetBytes: number): P
   await once(out, 'finish');
   return rows;
 }
+
+/** Origins and products a large feed cycles through (codes as in fixtures/trade/sample-feeds.ts). */
+const FEED_PRODUCTS = [
+  ['Men\'s crew-neck T-shirt, knitted, cotton', '6109.10.00', 'cotton'],
+  ['Women\'s cardigan, knitted, cotton', '6110.20', 'cotton'],
+  ['Upholstered lounge chair, wood frame', '', 'wood'],
+  ['Running shoe, textile upper, rubber sole', '6404.11', 'textile'],
+  ['Hex bolt M10, zinc plated, box of 100', '7318.15.20', 'steel'],
+] as const;
+const FEED_ORIGINS = ['CN', 'VN', 'BD', 'IN', 'TW'] as const;
+
+/** Writes a trade feed (spec 4.4 columns) of `rows` SKUs, one in five without an HS code; answers its size in bytes. */
+export async function writeLargeFeedCsv(file: string, rows: number): Promise<number> {
+  const out = createWriteStream(file);
+  let bytes = 0;
+  const write = async (line: string) => {
+    bytes += Buffer.byteLength(line);
+    if (!out.write(line)) await once(out, 'drain');
+  };
+  await write('sku,productName,hsCode,originCountry,destinationCountry,material\n');
+  for (let i = 1; i <= rows; i++) {
+    const [name, hs, material] = FEED_PRODUCTS[i % FEED_PRODUCTS.length];
+    const n = String(i).padStart(7, '0');
+    await write(`FEED-${n},"${name} ${n}",${hs},${FEED_ORIGINS[i % FEED_ORIGINS.length]},${i % 2 ? 'CA' : 'US'},${material}\n`);
+  }
+  out.end();
+  await once(out, 'finish');
+  return bytes;
+}
