@@ -1,0 +1,147 @@
+// What the trade feed checks share (spec 2.5, 3.2, 4.4): a tenant to upload feeds in, small feeds written
+// for the run (unique SKUs), the upload, waiting for normalization (its job on the virtual clock with the
+// control API, spec 8.7 polling otherwise), and the reads of a session, its SKUs and its issues.
+import type { CheckContext } from '../../harness/check.js';
+import type { ConformanceClient } from '../../harness/client.js';
+import type { Exchange } from '../../harness/types.js';
+import { POLL_TERMINAL, isFeedStatus, type FeedSessionStatus } from '../../models/feed-session.model.js';
+import { isRateLimited, RUN_NONCE, settleJobs, sleep } from '../jobs-support.js';
+
+export const UPLOAD_PATH = '/api/trade/feeds/upload';
+export const sessionPath = (id: string) => `/api/trade/feeds/${id}`;
+
+export interface FeedRow {
+  sku: string;
+  productName: string;
+  hsCode: string;
+  originCountry?: string;
+  destinationCountry?: string;
+}
+
+let feeds = 0;
+/** A SKU unique to this run and feed. */
+export const feedSku = (tag: string, n: number) => `CONF-${RUN_NONCE}-${tag}-${n}`;
+
+/**
+ * Feeds of known shape: `direct` (every SKU with an HS code; no issue), `clean` (one SKU without an HS
+ * code, for the classify preview), `nonBlocking` (a product name with stray spaces: worth an operator's
+ * look, nothing to fix), `blocking` (a row without a SKU and one with a country code no country has).
+ */
+export function feedRows(kind: 'direct' | 'clean' | 'nonBlocking' | 'blocking'): FeedRow[] {
+  const tag = `${kind.slice(0, 3).toUpperCase()}${++feeds}`;
+  const tee = { productName: "Men's crew-neck T-shirt, knitted, cotton", hsCode: '6109.10.00', originCountry: 'CN', destinationCountry: 'CA' };
+  const sofa = { productName: 'Two-seat sofa, wood frame, upholstered', hsCode: '9401.61.10', originCountry: 'CN', destinationCountry: 'CA' };
+  switch (kind) {
+    case 'direct':
+      return [{ sku: feedSku(tag, 1), ...tee }, { sku: feedSku(tag, 2), ...sofa }];
+    case 'clean':
+      return [{ sku: feedSku(tag, 1), ...tee }, { sku: feedSku(tag, 2), ...sofa, hsCode: '' }];
+    case 'nonBlocking':
+      return [{ sku: feedSku(tag, 1), ...tee, productName: `  ${tee.productName}   grey ` }, { sku: feedSku(tag, 2), ...sofa }];
+    case 'blocking':
+      return [{ sku: feedSku(tag, 1), ...tee }, { sku: '', ...sofa }, { sku: feedSku(tag, 3), ...tee, originCountry: 'XX' }];
+  }
+}
+
+const cell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+export function feedCsv(rows: FeedRow[]): string {
+  const lines = ['sku,productName,hsCode,originCountry,destinationCountry', ...rows.map((r) => [r.sku, r.productName, r.hsCode, r.originCountry ?? '', r.destinationCountry ?? ''].map(cell).join(','))];
+  return lines.join('\n') + '\n';
+}
+
+export function feedForm(csv: string, fields: Record<string, string> = { originCountry: 'CN', defaultDestinationCountry: 'CA' }, fileName = `conformance-feed-${RUN_NONCE}.csv`): FormData {
+  const form = new FormData();
+  form.append('file', new File([csv], fileName, { type: 'text/csv' }));
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  return form;
+}
+
+/** A tenant for feeds: fresh with the control API (limits raised, sandbox-defined), else the primary one. */
+export async function feedTenant(ctx: CheckContext, name: string): Promise<{ client: ConformanceClient; fresh: boolean; tenantId?: string }> {
+  if (!ctx.admin) return { client: ctx.client, fresh: false };
+  const created = await ctx.admin.createTenant({ name });
+  await ctx.admin.updateSettings(created.tenantId, {
+    rateLimits: { read: { limit: 100_000, windowMs: 60_000 }, write: { limit: 100_000, windowMs: 60_000 }, upload: { limit: 100_000, windowMs: 60_000 } },
+    queueCaps: { total: 100_000, upload: 100_000, sima: 100_000, preview: 100 },
+  });
+  return { client: ctx.client.withApiKey(created.integrationKey), fresh: true, tenantId: created.tenantId };
+}
+
+/** POST with 429s waited out as spec 7 asks (virtual clock with the control API, else a bounded real wait). */
+export async function send(ctx: CheckContext, client: ConformanceClient, method: string, path: string, options: { form?: FormData | (() => FormData); json?: unknown } = {}): Promise<Exchange> {
+  let waited = 0;
+  for (let attempt = 1; ; attempt++) {
+    const form = typeof options.form === 'function' ? options.form() : options.form;
+    const exchange = await client.call(method, path, { ...(form ? { form } : {}), ...(options.json !== undefined ? { json: options.json } : {}) });
+    if (!isRateLimited(exchange) || attempt > 5) return exchange;
+    const seconds = Number((exchange.response.body as { details?: { retryAfterSeconds?: unknown } }).details?.retryAfterSeconds ?? 1) || 1;
+    if (ctx.admin) await ctx.admin.advanceClock(seconds);
+    else {
+      if (waited + seconds * 1000 > 20_000) return exchange;
+      await sleep(seconds * 1000);
+      waited += seconds * 1000;
+    }
+  }
+}
+
+export interface SettledFeed {
+  sessionId: string;
+  jobId: string;
+  status: FeedSessionStatus | undefined;
+  session: Record<string, unknown>;
+  /** Every read of the session, oldest first (for the lifecycle rules). */
+  reads: Exchange[];
+}
+
+/** Uploads a feed; fails the check (undefined) unless 202 with sessionId and jobId. */
+export async function uploadFeed(ctx: CheckContext, client: ConformanceClient, rows: FeedRow[]): Promise<{ sessionId: string; jobId: string; exchange: Exchange } | undefined> {
+  const csv = feedCsv(rows);
+  const exchange = await send(ctx, client, 'POST', UPLOAD_PATH, { form: () => feedForm(csv) });
+  const body = exchange.response.body as { sessionId?: unknown; jobId?: unknown } | null;
+  if (exchange.response.status !== 202 || typeof body?.sessionId !== 'string' || typeof body.jobId !== 'string') {
+    ctx.fail('feed-upload-accepted', `POST ${UPLOAD_PATH} answered ${exchange.response.status}, not 202 with sessionId and jobId (spec 4.4)`, exchange);
+    return undefined;
+  }
+  return { sessionId: body.sessionId, jobId: body.jobId, exchange };
+}
+
+/** Reads the session until a terminal-for-polling state (spec 3.2), moving its normalization job along. */
+export async function settleFeed(ctx: CheckContext, client: ConformanceClient, uploaded: { sessionId: string; jobId: string }): Promise<SettledFeed> {
+  await settleJobs(client, [uploaded.jobId], { admin: ctx.admin, realMs: ctx.admin ? 10_000 : 60_000 });
+  const reads: Exchange[] = [];
+  for (let attempt = 0; attempt < (ctx.admin ? 5 : 12); attempt++) {
+    const exchange = await client.call('GET', sessionPath(uploaded.sessionId));
+    if (!isRateLimited(exchange)) reads.push(exchange);
+    const body = (exchange.response.body ?? {}) as Record<string, unknown>;
+    if (exchange.response.status === 200 && isFeedStatus(body.status) && POLL_TERMINAL.includes(body.status)) return { ...uploaded, status: body.status, session: body, reads };
+    if (ctx.admin) await ctx.admin.advanceClock(5);
+    else await sleep(2_500);
+  }
+  const last = reads.at(-1);
+  const body = (last?.response.body ?? {}) as Record<string, unknown>;
+  return { ...uploaded, status: isFeedStatus(body.status) ? body.status : undefined, session: body, reads };
+}
+
+/** Every item of a paged list (`skus` or `issues`), read `limit` at a time. */
+export async function readPages(client: ConformanceClient, path: string, key: 'skus' | 'issues', limit = 500): Promise<{ items: Array<Record<string, unknown>>; pages: Exchange[]; total: number | undefined }> {
+  const items: Array<Record<string, unknown>> = [];
+  const pages: Exchange[] = [];
+  let total: number | undefined;
+  for (let offset = 0; offset < 5_000; offset += limit) {
+    const exchange = await client.call('GET', `${path}?limit=${limit}&offset=${offset}`);
+    pages.push(exchange);
+    const body = exchange.response.body as Record<string, unknown> | null;
+    if (exchange.response.status !== 200 || !Array.isArray(body?.[key])) break;
+    total ??= typeof body.total === 'number' ? body.total : undefined;
+    items.push(...(body[key] as Array<Record<string, unknown>>));
+    if ((body[key] as unknown[]).length < limit || body.hasMore === false) break;
+  }
+  return { items, pages, total };
+}
+
+/** The direct-apply rows of spec 4.4: SKUs with providedHs, `providedHs` -> hsCode, `productName` -> name. */
+export const directRows = (skus: Array<Record<string, unknown>>) =>
+  skus.filter((s) => typeof s.providedHs === 'string' && s.providedHs).map((s) => ({ sku: String(s.sku), name: String(s.productName), hsCode: String(s.providedHs) }));
+
+export const digitsOf = (code: unknown) => String(code ?? '').replace(/\D/g, '');
+export const codeOf = (exchange: Exchange) => (exchange.response.body as { code?: unknown } | null)?.code;
