@@ -1,0 +1,149 @@
+// ship.submission-model (spec 3.4, 2.7, 7): model-based. Each sequence bundles two DISPUTED findings into a
+// new DRAFT submission, then fast-check draws generate-packet, submit, acknowledge and confirm-credit (all
+// credited, all failed, partial) calls and reads; every answer must follow the spec's table: 200
+// `{ submission }` in the next state with the matching timestamp set, or 409 ACTION_NOT_ALLOWED from a
+// non-source state (a repeat into the state reached included). A failure at packet generation or submission
+// may end in FAILED (spec 3.4). Each sequence ends with the operator close (control
+// API), which frees the findings for the next one (spec 4.5 rule 3).
+import fc from 'fast-check';
+import { defineCheck, type CheckContext } from '../../harness/check.js';
+import type { AdminClient } from '../../harness/admin.js';
+import type { ConformanceClient } from '../../harness/client.js';
+import { ModelViolation, modelExpect, runModel } from '../../models/runner.js';
+import { nextState, STAMP, type CreditOutcome, type SubmissionState } from './submission.table.js';
+import { CONFIRMATION, SUBMISSIONS_PATH, call, closeSubmission, errorOf, findingAction, isProblem, submissionAction, submissionOf, tenantWithFindings } from './support.js';
+
+interface Model {
+  status: SubmissionState;
+}
+interface Real {
+  client: ConformanceClient;
+  admin?: AdminClient;
+  id: string;
+  findingIds: string[];
+}
+
+const STEPS = ['generate-packet', 'submit', 'acknowledge', 'confirm-credit'] as const;
+type Step = (typeof STEPS)[number];
+/**
+ * spec 3.4 "any step: failure at packet generation, submission or credit confirmation -> FAILED": a server
+ * may fail packet generation or submission on its own. A confirm-credit answer is judged by the table alone:
+ * its results are the request's (amountsByFinding), so "failure at credit confirmation" is its all-failed row.
+ */
+const MAY_FAIL: readonly Step[] = ['generate-packet', 'submit'];
+
+/** The step a client would take next from each state; `next` resolves to it when the command runs. */
+const FORWARD: Partial<Record<SubmissionState, Step>> = { DRAFT: 'generate-packet', READY: 'submit' };
+
+class Move implements fc.AsyncCommand<Model, Real> {
+  private step: Step;
+  constructor(
+    private readonly planned: Step | 'next',
+    private readonly outcome: CreditOutcome,
+  ) {
+    this.step = planned === 'next' ? 'generate-packet' : planned;
+  }
+  check() {
+    return true;
+  }
+  private body(real: Real): unknown {
+    if (this.step === 'submit' || this.step === 'acknowledge') return { externalReference: `FICT-CONF-${this.step}` };
+    if (this.step !== 'confirm-credit') return undefined;
+    const [a, b] = real.findingIds;
+    const amounts = { all: { [a]: 2, [b]: 3 }, none: { [a]: 0, [b]: 0 }, partial: { [a]: 2, [b]: 0 } }[this.outcome];
+    return { confirmation: CONFIRMATION, amountsByFinding: amounts };
+  }
+  async run(model: Model, real: Real) {
+    const from = model.status;
+    if (this.planned === 'next') this.step = FORWARD[from] ?? 'confirm-credit';
+    const exchange = await submissionAction(real.client, real.id, this.step, real.admin, this.body(real));
+    if (exchange.response.status === 429) return;
+    const expected = nextState(from, this.step, this.outcome);
+    if (expected === null) {
+      modelExpect(exchange.response.status === 409 && errorOf(exchange).code === 'ACTION_NOT_ALLOWED', 'illegal-move-accepted', `${this} from ${from} answered ${exchange.response.status} ${JSON.stringify(submissionOf(exchange)?.status ?? errorOf(exchange).code)}; spec 3.4 has no such move (409 ACTION_NOT_ALLOWED, spec 7 also for a repeat into the state reached)`, exchange);
+      return;
+    }
+    modelExpect(exchange.response.status === 200, 'allowed-move-refused', `${this} from ${from} answered ${exchange.response.status} ${JSON.stringify(errorOf(exchange).code)}; spec 3.4 moves it to ${expected}`, exchange);
+    const submission = submissionOf(exchange);
+    modelExpect(submission !== undefined, 'submission-envelope', `${this} answered 200 without the { submission } envelope (spec 2.7)`, exchange);
+    const reached = submission!.status as SubmissionState;
+    const failedOk = reached === 'FAILED' && MAY_FAIL.includes(this.step);
+    modelExpect(reached === expected || failedOk, 'move-reaches-state', `${this} from ${from} answered status ${JSON.stringify(reached)}, not ${expected} (spec 3.4)`, exchange);
+    const stamp = STAMP[reached];
+    if (stamp && reached !== from) modelExpect(typeof submission![stamp] === 'string', 'timestamp-set', `${this} moved the submission to ${reached} with ${stamp} ${JSON.stringify(submission![stamp])} (spec 2.7: set on the matching transition)`, exchange);
+    if (reached === 'READY') modelExpect(typeof submission!.packetUrl === 'string', 'packet-url-set', `the submission is READY with packetUrl ${JSON.stringify(submission!.packetUrl)} (spec 2.7: set once READY)`, exchange);
+    if (reached === 'FAILED') modelExpect(submission!.failureReason != null, 'failure-reason-set', `the submission became FAILED with failureReason ${JSON.stringify(submission!.failureReason)} (spec 2.7)`, exchange);
+    model.status = reached;
+  }
+  toString() {
+    const step = this.step === 'confirm-credit' ? `confirm-credit(${this.outcome})` : this.step;
+    return this.planned === 'next' ? `next:${step}` : step;
+  }
+}
+
+class Read implements fc.AsyncCommand<Model, Real> {
+  check() {
+    return true;
+  }
+  async run(model: Model, real: Real) {
+    const exchange = await call(real.client, 'GET', `${SUBMISSIONS_PATH}/${real.id}`, {}, real.admin);
+    if (exchange.response.status === 429) return;
+    modelExpect(exchange.response.status === 200 && submissionOf(exchange)?.status === model.status, 'state-persists', `GET ${SUBMISSIONS_PATH}/${real.id} answered ${exchange.response.status} ${JSON.stringify(submissionOf(exchange)?.status)} where the last move left ${model.status} (spec 2.7: { submission })`, exchange);
+  }
+  toString() {
+    return 'Read';
+  }
+}
+
+export const shipSubmissionModel = defineCheck({
+  id: 'ship.submission-model',
+  title: 'Claim submissions move only along the lifecycle of spec 3.4, with the confirm-credit outcomes and repeat rules (model-based)',
+  area: 'ship',
+  needs: ['writes', 'admin'],
+  async run(ctx: CheckContext) {
+    const setup = await tenantWithFindings(ctx, 'Conformance ship submission model', 3, 2);
+    if (isProblem(setup)) return ctx.fail(setup.rule, setup.message, setup.exchange);
+    const tenantId = setup.tenant.tenantId;
+    if (!tenantId) ctx.skip('the operator close needs a tenant of the control API');
+    const pair = setup.findings.filter((f) => f.workflowStatus === 'OPEN').slice(0, 2);
+    if (pair.length < 2) ctx.skip('fewer than two OPEN findings');
+    const carrier = String(pair[0].carrier ?? 'FEDEX');
+    for (const f of pair) await findingAction(setup.tenant.client, f.id, 'dispute', ctx.admin);
+    await runModel<Model, Real>({
+      ctx,
+      checkId: 'ship.submission-model',
+      name: 'claim-submission',
+      commands: [
+        fc.tuple(fc.constantFrom(...STEPS), fc.constantFrom<CreditOutcome>('all', 'none', 'partial')).map(([step, outcome]) => new Move(step, outcome)),
+        // The forward path (then confirm-credit) more often than a random step, so sequences reach the confirm-credit table.
+        fc.constantFrom<CreditOutcome>('none', 'partial', 'partial', 'all').map((outcome) => new Move('next', outcome)),
+        fc.constantFrom<CreditOutcome>('none', 'partial', 'partial', 'all').map((outcome) => new Move('next', outcome)),
+        fc.constantFrom<CreditOutcome>('none', 'partial', 'partial', 'all').map((outcome) => new Move('next', outcome)),
+        fc.constantFrom<CreditOutcome>('all', 'none', 'partial').map((outcome) => new Move('confirm-credit', outcome)),
+        fc.constantFrom<CreditOutcome>('none', 'partial').map((outcome) => new Move('confirm-credit', outcome)),
+        fc.constant(null).map(() => new Read()),
+      ],
+      async initial(tools) {
+        const client = tools.client.withApiKey(setup.tenant.client.apiKey);
+        const create = () => call(client, 'POST', SUBMISSIONS_PATH, { json: { carrier, findingIds: pair.map((f) => f.id) } }, tools.admin);
+        let created = await create();
+        // A sequence that broke a rule stopped before its close: close what still holds the findings (rule 3).
+        const links = errorOf(created).details?.duplicateLinks;
+        if (created.response.status === 409 && Array.isArray(links)) {
+          for (const link of links) await closeSubmission(ctx, tenantId!, String((link as { submissionId?: unknown }).submissionId));
+          created = await create();
+        }
+        const submission = submissionOf(created);
+        if (created.response.status !== 201 || submission?.status !== 'DRAFT') throw new ModelViolation('submission-created', `POST ${SUBMISSIONS_PATH} with two DISPUTED findings answered ${created.response.status} ${JSON.stringify(submission?.status)}, not 201 DRAFT (spec 3.4)`, created);
+        return { model: { status: 'DRAFT' }, real: { client, admin: tools.admin, id: String(submission.id), findingIds: pair.map((f) => f.id) } };
+      },
+      async finish(model, real) {
+        if (model.status !== 'CLOSED') await closeSubmission(ctx, tenantId!, real.id);
+      },
+      // At least 60 sequences whatever the run count: the confirm-credit rows sit four moves deep.
+      sequences: Math.max(ctx.runs, 60),
+      maxCommands: 10,
+      timeLimitMs: 45_000,
+    });
+  },
+});

@@ -1,0 +1,59 @@
+// Claim submissions (`shipClaimSubmissions`) and their links to findings (`shipClaimLinks`): the only file
+// touching them. A link says a finding is bundled in a submission; whether it still holds the finding
+// depends on the submission's status (spec 4.5 rule 3), so links are never rewritten, only read with it.
+import type { KernelDeps } from '../../kernel/deps.js';
+import { INACTIVE_SUBMISSION_STATES } from './claim.machine.js';
+import type { ClaimSubmissionRecord, ClaimSubmissionStatus } from './ship.types.js';
+
+type Field = 'tenantId' | 'status' | 'createdAt';
+interface ClaimLink {
+  id: string;
+  rev?: number;
+  tenantId: string;
+  findingId: string;
+  submissionId: string;
+}
+
+export function claimStore(deps: Pick<KernelDeps, 'store' | 'ids'>) {
+  const submissions = deps.store.collection<ClaimSubmissionRecord, Field>('shipClaimSubmissions', {
+    fields: { tenantId: (s) => s.tenantId, status: (s) => s.status, createdAt: (s) => s.createdAt },
+    indexes: {
+      // spec 4.5 GET /api/ship/claims/submissions: newest first, optionally in one status.
+      byTenant: { keys: ['tenantId'], order: [['createdAt', 'desc']] },
+      byStatus: { keys: ['tenantId', 'status'], order: [['createdAt', 'desc']] },
+    },
+  });
+  const links = deps.store.collection<ClaimLink, 'findingId'>('shipClaimLinks', {
+    fields: { findingId: (l) => l.findingId },
+    indexes: { byFinding: { keys: ['findingId'] } },
+  });
+
+  const get = async (tenantId: string, id: string) => {
+    const found = await submissions.get(id);
+    return found?.tenantId === tenantId ? found : undefined;
+  };
+
+  return {
+    get,
+    /** Defect injection only (claims.packet-other-tenant): a submission whatever its tenant. */
+    getAnyTenant: (id: string) => submissions.get(id),
+    update: (record: ClaimSubmissionRecord) => submissions.update(record),
+    async create(record: ClaimSubmissionRecord) {
+      const created = await submissions.create(record);
+      for (const findingId of record.findingIds) await links.create({ id: deps.ids.uuid(), tenantId: record.tenantId, findingId, submissionId: record.id });
+      return created;
+    },
+    list: (tenantId: string, status: ClaimSubmissionStatus | undefined, page: { limit: number; offset: number }) =>
+      submissions.query({ where: status ? { tenantId, status } : { tenantId }, limit: page.limit, offset: page.offset }),
+    /** The submission still holding the finding (status not CREDIT_CONFIRMED, CLOSED or FAILED), if any. */
+    async activeLink(tenantId: string, findingId: string): Promise<{ submissionId: string; status: ClaimSubmissionStatus } | null> {
+      for (const link of (await links.query({ where: { findingId } })).items) {
+        const submission = await get(tenantId, link.submissionId);
+        if (submission && !INACTIVE_SUBMISSION_STATES.includes(submission.status)) return { submissionId: submission.id, status: submission.status };
+      }
+      return null;
+    },
+  };
+}
+
+export type ClaimStore = ReturnType<typeof claimStore>;

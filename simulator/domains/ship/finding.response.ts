@@ -1,0 +1,54 @@
+// The one place a finding's response body is shaped (contract Finding; spec 2.6): the record's fields the
+// contract names, plus the explanation fields worked out when it is read (finding.explain.ts). Also used for
+// the findings inside a claim submission (spec 2.7: "the same explanation fields as the finding record").
+import type { KernelDeps } from '../../kernel/deps.js';
+import type { TenantStore } from '../tenants/index.js';
+import type { ClaimStore } from './claim.store.js';
+import { explainFinding, type ExplainContext } from './finding.explain.js';
+import type { FindingItem, FindingRecord } from './ship.types.js';
+
+export function toFindingItem(f: FindingRecord, context: ExplainContext): FindingItem {
+  return {
+    id: f.id,
+    shipmentId: f.shipmentId,
+    carrier: f.carrier,
+    ...(f.accountNumber ? { accountNumber: f.accountNumber } : {}),
+    invoiceNumber: f.invoiceNumber,
+    trackingNumber: f.trackingNumber,
+    findingType: f.findingType,
+    reasonCode: f.reasonCode,
+    billedAmount: f.billedAmount,
+    expectedAmount: f.expectedAmount,
+    recoverableAmount: f.recoverableAmount,
+    currency: f.currency,
+    disputeDeadline: f.disputeDeadline,
+    workflowStatus: f.workflowStatus,
+    ...explainFinding(f, context),
+    headline: f.headline,
+    credit: f.credit,
+    disputedAt: f.disputedAt,
+    submittedAt: f.submittedAt,
+    carrierReviewAt: f.carrierReviewAt,
+    resolvedAt: f.resolvedAt,
+    reopenedAt: f.reopenedAt,
+    createdAt: f.createdAt,
+    updatedAt: f.updatedAt,
+  };
+}
+
+/** Shapes findings of one tenant, reading the carrier policies and the clock once per call. */
+export function findingPresenter(deps: Pick<KernelDeps, 'clocks'>, tenants: Pick<TenantStore, 'settings'>, claims: Pick<ClaimStore, 'activeLink'>) {
+  return async (tenantId: string) => {
+    const policies = (await tenants.settings(tenantId)).carrierPolicies ?? {};
+    const today = deps.clocks.of(tenantId).nowIso().slice(0, 10);
+    const policyOf = (carrier: string) => policies[carrier]?.policy ?? policies[carrier.toUpperCase()]?.policy ?? null;
+    const context = async (f: FindingRecord): Promise<ExplainContext> => ({ policy: policyOf(f.carrier), today, activeLink: await claims.activeLink(tenantId, f.id) });
+    return {
+      policyOf,
+      context,
+      item: async (f: FindingRecord) => toFindingItem(f, await context(f)),
+    };
+  };
+}
+
+export type FindingPresenter = ReturnType<typeof findingPresenter>;

@@ -1,0 +1,115 @@
+// The `order_upload` job (spec 4.3 `ingestMode`): the file's orders are written into the tenant's orders.
+// PATCH merges: each order in the file is created or replaced, the others stay. SNAPSHOT replaces: after
+// the file, every order of the tenant the file did not name is removed. Both are observable in the job's
+// result (ordersCreated, ordersUpdated, ordersRemoved, ordersTotal) and in the audit, which reads an
+// order's consignee type when an invoice row references it (residential-misapplied rule). An order is the
+// rows sharing an orderId (one line each).
+import { access } from 'node:fs/promises';
+import { cooperative } from '../../kernel/cooperate.js';
+import type { KernelDeps } from '../../kernel/deps.js';
+import { readUploadedTable } from '../../kernel/uploads/uploaded-file.js';
+import type { JobOutcome, JobProcessor } from '../jobs/index.js';
+import type { OrderStore } from './agreement.store.js';
+import { parseAmount, parseDate } from './shipment-columns.js';
+import type { OrderRecord, OrderUploadInput } from './ship.types.js';
+
+const ALIASES: Record<string, readonly string[]> = {
+  orderId: ['orderId', 'orderNumber', 'order', 'salesOrder'],
+  sku: ['sku', 'itemSku'],
+  quantity: ['quantity', 'qty'],
+  originCountry: ['originCountry', 'countryOfOrigin'],
+  destinationCountry: ['destinationCountry', 'shipToCountry'],
+  orderedAt: ['orderedAt', 'orderDate'],
+  recipientAddressType: ['recipientAddressType', 'addressType', 'consigneeType'],
+};
+const BATCH = 500;
+
+export function orderUploadProcessor(deps: Pick<KernelDeps, 'store' | 'clocks'>, orders: OrderStore): JobProcessor {
+  return async (job, context): Promise<JobOutcome> => {
+    const { file, ingestMode } = job.input as OrderUploadInput;
+    await access(file.path).catch(() => {
+      throw new Error(`${file.fileName} is no longer stored by the sandbox: upload it again`);
+    });
+    if (file.size === 0) throw new Error(`${file.fileName} is empty: send a header row (orderId, sku, quantity, ...) and one row per order line`);
+    const tenantId = job.tenantId;
+    const now = deps.clocks.of(tenantId).nowIso();
+    const keyOf = new Map<string, string>();
+    const written = new Set<string>();
+    const skipped = { counts: {} as Record<string, number>, sample: [] as Array<Record<string, unknown>> };
+    const skip = (row: number, reason: string, field: string) => {
+      skipped.counts[reason] = (skipped.counts[reason] ?? 0) + 1;
+      if (skipped.sample.length < 10) skipped.sample.push({ row, reason, field });
+    };
+    let header = false;
+    let rows = 0;
+    let uploaded = 0;
+    let created = 0;
+    let updated = 0;
+    const giveWay = cooperative();
+    for await (const event of readUploadedTable(file)) {
+      await giveWay();
+      if (event.type === 'header') {
+        header = true;
+        for (const [column, aliases] of Object.entries(ALIASES)) {
+          const key = event.keys.find((k) => aliases.includes(k));
+          if (key) keyOf.set(column, key);
+        }
+        if (!keyOf.has('orderId')) throw new Error(`${file.fileName} has no usable header: name an order id column (${ALIASES.orderId.join(', ')})`);
+        continue;
+      }
+      rows += 1;
+      const get = (column: string) => (keyOf.has(column) ? (event.values[keyOf.get(column)!] ?? '').trim() : '');
+      const orderId = get('orderId');
+      if (!orderId) {
+        skip(event.line, 'missing_order_id', 'orderId');
+        continue;
+      }
+      const quantity = parseAmount(get('quantity'));
+      if (quantity === undefined || (quantity !== null && quantity < 0)) {
+        skip(event.line, 'invalid_quantity', 'quantity');
+        continue;
+      }
+      const orderedAt = parseDate(get('orderedAt'));
+      if (orderedAt === undefined) {
+        skip(event.line, 'invalid_date', 'orderedAt');
+        continue;
+      }
+      const type = get('recipientAddressType').toUpperCase();
+      const line = { sku: get('sku') || null, quantity };
+      const id = orders.idOf(tenantId, orderId);
+      const before = await orders.get(tenantId, orderId);
+      if (written.has(id) && before) {
+        await orders.put({ ...before, lines: [...before.lines, line] }); // a later line of an order of this file
+      } else {
+        const record: OrderRecord = {
+          id, tenantId, orderId, lines: [line], originCountry: get('originCountry').toUpperCase() || null, destinationCountry: get('destinationCountry').toUpperCase() || null,
+          orderedAt, recipientAddressType: type === 'RESIDENTIAL' || type === 'COMMERCIAL' ? type : null, jobId: job.id, updatedAt: now,
+        };
+        await orders.put(record);
+        written.add(id);
+        if (before) updated += 1;
+        else created += 1;
+      }
+      uploaded += 1;
+      if (rows % BATCH === 0) {
+        await deps.store.flush();
+        await context.progress(event.fraction * 90);
+      }
+    }
+    if (!header) throw new Error(`${file.fileName} has no rows with content`);
+    if (rows === 0) throw new Error(`${file.fileName} has a header row but no data rows`);
+    let removed = 0;
+    if (ingestMode === 'SNAPSHOT') {
+      // The snapshot replaces the tenant's orders: what the file did not name goes.
+      for await (const order of orders.notFromJob(tenantId, job.id)) {
+        await giveWay();
+        if (await orders.delete(order.id)) removed += 1;
+      }
+    }
+    return {
+      result: { fileName: file.fileName, ingestMode, ordersCreated: created, ordersUpdated: updated, ordersRemoved: removed, ordersInFile: written.size, ordersTotal: await orders.count(tenantId) },
+      reconciliation: { rowsUploaded: uploaded, rowsSkipped: rows - uploaded, rowsDeduplicated: 0, skusFound: 0, skusScreened: 0, skusNotApplicable: 0 },
+      skippedRows: skipped,
+    };
+  };
+}

@@ -1,0 +1,44 @@
+// The ship domain's injectable defects (README "Defect injection"): each one line or branch where the
+// behaviour lives (`defects.has('<id>')` in finding.routes.ts, claim.routes.ts, upload.routes.ts,
+// ship-upload.processor.ts); the ones that only change what is sent are below.
+import { isBodyObject, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
+
+export const SHIP_DEFECTS: readonly DefectEntry[] = [
+  { id: 'ship.reopen-from-open', area: 'ship', description: 'reopenFinding accepts an OPEN finding (200 instead of 409)' },
+  { id: 'ship.dispute-from-dismissed', area: 'ship', description: 'disputeFinding accepts a DISMISSED finding (200 DISPUTED instead of 409)' },
+  { id: 'ship.carrier-policy-ignored', area: 'ship', description: 'a carrier policy manual_import_only blocks nothing (claim creation, finding submit and carrier-review go through)' },
+  { id: 'ship.findings-filter-ignored', area: 'ship', description: 'the `workflowStatus` filter of listFindings is ignored' },
+  { id: 'ship.batch-credit-allowed', area: 'ship', description: 'applyFindingBatchAction answers action=credit with 200 instead of 400' },
+  { id: 'ship.duplicate-upload-allowed', area: 'ship', description: 'the same file uploaded again to a ship upload is accepted (202)' },
+  { id: 'claims.ineligible-accepted', area: 'ship', description: 'createClaimSubmission bundles ineligible findings (no 400 invalidFindingStates)' },
+  { id: 'claims.duplicate-link-allowed', area: 'ship', description: 'createClaimSubmission bundles findings linked to an active submission (no 409 duplicateLinks)' },
+  { id: 'claims.partial-from-failed-stays-failed', area: 'ship', description: 'a partial confirm-credit on a FAILED submission leaves it FAILED instead of ACKNOWLEDGED' },
+  { id: 'claims.confirm-after-confirmed-200', area: 'ship', description: 'confirm-credit after CREDIT_CONFIRMED answers 200 instead of 409' },
+  { id: 'claims.submitted-at-missing', area: 'ship', description: 'submitClaimSubmission leaves submittedAt null' },
+  { id: 'claims.bare-submission', area: 'ship', description: 'getClaimSubmission answers the bare submission instead of `{ submission }`' },
+  { id: 'claims.packet-other-tenant', area: 'ship', description: "a claim packet is served to a tenant that does not own the submission" },
+];
+
+type Body = Record<string, unknown>;
+
+export const SHIP_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
+  {
+    id: 'ship.batch-credit-allowed',
+    operations: ['applyFindingBatchAction'],
+    apply(res) {
+      const body = res.body as Body;
+      if (res.status === 400 && isBodyObject(body) && (body.details as Body | undefined)?.field === 'action') {
+        res.status = 200;
+        res.body = { action: 'credit', succeeded: 0, failed: 0, results: [] };
+      }
+    },
+  },
+  {
+    id: 'claims.bare-submission',
+    operations: ['getClaimSubmission'],
+    apply(res) {
+      const body = res.body as Body;
+      if (res.status === 200 && isBodyObject(body) && isBodyObject(body.submission)) res.body = body.submission;
+    },
+  },
+];

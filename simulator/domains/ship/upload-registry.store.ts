@@ -1,0 +1,27 @@
+// Which files a tenant already uploaded to each ship upload endpoint (`shipUploadRegistry`), for spec 4.3
+// and 7 409 DUPLICATE_UPLOAD with `details.existingJobId` and `details.uploadedAt`: keyed by tenant,
+// operation and the file's sha256, so the check is one read. A file whose job FAILED may be sent again
+// (sandbox decision: nothing of it was kept, so it is no duplicate); the new upload replaces the entry.
+import { createHash } from 'node:crypto';
+import type { KernelDeps } from '../../kernel/deps.js';
+
+interface UploadEntry {
+  id: string;
+  rev?: number;
+  tenantId: string;
+  operationId: string;
+  sha256: string;
+  jobId: string;
+  uploadedAt: string;
+}
+
+export function uploadRegistry(deps: Pick<KernelDeps, 'store'>) {
+  const entries = deps.store.collection<UploadEntry, 'tenantId'>('shipUploadRegistry', { fields: { tenantId: (e) => e.tenantId }, indexes: { byTenant: { keys: ['tenantId'] } } });
+  const idOf = (tenantId: string, operationId: string, sha256: string) => createHash('sha256').update(`${tenantId}\u0000${operationId}\u0000${sha256}`).digest('hex');
+  return {
+    find: (tenantId: string, operationId: string, sha256: string) => entries.get(idOf(tenantId, operationId, sha256)),
+    record: (entry: Omit<UploadEntry, 'id'>) => entries.put({ ...entry, id: idOf(entry.tenantId, entry.operationId, entry.sha256) }),
+  };
+}
+
+export type UploadRegistry = ReturnType<typeof uploadRegistry>;
