@@ -2,6 +2,7 @@
 // per-operation checks are generated from the contract being certified.
 import type { Check } from '../harness/check.js';
 import type { LoadedContract } from '../harness/contract.js';
+import { advancedTradeChecks } from './advanced-trade/index.js';
 import { authChecks } from './auth.js';
 import { billingChecks } from './billing.js';
 import { idempotencyChecks } from './idempotency.js';
@@ -11,8 +12,11 @@ import { landedCostChecks } from './landed-cost.js';
 import { limitChecks } from './limits.js';
 import { operationChecks } from './operations.js';
 import { paginationChecks } from './pagination.js';
+import { shipChecks } from './ship/index.js';
 import { simaChecks } from './sima/index.js';
+import { signupChecks } from './signup.js';
 import { tokenExchange } from './token-exchange.js';
+import { tradeChecks } from './trade/index.js';
 import { uploadChecks } from './uploads.js';
 import { validationChecks } from './validation.js';
 import { webhookChecks } from './webhooks.js';
@@ -36,5 +40,14 @@ export const allChecks: Check[] = [
 
 /** Everything the suite runs against a contract version: the checks above and one pair per operation. */
 export function checksFor(contract: LoadedContract): Check[] {
-  return [...allChecks.slice(0, 1), ...operationChecks(contract), ...allChecks.slice(1)];
+  // Signup (spec 4.7) is in the archived versions only: its checks join for a contract that has it, before limits.
+  const signup = contract.operation('createSignupSession') ? signupChecks : [];
+  const rest = allChecks.slice(1, allChecks.length - limitChecks.length);
+  // The advanced trade path (spec 4.6) is in v1.3.0 only: its checks join for a contract that has it.
+  const advancedTrade = contract.operation('classifyProduct') ? advancedTradeChecks : [];
+  // Trade feed sessions (spec 4.4): their checks join for a contract that has them.
+  const trade = contract.operation('uploadTradeFeed') ? tradeChecks : [];
+  // Freight audit, workflow C (spec 4.5): its checks join for a contract with the finding workflow (v1.2.0, v1.3.0).
+  const ship = contract.operation('listFindings') ? shipChecks : [];
+  return [...allChecks.slice(0, 1), ...operationChecks(contract), ...rest, ...trade, ...ship, ...advancedTrade, ...signup, ...limitChecks];
 }

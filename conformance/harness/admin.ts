@@ -45,6 +45,10 @@ export class AdminClient {
     const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v) as Array<[string, string]>);
     return this.call<{ deliveries: Array<Record<string, any>> }>('GET', `/_sim/webhooks/deliveries${query.size ? `?${query}` : ''}`);
   }
+  /** POST .../trade/feeds/{sessionId}/issues/acknowledge (sandbox-defined dashboard action): the exchange, whatever its status. */
+  acknowledgeFeedIssues(tenantId: string, sessionId: string, issueKeys?: string[]) {
+    return this.client.call('POST', `/_sim/tenants/${tenantId}/trade/feeds/${sessionId}/issues/acknowledge`, { auth: { bearer: this.adminToken }, json: issueKeys ? { issueKeys } : {} });
+  }
   status() {
     return this.call<{ versions: unknown[]; unhandled: Record<string, string[]>; counts: Record<string, number>; now: string }>('GET', '/_sim/status');
   }

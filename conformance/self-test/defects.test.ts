@@ -5,41 +5,58 @@ import { checksFor } from '../checks/index.js';
 import { loadTargetContract } from '../harness/contract.js';
 import { runSuite } from '../harness/runner.js';
 import { runsFor, startTestTarget, type TestTarget } from '../testing/simulator.js';
-import { DEFECT_EXPECTATIONS } from './defect-expectations.js';
+import { DEFECT_CONTRACTS, DEFECT_EXPECTATIONS } from './defect-expectations.js';
 
 let target: TestTarget;
+/** Every version served (`SIM_CONTRACT=all`): the defects of archived operations (DEFECT_CONTRACTS). */
+let archived: TestTarget;
 const killed: string[] = [];
+const CURRENT = 'v1.3.0';
+const versionOf = (defect: string) => DEFECT_CONTRACTS[defect] ?? CURRENT;
+const ARCHIVED_VERSIONS = [...new Set(Object.values(DEFECT_CONTRACTS))];
 
 beforeAll(async () => {
-  target = await startTestTarget({ label: 'self-test' });
+  [target, archived] = await Promise.all([startTestTarget({ label: 'self-test' }), startTestTarget({ label: 'self-test-archived', env: { SIM_CONTRACT: 'all' } })]);
 });
 afterAll(async () => {
   const total = Object.keys(DEFECT_EXPECTATIONS).length;
   console.log(`defect kill rate: ${killed.length}/${total} (${((killed.length / total) * 100).toFixed(0)} %)`);
   await target?.close();
+  await archived?.close();
 });
+
+/** The target serving `version`, and run options addressing it (an archived version under its prefix). */
+function targetFor(version: string): [TestTarget, (extra?: Parameters<TestTarget['options']>[0]) => ReturnType<TestTarget['options']>] {
+  if (version === CURRENT) return [target, (extra) => target.options(extra)];
+  return [archived, (extra) => archived.options({ baseUrl: `${archived.url}/versions/${version}`, contract: version, ...extra })];
+}
 
 describe('defect injection self-test', () => {
   it('has checks for exactly the defects the simulator offers', async () => {
     const res = await fetch(`${target.url}/_sim/defects`, { headers: { authorization: `Bearer ${target.adminToken}` } });
     const { catalogue } = (await res.json()) as { catalogue: Array<{ id: string }> };
     expect(catalogue.map((d) => d.id).sort()).toEqual(Object.keys(DEFECT_EXPECTATIONS).sort());
-    const known = new Set(checksFor(loadTargetContract('v1.3.0')).map((c) => c.id));
+    const known = new Set([CURRENT, ...ARCHIVED_VERSIONS].flatMap((version) => checksFor(loadTargetContract(version)).map((c) => c.id)));
     const unknown = Object.values(DEFECT_EXPECTATIONS).flat().filter((id) => !known.has(id));
     expect(unknown).toEqual([]);
   });
 
   it('passes every defect-catching check on the healthy simulator', async () => {
-    await target.setDefects([]);
-    const ids = [...new Set(Object.values(DEFECT_EXPECTATIONS).flat())];
-    const report = await runSuite(target.options({ only: ids }), allChecksFor(ids));
-    const failed = report.results.filter((r) => r.verdict !== 'passed').map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''} ${r.failures.map((f) => f.message).join(' | ').slice(0, 300)}`);
+    const failed: string[] = [];
+    for (const version of [CURRENT, ...ARCHIVED_VERSIONS]) {
+      const [server, options] = targetFor(version);
+      await server.setDefects([]);
+      const ids = [...new Set(Object.entries(DEFECT_EXPECTATIONS).filter(([defect]) => versionOf(defect) === version).flatMap(([, checks]) => checks))];
+      const report = await runSuite(options({ only: ids }), allChecksFor(ids, version));
+      failed.push(...report.results.filter((r) => r.verdict !== 'passed').map((r) => `${version} ${r.id}: ${r.verdict} ${r.reason ?? ''} ${r.failures.map((f) => f.message).join(' | ').slice(0, 300)}`));
+    }
     expect(failed).toEqual([]);
   });
 
   it.each(Object.entries(DEFECT_EXPECTATIONS))('catches %s', async (defect, checkIds) => {
     // limits.retry-after-on-429 sees a 429 only once it has filled the read bucket.
-    const report = await target.withDefects([defect], () => runSuite(target.options({ only: checkIds, runs: runsFor(checkIds) }), allChecksFor(checkIds)));
+    const [server, options] = targetFor(versionOf(defect));
+    const report = await server.withDefects([defect], () => runSuite(options({ only: checkIds, runs: runsFor(checkIds) }), allChecksFor(checkIds, versionOf(defect))));
     const survivors = report.results.filter((r) => r.verdict !== 'failed').map((r) => `${r.id} ${r.verdict}${r.reason ? ` (${r.reason})` : ''}`);
     expect(report.results.map((r) => r.id).sort()).toEqual([...checkIds].sort());
     expect(survivors, `checks that did not catch ${defect}`).toEqual([]);
@@ -47,7 +64,7 @@ describe('defect injection self-test', () => {
   });
 });
 
-/** The suite's checks (registered and generated per operation) with these ids. */
-function allChecksFor(ids: string[]) {
-  return checksFor(loadTargetContract('v1.3.0')).filter((check) => ids.includes(check.id));
+/** The suite's checks for a contract version (registered and generated per operation) with these ids. */
+function allChecksFor(ids: string[], version = CURRENT) {
+  return checksFor(loadTargetContract(version)).filter((check) => ids.includes(check.id));
 }

@@ -155,6 +155,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sim/tenants/{tenantId}/trade/feeds/{sessionId}/issues/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge non-blocking issues of a trade feed session (a dashboard action)
+         * @description Acknowledging non-blocking feed issues is a dashboard action, out of the public surface (spec 1, 5.5); the sandbox offers it here. Without `issueKeys`, every open non-blocking issue of the session is acknowledged. Acknowledging the last open non-blocking issue of a PREVIEW_BLOCKED session without blocking issues moves it to READY (spec 3.2). A blocking issue cannot be acknowledged (409 ACTION_NOT_ALLOWED with `details.issueKey`: fix the file and upload it again), nor can issues of a session that is not PREVIEW_BLOCKED (409). An unknown issue key is 404. Answers the session detail.
+         */
+        post: operations["acknowledgeSandboxFeedIssues"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/tenants/{tenantId}/claims/submissions/{submissionId}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a claim submission (the operator's administrative close)
+         * @description The spec's claim submission lifecycle ends in CLOSED by an "operator close, administrative", with no public operation shown (spec 3.4): the sandbox defines this operator action. Any status but CLOSED moves to CLOSED, which is terminal and never reopened; closing a CLOSED submission again is 409 ACTION_NOT_ALLOWED (subcode invalid_transition). The submission's findings keep their own workflow states (spec 3.4: the workflows are independent) and are free to be bundled again (spec 4.5 rule 3). Answers the `{ submission }` envelope of the public contract.
+         */
+        post: operations["closeSandboxClaimSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sim/integration-keys/{keyId}/revoke": {
         parameters: {
             query?: never;
@@ -270,14 +310,137 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sim/signup/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the sandbox's self-serve signup settings (archived contracts v1.1.0 and v1.2.0)
+         * @description Sandbox-defined (spec 4.7 names a feature flag, not how it is set). Signup belongs to no tenant, so its flag is one per sandbox: while `enabled` is false every signup operation answers 503 FEATURE_DISABLED with `Retry-After` and `details.retryAfterSeconds` equal to `retryAfterSeconds`. `provisioningSeconds` is how long provisioning stays PROVISIONING on the sandbox clock (0: provision answers 201 at once).
+         */
+        get: operations["getSandboxSignupSettings"];
+        /**
+         * Change the sandbox's self-serve signup settings (turn signup off or on)
+         * @description Each key given replaces its value; the others stay.
+         */
+        put: operations["updateSandboxSignupSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/signup/sessions/{sessionId}/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show what the verification email of a signup session would carry
+         * @description Sandbox-defined: the sandbox sends no email, so the six-digit code (verify-email) and the magic-link token (verify-magic-link, v1.2.0) of the session's current verification are shown here, with the lock-out counter: a wrong code or token is 400 and counts; after `maxAttempts` wrong ones every verify call is 409 ACTION_NOT_ALLOWED (`details.reason: verification_locked`) until resend-verification (v1.2.0) issues a new code.
+         */
+        get: operations["getSandboxSignupVerification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/signup/sessions/{sessionId}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a signup held in REVIEW_REQUIRED (an operator action)
+         * @description Sandbox-defined (spec 3.5 names REVIEW_REQUIRED, not what ends it). `approve` moves the session to PROVISIONING (the client repeats provision with its idempotencyKey to get the tenant and its key); `reject` moves it to FAILED with `reason` as failureReason. A session not in REVIEW_REQUIRED is 409.
+         */
+        post: operations["reviewSandboxSignupSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description Credited amount per finding id (sandbox semantics): a finding mapped to a positive amount counts as credited, one mapped to 0 as failed; when the map is omitted every finding of the submission counts as credited.
+         * @example {
+         *       "6c1f4e2a-9b7d-4c3e-8a15-2f0d9e7b4a61": 6.45,
+         *       "d4a7c2e9-1b3f-4e6a-8c5d-9f0b2a4e6c81": 22.5
+         *     }
+         */
+        AmountsByFinding: {
+            [key: string]: number;
+        };
         BucketLimit: {
             limit: number;
             windowMs: number;
         };
+        /**
+         * @example {
+         *       "reason": "Carrier closed the dispute file after the credit posted"
+         *     }
+         */
+        ClaimCloseRequest: {
+            /** @description Why the operator closes the submission (kept with the record). */
+            reason?: string;
+        };
+        /**
+         * @description Whether the finding's charge can be claimed from the carrier at all (spec 4.5 rule 1); bundling also needs an eligible workflow state (DISPUTED, SUBMITTED, CARRIER_REVIEW). `ELIGIBLE` is the spec's value; `INELIGIBLE` (nothing left to recover), `CARRIER_BLOCKED` (tenant carrier policy, spec 4.5 rule 4) and `OUTSIDE_DISPUTE_WINDOW` (the carrier's dispute deadline has passed) are the sandbox's other values.
+         * @enum {string}
+         */
+        ClaimEligibility: "ELIGIBLE" | "INELIGIBLE" | "CARRIER_BLOCKED" | "OUTSIDE_DISPUTE_WINDOW";
+        /** @description Claim submission (spec 2.7). Fields not yet set are null. Creating a submission does not change the state of its findings (spec 3.4). */
+        ClaimSubmission: {
+            /** Format: uuid */
+            id: string;
+            status: components["schemas"]["ClaimSubmissionStatus"];
+            carrier: string;
+            findingIds: string[];
+            /**
+             * Format: uri
+             * @description Claim packet location; set once READY.
+             */
+            packetUrl: string | null;
+            submittedAt: components["schemas"]["NullableTimestamp"];
+            acknowledgedAt: components["schemas"]["NullableTimestamp"];
+            creditConfirmedAt: components["schemas"]["NullableTimestamp"];
+            failedAt: components["schemas"]["NullableTimestamp"];
+            failureReason: string | null;
+            /** @description Carrier-facing reference, set on submit and on acknowledge. */
+            externalReference: string | null;
+            /** @description Notes given on create. */
+            notes?: string | null;
+            /** @description The submission's findings, each with the same explanation fields as the finding record (spec 2.7). */
+            findings?: components["schemas"]["Finding"][];
+            /** @description Amounts recorded by the last confirm-credit call; null before. */
+            amountsByFinding?: components["schemas"]["AmountsByFinding"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @description Claim submission state (spec 2.7, 3.4). CLOSED is set by an operator only and is never reopened.
+         * @enum {string}
+         */
+        ClaimSubmissionStatus: "DRAFT" | "READY" | "SUBMITTED" | "ACKNOWLEDGED" | "CREDIT_CONFIRMED" | "CLOSED" | "FAILED";
         /**
          * @description The sandbox-wide clock, or with tenantId that tenant's clock: now and offsetSeconds (how far ahead of real time) are then the tenant's.
          * @example {
@@ -296,6 +459,40 @@ export interface components {
              */
             tenantId?: string;
         };
+        /**
+         * @description ISO 3166-1 alpha-2 country code.
+         * @example CA
+         */
+        CountryCode: string;
+        /**
+         * @description Carrier credit confirmation (spec 2.6); used by the finding credit and the submission confirm-credit requests.
+         * @example {
+         *       "source": "fedex_billing_online",
+         *       "referenceId": "FICT-CR-0048213",
+         *       "confirmedAt": "2026-12-04T16:20:00.000Z",
+         *       "notes": "Credit posted on invoice 812345699",
+         *       "artifactUrl": "https://files.example.invalid/credits/FICT-CR-0048213.pdf"
+         *     }
+         */
+        CreditConfirmation: {
+            /** @description Where the credit was confirmed (for example the carrier billing portal or a credit memo). */
+            source: string;
+            /** @description The carrier's reference for the credit. */
+            referenceId: string;
+            /** Format: date-time */
+            confirmedAt: string;
+            notes?: string;
+            /**
+             * Format: uri
+             * @description Link to the credit evidence (memo, adjusted invoice).
+             */
+            artifactUrl?: string;
+        };
+        /**
+         * @description ISO 4217 alphabetic currency code.
+         * @example USD
+         */
+        CurrencyCode: string;
         /**
          * @example {
          *       "id": "limits.missing-retry-after",
@@ -452,6 +649,180 @@ export interface components {
             message: string;
             details?: components["schemas"]["ErrorDetails"];
         };
+        /**
+         * @example {
+         *       "issueKeys": [
+         *         "hs_code_normalized:row:7",
+         *         "destination_defaulted:row:9"
+         *       ]
+         *     }
+         */
+        FeedIssueAcknowledgement: {
+            /** @description The issues to acknowledge (their `issueKey`); every open non-blocking issue when absent. */
+            issueKeys?: string[];
+        };
+        /**
+         * @description Trade feed session detail (spec 2.5). The six named fields are required; the others are sandbox-defined. Normalization progress and failure reason are exposed here (spec 2.5).
+         * @example {
+         *       "sessionId": "4c1f8e2a-7b3d-4e59-a6c0-9d2e1f3b5a78",
+         *       "status": "READY",
+         *       "fileName": "spring-2027-apparel-catalog.xlsx",
+         *       "applyable": true,
+         *       "issueCount": 0,
+         *       "blockingIssueCount": 0,
+         *       "jobId": "6e2d4a1b-3c5f-4b7e-8a9d-0f1e2c3b4a56",
+         *       "originCountry": "CN",
+         *       "defaultDestinationCountry": "CA",
+         *       "normalizationProgress": 100,
+         *       "failureReason": null,
+         *       "skuCount": 3,
+         *       "reviewedSnapshotId": null,
+         *       "createdAt": "2026-11-02T14:05:09.000Z",
+         *       "updatedAt": "2026-11-02T14:05:41.000Z",
+         *       "appliedAt": null
+         *     }
+         */
+        FeedSession: {
+            /** Format: uuid */
+            sessionId: string;
+            status: components["schemas"]["FeedSessionStatus"];
+            fileName: string;
+            /** @description True when apply may be called: READY, or the direct-apply shortcut (PREVIEW_BLOCKED with issueCount 0 and blockingIssueCount 0, spec 3.2). */
+            applyable: boolean;
+            /** @description Blocking and non-blocking issues. */
+            issueCount: number;
+            blockingIssueCount: number;
+            /**
+             * Format: uuid
+             * @description Normalization job (type catalog_upload); poll it via GET /api/jobs/{id}.
+             */
+            jobId?: string;
+            /** @description Feed-level default origin given on upload. */
+            originCountry?: components["schemas"]["CountryCode"];
+            /** @description Feed-level default destination given on upload. */
+            defaultDestinationCountry?: components["schemas"]["CountryCode"];
+            normalizationProgress?: number;
+            /** @description Set when status is FAILED; retry is not available on the public surface. */
+            failureReason?: string | null;
+            skuCount?: number;
+            /** @description The reviewed snapshot pinned by the last review; apply checks it for staleness. */
+            reviewedSnapshotId?: string | null;
+            /**
+             * Format: uuid
+             * @description The SIMA screening (sima_validation job) apply enqueued for the applied SKUs under the apply's screeningAuthority; poll it via GET /api/jobs/{id}. Null before apply.
+             */
+            screeningJobId?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            /** Format: date-time */
+            appliedAt?: string | null;
+        };
+        /**
+         * @description Trade feed session state (spec 3.2). PREVIEW_BLOCKED is a first-class state, not an error. Terminal for polling: READY, PREVIEW_BLOCKED, FAILED, APPLIED. APPLIED is terminal.
+         * @enum {string}
+         */
+        FeedSessionStatus: "UPLOADED" | "NORMALIZING" | "READY" | "PREVIEW_BLOCKED" | "FAILED" | "APPLIED";
+        /**
+         * @description Ship finding (spec 2.6). `workflowStatus`, `claimEligibility`, `claimBlockerReason`, `actionability` and `headline` are the spec's explanation fields; every other field is sandbox-defined.
+         * @example {
+         *       "id": "6c1f4e2a-9b7d-4c3e-8a15-2f0d9e7b4a61",
+         *       "shipmentId": "2b8e5d71-4f3a-4c9b-9e06-7a1d3c5f8b24",
+         *       "carrier": "FEDEX",
+         *       "accountNumber": "612345678",
+         *       "invoiceNumber": "812345670",
+         *       "trackingNumber": "794612345678",
+         *       "findingType": "residential_misapplied",
+         *       "reasonCode": "23",
+         *       "billedAmount": 6.45,
+         *       "expectedAmount": 0,
+         *       "recoverableAmount": 6.45,
+         *       "currency": "USD",
+         *       "disputeDeadline": "2027-04-27",
+         *       "workflowStatus": "DISPUTED",
+         *       "claimEligibility": "ELIGIBLE",
+         *       "claimBlockerReason": null,
+         *       "actionability": "claimable",
+         *       "headline": "Residential delivery surcharge billed on a commercial consignee",
+         *       "credit": null,
+         *       "disputedAt": "2026-11-03T09:12:44.000Z",
+         *       "submittedAt": null,
+         *       "carrierReviewAt": null,
+         *       "resolvedAt": null,
+         *       "reopenedAt": null,
+         *       "createdAt": "2026-11-02T14:05:31.000Z",
+         *       "updatedAt": "2026-11-03T09:12:44.000Z"
+         *     }
+         */
+        Finding: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            shipmentId?: string;
+            /** @description Carrier code, for example FEDEX or UPS. */
+            carrier?: string;
+            /** @description Bill-to account number on the invoice. */
+            accountNumber?: string;
+            invoiceNumber?: string;
+            trackingNumber?: string;
+            findingType?: components["schemas"]["FindingType"];
+            /** @description Dispute reason code, X12 element 426 (for example 19 Duplicate Billing, 23 Special Charge Not Authorized). */
+            reasonCode?: string | null;
+            /** @description Amount the carrier billed for the audited charge. */
+            billedAmount?: number;
+            /** @description Amount the audit expects under the agreement. */
+            expectedAmount?: number;
+            /** @description Amount that can be claimed back. */
+            recoverableAmount?: number;
+            currency?: components["schemas"]["CurrencyCode"];
+            /**
+             * Format: date
+             * @description Last day to dispute with the carrier, when known.
+             */
+            disputeDeadline?: string | null;
+            workflowStatus: components["schemas"]["FindingWorkflowStatus"];
+            claimEligibility: components["schemas"]["ClaimEligibility"];
+            /** @description Why the finding cannot be bundled into a claim right now (workflow state, carrier policy, link to an active submission); null when it can. */
+            claimBlockerReason: string | null;
+            actionability: components["schemas"]["FindingActionability"];
+            /** @description One-line explanation of the finding. */
+            headline: string;
+            /** @description Recorded credit; null until the finding is credited. */
+            credit?: components["schemas"]["FindingCredit"] | null;
+            disputedAt?: components["schemas"]["NullableTimestamp"];
+            submittedAt?: components["schemas"]["NullableTimestamp"];
+            carrierReviewAt?: components["schemas"]["NullableTimestamp"];
+            /** @description Set when the finding reaches CREDITED, REJECTED or DISMISSED. */
+            resolvedAt?: components["schemas"]["NullableTimestamp"];
+            reopenedAt?: components["schemas"]["NullableTimestamp"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @description What the caller can do with the finding. The field is the spec's; the values are sandbox-defined.
+         * @enum {string}
+         */
+        FindingActionability: "claimable" | "needs_evidence" | "informational" | "no_action";
+        /** @description The recorded per-finding credit (the billing record, spec 3.4), set when the finding is CREDITED. */
+        FindingCredit: {
+            amount: number;
+            confirmation: components["schemas"]["CreditConfirmation"];
+            /** Format: date-time */
+            creditedAt: string;
+        };
+        /**
+         * @description Audit rule that raised the finding (sandbox-defined values).
+         * @enum {string}
+         */
+        FindingType: "late_delivery" | "duplicate_billing" | "dim_overbilling" | "address_correction" | "residential_misapplied" | "additional_handling" | "declared_value" | "fuel_surcharge" | "accessorial_not_in_agreement" | "void_label" | "incorrect_zone" | "discount_not_applied";
+        /**
+         * @description Finding workflow state (spec 2.6, 3.3). CREDITED and REJECTED are terminal until reopened.
+         * @enum {string}
+         */
+        FindingWorkflowStatus: "OPEN" | "DISPUTED" | "SUBMITTED" | "CARRIER_REVIEW" | "CREDITED" | "REJECTED" | "DISMISSED";
         InvalidFindingState: {
             /** Format: uuid */
             findingId: string;
@@ -517,6 +888,8 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /** Format: date-time */
+        NullableTimestamp: string | null;
         QueueCapSettings: {
             total?: number;
             upload?: number;
@@ -576,6 +949,121 @@ export interface components {
             };
             /** Format: date-time */
             now: string;
+        };
+        /**
+         * @description A product module the new tenant signs up for (spec 4.7).
+         * @enum {string}
+         */
+        SignupModule: "ship" | "trade";
+        /**
+         * @example {
+         *       "decision": "reject",
+         *       "reason": "Company could not be verified."
+         *     }
+         */
+        SignupReviewRequest: {
+            /** @enum {string} */
+            decision: "approve" | "reject";
+            reason?: string;
+        };
+        /**
+         * @description Signup session detail (spec 4.7).
+         * @example {
+         *       "sessionId": "6c2f8e41-3b7a-4d95-a0e2-9f14c7b3d582",
+         *       "status": "PROVISIONED",
+         *       "companyName": "Laurentian Customs Brokers Inc.",
+         *       "slug": "laurentian-customs",
+         *       "modules": [
+         *         "ship",
+         *         "trade"
+         *       ],
+         *       "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+         *       "expiresAt": "2026-11-09T14:05:09.000Z",
+         *       "createdAt": "2026-11-02T14:05:09.000Z",
+         *       "updatedAt": "2026-11-02T14:09:37.000Z"
+         *     }
+         */
+        SignupSession: {
+            /** Format: uuid */
+            sessionId: string;
+            status: components["schemas"]["SignupSessionStatus"];
+            companyName: string;
+            slug: string;
+            modules: components["schemas"]["SignupModule"][];
+            /** @description Why the signup needs manual review (status REVIEW_REQUIRED). */
+            reviewReason?: string;
+            /** @description Why provisioning failed (status FAILED). */
+            failureReason?: string;
+            /**
+             * Format: uuid
+             * @description Set once the tenant exists.
+             */
+            tenantId?: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @description Signup session lifecycle state (spec 3.5). Creating a session yields PENDING_EMAIL_VERIFICATION; a successful verify call yields EMAIL_VERIFIED. Other transitions are not shown.
+         * @enum {string}
+         */
+        SignupSessionStatus: "PENDING_EMAIL_VERIFICATION" | "EMAIL_VERIFIED" | "PROVISIONING" | "PROVISIONED" | "REVIEW_REQUIRED" | "FAILED" | "EXPIRED";
+        /**
+         * @description Sandbox-defined self-serve signup settings (one per sandbox).
+         * @example {
+         *       "enabled": true,
+         *       "retryAfterSeconds": 3600,
+         *       "provisioningSeconds": 0
+         *     }
+         */
+        SignupSettings: {
+            /** @description false: every signup operation answers 503 FEATURE_DISABLED. */
+            enabled: boolean;
+            /** @description Retry-After and details.retryAfterSeconds of the 503. */
+            retryAfterSeconds: number;
+            /** @description How long provisioning stays PROVISIONING (sandbox clock). */
+            provisioningSeconds: number;
+        };
+        /**
+         * @example {
+         *       "enabled": false,
+         *       "retryAfterSeconds": 600
+         *     }
+         */
+        SignupSettingsUpdate: {
+            enabled?: boolean;
+            retryAfterSeconds?: number;
+            provisioningSeconds?: number;
+        };
+        /**
+         * @description What the verification email of a signup session would carry (sandbox-defined).
+         * @example {
+         *       "sessionId": "6c2f8e41-3b7a-4d95-a0e2-9f14c7b3d582",
+         *       "status": "PENDING_EMAIL_VERIFICATION",
+         *       "adminEmail": "ops@laurentian-customs.example",
+         *       "code": "482913",
+         *       "magicLinkToken": "mlk_sbx_Q7vX2pLr9TzK4mWc8NdY3hJs",
+         *       "verificationExpiresAt": "2026-11-02T14:20:09.000Z",
+         *       "failedAttempts": 0,
+         *       "maxAttempts": 5,
+         *       "locked": false
+         *     }
+         */
+        SignupVerification: {
+            /** Format: uuid */
+            sessionId: string;
+            status: components["schemas"]["SignupSessionStatus"];
+            adminEmail: string;
+            code: string;
+            magicLinkToken: string;
+            /** Format: date-time */
+            verificationExpiresAt: string;
+            failedAttempts: number;
+            maxAttempts: number;
+            locked: boolean;
         };
         /**
          * @example {
@@ -703,6 +1191,10 @@ export interface components {
          * @enum {string}
          */
         SimaWorkflowStatus: "OPEN" | "OVERRIDDEN" | "ACCEPTED" | "DISMISSED";
+        /** @description Single-submission envelope (spec 2.7); never a bare submission. */
+        SubmissionEnvelope: {
+            submission: components["schemas"]["ClaimSubmission"];
+        };
         /**
          * @example {
          *       "name": "Northwind Imports",
@@ -975,6 +1467,7 @@ export interface components {
         };
     };
     parameters: {
+        SignupSessionId: string;
         TenantId: string;
     };
     requestBodies: never;
@@ -1230,6 +1723,95 @@ export interface operations {
             404: components["responses"]["ControlNotFound"];
         };
     };
+    acknowledgeSandboxFeedIssues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: components["parameters"]["TenantId"];
+                /** @example 4c1f8e2a-7b3d-4e59-a6c0-9d2e1f3b5a78 */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FeedIssueAcknowledgement"];
+            };
+        };
+        responses: {
+            /** @description The session after the acknowledgement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedSession"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+            409: components["responses"]["ControlActionNotAllowed"];
+        };
+    };
+    closeSandboxClaimSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: components["parameters"]["TenantId"];
+                /** @example 0f5e9c3a-7b21-4d8e-a6f4-3c9b1e7d2a58 */
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ClaimCloseRequest"];
+            };
+        };
+        responses: {
+            /** @description The submission, now CLOSED. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "submission": {
+                     *         "id": "0f5e9c3a-7b21-4d8e-a6f4-3c9b1e7d2a58",
+                     *         "status": "CLOSED",
+                     *         "carrier": "FEDEX",
+                     *         "findingIds": [
+                     *           "6c1f4e2a-9b7d-4c3e-8a15-2f0d9e7b4a61"
+                     *         ],
+                     *         "packetUrl": "https://files.example.invalid/claims/packets/0f5e9c3a-7b21-4d8e-a6f4-3c9b1e7d2a58.pdf",
+                     *         "submittedAt": "2026-11-05T15:40:00.000Z",
+                     *         "acknowledgedAt": "2026-11-07T08:15:22.000Z",
+                     *         "creditConfirmedAt": "2026-12-04T16:20:00.000Z",
+                     *         "failedAt": null,
+                     *         "failureReason": null,
+                     *         "externalReference": "FICT-FDX-ACK-7730215",
+                     *         "notes": null,
+                     *         "amountsByFinding": {
+                     *           "6c1f4e2a-9b7d-4c3e-8a15-2f0d9e7b4a61": 6.45
+                     *         },
+                     *         "createdAt": "2026-11-04T10:00:00.000Z",
+                     *         "updatedAt": "2026-12-10T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubmissionEnvelope"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+            409: components["responses"]["ControlActionNotAllowed"];
+        };
+    };
     revokeSandboxIntegrationKey: {
         parameters: {
             query?: never;
@@ -1407,6 +1989,107 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
         };
     };
+    getSandboxSignupSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signup settings in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupSettings"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
+    updateSandboxSignupSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignupSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The signup settings now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupSettings"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
+    getSandboxSignupVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: components["parameters"]["SignupSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current verification of the session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupVerification"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+        };
+    };
+    reviewSandboxSignupSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: components["parameters"]["SignupSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignupReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The session after the decision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupSession"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+            409: components["responses"]["ControlActionNotAllowed"];
+        };
+    };
 }
 
 /** operationIds of the operations under `paths`: the requests this API answers (the keys of a handler table). */
@@ -1420,12 +2103,18 @@ export type PathOperationId =
     | "reviewSandboxSimaResult"
     | "publishSandboxSimaMeasuresConfig"
     | "getSandboxTenantUsage"
+    | "acknowledgeSandboxFeedIssues"
+    | "closeSandboxClaimSubmission"
     | "revokeSandboxIntegrationKey"
     | "getSandboxClock"
     | "advanceSandboxClock"
     | "listSandboxWebhookDeliveries"
     | "resetSandbox"
     | "getSandboxDefects"
-    | "setSandboxDefects";
+    | "setSandboxDefects"
+    | "getSandboxSignupSettings"
+    | "updateSandboxSignupSettings"
+    | "getSandboxSignupVerification"
+    | "reviewSandboxSignupSession";
 /** operationIds of the operations under `webhooks`: the deliveries the service sends. */
 export type WebhookOperationId = never;

@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Start a self-serve signup session
-         * @description Creates a session in PENDING_EMAIL_VERIFICATION and emails a six-digit verification code to `adminEmail` (spec 3.5, 4.7). No authentication. 503 FEATURE_DISABLED when self-serve signup is off.
+         * @description Creates a session in PENDING_EMAIL_VERIFICATION and emails a six-digit verification code to `adminEmail` (spec 3.5, 4.7). No authentication. 503 FEATURE_DISABLED when self-serve signup is off. Sandbox-defined (the spec notes no 409 here): a slug already held by a tenant or by a live signup session is 409 ACTION_NOT_ALLOWED with `details.field: slug`.
          */
         post: operations["createSignupSession"];
         delete?: never;
@@ -339,7 +339,7 @@ export interface paths {
         put?: never;
         /**
          * Verify the admin email with the emailed code
-         * @description A correct six-digit code moves the session to EMAIL_VERIFIED (spec 3.5). 409 ACTION_NOT_ALLOWED when the session is not in PENDING_EMAIL_VERIFICATION. No authentication.
+         * @description A correct six-digit code moves the session to EMAIL_VERIFIED (spec 3.5). 409 ACTION_NOT_ALLOWED when the session is not in PENDING_EMAIL_VERIFICATION. No authentication. Sandbox-defined lock-out: a wrong code is 400 INVALID_REQUEST (`details.field: code`, `details.attemptsRemaining`); the fifth wrong code or magic-link token locks verification, and every verify call after it is 409 ACTION_NOT_ALLOWED with `details.reason: verification_locked` (v1.2.0: resend-verification issues a new code and unlocks).
          */
         post: operations["verifySignupEmail"];
         delete?: never;
@@ -2591,6 +2591,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            409: components["responses"]["ActionNotAllowed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["FeatureDisabled"];

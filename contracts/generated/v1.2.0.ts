@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Start a self-serve signup session
-         * @description Creates a session in PENDING_EMAIL_VERIFICATION and emails a six-digit verification code to `adminEmail` (spec 3.5, 4.7). No authentication. 503 FEATURE_DISABLED when self-serve signup is off.
+         * @description Creates a session in PENDING_EMAIL_VERIFICATION and emails a six-digit verification code to `adminEmail` (spec 3.5, 4.7). No authentication. 503 FEATURE_DISABLED when self-serve signup is off. Sandbox-defined (the spec notes no 409 here): a slug already held by a tenant or by a live signup session is 409 ACTION_NOT_ALLOWED with `details.field: slug`.
          */
         post: operations["createSignupSession"];
         delete?: never;
@@ -339,7 +339,7 @@ export interface paths {
         put?: never;
         /**
          * Verify the admin email with the emailed code
-         * @description A correct six-digit code moves the session to EMAIL_VERIFIED (spec 3.5). 409 ACTION_NOT_ALLOWED when the session is not in PENDING_EMAIL_VERIFICATION. No authentication.
+         * @description A correct six-digit code moves the session to EMAIL_VERIFIED (spec 3.5). 409 ACTION_NOT_ALLOWED when the session is not in PENDING_EMAIL_VERIFICATION. No authentication. Sandbox-defined lock-out: a wrong code is 400 INVALID_REQUEST (`details.field: code`, `details.attemptsRemaining`); the fifth wrong code or magic-link token locks verification, and every verify call after it is 409 ACTION_NOT_ALLOWED with `details.reason: verification_locked` (v1.2.0: resend-verification issues a new code and unlocks).
          */
         post: operations["verifySignupEmail"];
         delete?: never;
@@ -993,10 +993,10 @@ export interface components {
             reason?: string;
         };
         /**
-         * @description Whether the finding's charge can be claimed from the carrier at all (spec 4.5 rule 1); bundling also needs an eligible workflow state (DISPUTED, SUBMITTED, CARRIER_REVIEW). `ELIGIBLE` is the spec's value; `INELIGIBLE` and `CARRIER_BLOCKED` are the sandbox's other values.
+         * @description Whether the finding's charge can be claimed from the carrier at all (spec 4.5 rule 1); bundling also needs an eligible workflow state (DISPUTED, SUBMITTED, CARRIER_REVIEW). `ELIGIBLE` is the spec's value; `INELIGIBLE` (nothing left to recover), `CARRIER_BLOCKED` (tenant carrier policy, spec 4.5 rule 4) and `OUTSIDE_DISPUTE_WINDOW` (the carrier's dispute deadline has passed) are the sandbox's other values.
          * @enum {string}
          */
-        ClaimEligibility: "ELIGIBLE" | "INELIGIBLE" | "CARRIER_BLOCKED";
+        ClaimEligibility: "ELIGIBLE" | "INELIGIBLE" | "CARRIER_BLOCKED" | "OUTSIDE_DISPUTE_WINDOW";
         /**
          * @description Body of submit and acknowledge (spec 3.4): a non-empty, non-blank carrier-facing reference.
          * @example {
@@ -1417,6 +1417,11 @@ export interface components {
             skuCount?: number;
             /** @description The reviewed snapshot pinned by the last review; apply checks it for staleness. */
             reviewedSnapshotId?: string | null;
+            /**
+             * Format: uuid
+             * @description The SIMA screening (sima_validation job) apply enqueued for the applied SKUs under the apply's screeningAuthority; poll it via GET /api/jobs/{id}. Null before apply.
+             */
+            screeningJobId?: string | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -1469,6 +1474,20 @@ export interface components {
             /** @description Other normalized columns. */
             attributes?: {
                 [key: string]: unknown;
+            };
+            /** @description The latest completed classify preview's proposal for a SKU without providedHs (null otherwise): what a review starts from. */
+            proposal?: null | {
+                /** Format: uuid */
+                previewJobId: string;
+                /** @description Null when no rule matched: classify by hand. */
+                hsCode: string | null;
+                confidence: number;
+                alternatives: {
+                    hsCode: string;
+                    confidence: number;
+                    description?: string;
+                }[];
+                rationale?: string;
             };
         };
         /**
@@ -4086,6 +4105,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            409: components["responses"]["ActionNotAllowed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["FeatureDisabled"];

@@ -967,10 +967,10 @@ export interface components {
             reason?: string;
         };
         /**
-         * @description Whether the finding's charge can be claimed from the carrier at all (spec 4.5 rule 1); bundling also needs an eligible workflow state (DISPUTED, SUBMITTED, CARRIER_REVIEW). `ELIGIBLE` is the spec's value; `INELIGIBLE` and `CARRIER_BLOCKED` are the sandbox's other values.
+         * @description Whether the finding's charge can be claimed from the carrier at all (spec 4.5 rule 1); bundling also needs an eligible workflow state (DISPUTED, SUBMITTED, CARRIER_REVIEW). `ELIGIBLE` is the spec's value; `INELIGIBLE` (nothing left to recover), `CARRIER_BLOCKED` (tenant carrier policy, spec 4.5 rule 4) and `OUTSIDE_DISPUTE_WINDOW` (the carrier's dispute deadline has passed) are the sandbox's other values.
          * @enum {string}
          */
-        ClaimEligibility: "ELIGIBLE" | "INELIGIBLE" | "CARRIER_BLOCKED";
+        ClaimEligibility: "ELIGIBLE" | "INELIGIBLE" | "CARRIER_BLOCKED" | "OUTSIDE_DISPUTE_WINDOW";
         /**
          * @description Body of submit and acknowledge (spec 3.4): a non-empty, non-blank carrier-facing reference.
          * @example {
@@ -1065,7 +1065,7 @@ export interface components {
         Classification: {
             /** Format: uuid */
             classificationId: string;
-            /** @description Best candidate. */
+            /** @description Best candidate. Empty (`""`) when the classifier found no candidate at all: `confidence` is then 0, `candidates` empty and a review is opened (override it with a code, or reject it). */
             hsCode: string;
             confidence: number;
             candidates: components["schemas"]["ClassificationCandidate"][];
@@ -1187,6 +1187,7 @@ export interface components {
             status: components["schemas"]["ClassificationReviewStatus"];
             sku?: string | null;
             description: string;
+            /** @description The classification's `hsCode` (empty when it found none; such a review cannot be approved, only overridden or rejected). */
             suggestedHsCode: string;
             confidence: number;
             candidates: components["schemas"]["ClassificationCandidate"][];
@@ -1646,6 +1647,11 @@ export interface components {
             skuCount?: number;
             /** @description The reviewed snapshot pinned by the last review; apply checks it for staleness. */
             reviewedSnapshotId?: string | null;
+            /**
+             * Format: uuid
+             * @description The SIMA screening (sima_validation job) apply enqueued for the applied SKUs under the apply's screeningAuthority; poll it via GET /api/jobs/{id}. Null before apply.
+             */
+            screeningJobId?: string | null;
             /** Format: date-time */
             createdAt?: string;
             /** Format: date-time */
@@ -1698,6 +1704,20 @@ export interface components {
             /** @description Other normalized columns. */
             attributes?: {
                 [key: string]: unknown;
+            };
+            /** @description The latest completed classify preview's proposal for a SKU without providedHs (null otherwise): what a review starts from. */
+            proposal?: null | {
+                /** Format: uuid */
+                previewJobId: string;
+                /** @description Null when no rule matched: classify by hand. */
+                hsCode: string | null;
+                confidence: number;
+                alternatives: {
+                    hsCode: string;
+                    confidence: number;
+                    description?: string;
+                }[];
+                rationale?: string;
             };
         };
         /**

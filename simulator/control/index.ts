@@ -96,6 +96,16 @@ export function createControl(options: ControlOptions) {
       const tenant = await tenantNamed(params.tenantId);
       return { status: 200, body: await domains.landedCost.usage(tenant.id, { limit: query.limit ?? 100, offset: query.offset ?? 0 }) };
     },
+    // A dashboard action (spec 1, 5.5: out of the public surface): 404 unknown session or issue, 409 blocking.
+    // Sandbox-defined (spec 3.4: operator close, no public operation): any status but CLOSED -> CLOSED.
+    closeSandboxClaimSubmission: async ({ params, body }) => {
+      const tenant = await tenantNamed(params.tenantId);
+      return { status: 200, body: { submission: await domains.ship.closeSubmission(tenant.id, params.submissionId, body?.reason ?? null) } };
+    },
+    acknowledgeSandboxFeedIssues: async ({ params, body }) => {
+      const tenant = await tenantNamed(params.tenantId);
+      return { status: 200, body: await domains.trade.acknowledgeIssues(tenant.id, params.sessionId, body?.issueKeys) };
+    },
     revokeSandboxIntegrationKey: async ({ params }) => {
       const key = await domains.auth.keys.revoke(params.keyId);
       if (!key) throw notFound('integration key');
@@ -116,6 +126,11 @@ export function createControl(options: ControlOptions) {
       deps.log.warn({ defects: deps.defects.active() }, 'defect injection changed');
       return { status: 200, body: defectState() };
     },
+    // Signup of the archived contracts (spec 4.7): sandbox-defined settings, verification email and review.
+    getSandboxSignupSettings: async () => ({ status: 200, body: await domains.signup.settings() }),
+    updateSandboxSignupSettings: async ({ body }) => ({ status: 200, body: await domains.signup.updateSettings(body) }),
+    getSandboxSignupVerification: async ({ params }) => ({ status: 200, body: await domains.signup.verification(params.sessionId) }),
+    reviewSandboxSignupSession: async ({ params, body }) => ({ status: 200, body: await domains.signup.review(params.sessionId, body.decision, body.reason ?? null) }),
     resetSandbox: async () => {
       const adminToken = await sandbox.adminToken();
       await deps.store.clear();
@@ -143,6 +158,9 @@ export function createControl(options: ControlOptions) {
     uploadDir: '',
     maxFileBytes: 1024 * 1024,
   });
+  // A claim packet at its packetUrl (spec 2.7): a document the sandbox serves to the owning tenant's bearer,
+  // not a contract operation, so it is mounted here beside the control routes (ship/claim.routes.ts).
+  router.get(domains.ship.packetPath, domains.ship.packetRoute);
   return {
     router,
     /** Sets the sandbox up on start: clocks, admin token, default tenant and key. */

@@ -2,7 +2,7 @@
 // place that knows every domain; a domain reaches another only through what is passed in here.
 import type { KernelDeps } from '../kernel/deps.js';
 import type { ResponseDefect } from '../kernel/defects.js';
-import type { HandlerTable } from '../kernel/http/types.js';
+import type { DashboardHandlerTable, HandlerTable } from '../kernel/http/types.js';
 import { KERNEL_RESPONSE_DEFECTS } from '../kernel/kernel.defects.js';
 import { AUTH_RESPONSE_DEFECTS, createAuth } from './auth/index.js';
 import { BILLING_RESPONSE_DEFECTS, createBilling } from './billing/index.js';
@@ -10,7 +10,11 @@ import type { DomainModule } from './domain.js';
 import { createJobs, jobsResponseDefects } from './jobs/index.js';
 import { createLandedCost, LANDED_COST_RESPONSE_DEFECTS } from './landed-cost/index.js';
 import { createSima, SIMA_RESPONSE_DEFECTS } from './sima/index.js';
+import { createShip, SHIP_RESPONSE_DEFECTS } from './ship/index.js';
+import { createSignup, SIGNUP_RESPONSE_DEFECTS } from './signup/index.js';
 import { tenantStore } from './tenants/index.js';
+import { createTrade, TRADE_RESPONSE_DEFECTS } from './trade/index.js';
+import { classifyProductText, createClassification } from './classification/index.js';
 import { createWebhooks } from './webhooks/index.js';
 
 export function createDomains(deps: KernelDeps) {
@@ -22,7 +26,11 @@ export function createDomains(deps: KernelDeps) {
   const billing = createBilling(deps, { tenants });
   const sima = createSima(deps, { jobs, webhooks, tenants });
   const landedCost = createLandedCost(deps, { tenants });
-  const modules: DomainModule[] = [auth, billing, jobs, webhooks, sima, landedCost];
+  const trade = createTrade(deps, { jobs, webhooks, sima, classify: classifyProductText });
+  const signup = createSignup(deps, { tenants, auth });
+  const ship = createShip(deps, { jobs, webhooks, tenants, auth });
+  const classification = createClassification(deps, { jobs, webhooks, sima });
+  const modules: DomainModule[] = [auth, billing, jobs, webhooks, sima, landedCost, trade, signup, ship, classification];
 
   const handlers: HandlerTable = {};
   for (const module of modules) {
@@ -31,8 +39,9 @@ export function createDomains(deps: KernelDeps) {
       Object.assign(handlers, { [operationId]: handler });
     }
   }
+  const dashboardHandlers: DashboardHandlerTable = Object.assign({}, ...modules.map((m) => m.dashboardHandlers ?? {}));
   // Response-level defects of every domain; the kernel's last (error.lost-envelope replaces the whole body).
-  const responseDefects: ResponseDefect[] = [...AUTH_RESPONSE_DEFECTS, ...jobsResponseDefects(), ...BILLING_RESPONSE_DEFECTS, ...SIMA_RESPONSE_DEFECTS, ...LANDED_COST_RESPONSE_DEFECTS, ...KERNEL_RESPONSE_DEFECTS];
+  const responseDefects: ResponseDefect[] = [...AUTH_RESPONSE_DEFECTS, ...jobsResponseDefects(), ...BILLING_RESPONSE_DEFECTS, ...SIMA_RESPONSE_DEFECTS, ...TRADE_RESPONSE_DEFECTS, ...LANDED_COST_RESPONSE_DEFECTS, ...SIGNUP_RESPONSE_DEFECTS, ...SHIP_RESPONSE_DEFECTS, ...KERNEL_RESPONSE_DEFECTS];
   return {
     tenants,
     auth,
@@ -40,8 +49,13 @@ export function createDomains(deps: KernelDeps) {
     webhooks,
     billing,
     sima,
+    trade,
     landedCost,
+    signup,
+    ship,
+    classification,
     handlers,
+    dashboardHandlers,
     responseDefects,
     async start() {
       for (const module of modules) await module.start?.();

@@ -46,7 +46,7 @@ export function createDefects(initial: string[], known: string[]): Defects {
 export interface DefectEntry {
   id: string;
   /** What part of the interface misbehaves. */
-  area: 'jobs' | 'auth' | 'errors' | 'isolation' | 'pagination' | 'idempotency' | 'webhooks' | 'limits' | 'billing' | 'validation' | 'sima' | 'landed-cost';
+  area: 'jobs' | 'auth' | 'errors' | 'isolation' | 'pagination' | 'idempotency' | 'webhooks' | 'limits' | 'billing' | 'validation' | 'sima' | 'landed-cost' | 'signup' | 'trade' | 'ship' | 'advanced-trade';
   /** What the simulator does wrong while the defect is on. */
   description: string;
 }
