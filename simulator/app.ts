@@ -58,14 +58,15 @@ export async function createSimulator(deps: KernelDeps): Promise<Simulator> {
   const unhandled: Record<string, string[]> = {};
   const control = createControl({ deps, domains, rateLimiter, versions, unhandled: () => unhandled });
   app.use(control.router.routes());
-  for (const { version, prefix } of versions) {
+  /** One contract's routes, served with the public authentication (every operation has a principal). */
+  const mount = (version: string, handlers: Parameters<typeof contractRouter>[0]['handlers'], prefix?: string) => {
     const doc = loadContract(version);
     const routes = contractRouter({
       doc,
       version,
       prefix,
       schemas: createContractSchemas(doc),
-      handlers: domains.handlers,
+      handlers,
       authenticate: domains.auth.authenticate,
       principalRequired: true,
       rateLimiter,
@@ -77,25 +78,10 @@ export async function createSimulator(deps: KernelDeps): Promise<Simulator> {
     });
     unhandled[version] = routes.unhandled;
     app.use(routes.router.routes());
-  }
+  };
+  for (const { version, prefix } of versions) mount(version, domains.handlers, prefix);
   // The dashboard-only routes (spec 1, 5.5): public authentication, then 403 for anything but a dashboard principal.
-  const dashboardDoc = loadContract(DASHBOARD_CONTRACT);
-  const dashboard = contractRouter({
-    doc: dashboardDoc,
-    version: DASHBOARD_CONTRACT,
-    schemas: createContractSchemas(dashboardDoc),
-    handlers: domains.dashboardHandlers,
-    authenticate: domains.auth.authenticate,
-    principalRequired: true,
-    rateLimiter,
-    idempotency,
-    store,
-    uploadDir,
-    maxFileBytes: config.maxFileBytes,
-    defects: deps.defects,
-  });
-  unhandled[DASHBOARD_CONTRACT] = dashboard.unhandled;
-  app.use(dashboard.router.routes());
+  mount(DASHBOARD_CONTRACT, domains.dashboardHandlers);
   const missing = Object.entries(unhandled).filter(([, ops]) => ops.length);
   if (config.strict && missing.length) {
     throw new Error(`strict mode: operations without a handler: ${missing.map(([v, ops]) => `${v}: ${ops.join(', ')}`).join('; ')}`);

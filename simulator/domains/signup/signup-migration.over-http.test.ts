@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 describe('a migration from v1.2.0 to v1.3.0 on one store', () => {
-  it('serves a tenant provisioned through v1.2.0 signup on the v1.3.0 surface (token, SIMA batch, job, results), its audited shipments read alike through v1.2.0's ship reads', async () => {
+  it('serves a tenant provisioned through v1.2.0 signup on the v1.3.0 surface (token, SIMA batch, job, results), its audited shipments read alike through the v1.2.0 ship reads', async () => {
     sandbox = await startTestSandbox({ config: { contract: 'all', ...SLOW_JOBS } });
     const { call, sim } = sandbox;
     const { provisioned } = await signUp(sandbox, V12, 'migrating-importer', { idempotencyKey: 'migrate-1', integrationKeyTemplate: { name: 'migration', defaultAdapter: 'catalog-excel' } });
