@@ -74,3 +74,24 @@ export interface ResponseDefect {
 /** A JSON object body (not a stream, buffer or array): what response defects rewrite. */
 export const isBodyObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value) && typeof (value as { pipe?: unknown }).pipe !== 'function';
+
+/**
+ * The usual response defect: rewrite the JSON object body of a 200 answer of these operations. `change`
+ * answers the new body, or undefined to leave it as it is.
+ */
+export function rewriteSuccessBody(id: string, operations: readonly string[], change: (body: Record<string, unknown>) => Record<string, unknown> | undefined): ResponseDefect {
+  return {
+    id,
+    operations,
+    apply(res) {
+      if (res.status !== 200 || !isBodyObject(res.body)) return;
+      const next = change(res.body);
+      if (next) res.body = next;
+    },
+  };
+}
+
+/** A response defect on each object item of the list `key` of a 200 answer (a results page, a SKU page). */
+export function rewriteListItems(id: string, operations: readonly string[], key: string, change: (item: Record<string, unknown>) => Record<string, unknown>): ResponseDefect {
+  return rewriteSuccessBody(id, operations, (body) => (Array.isArray(body[key]) ? { ...body, [key]: body[key].map((item) => (isBodyObject(item) ? change(item) : item)) } : undefined));
+}

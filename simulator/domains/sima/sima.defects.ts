@@ -2,7 +2,7 @@
 // `defects.has('<id>')` line where the behaviour lives (sima-results.routes.ts, sima-validation.processor.ts);
 // the ones that only change what is sent are below, applied to the final listSimaResults / getSimaSummary
 // responses.
-import { isBodyObject, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
+import { rewriteListItems, rewriteSuccessBody, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
 
 export const SIMA_DEFECTS: readonly DefectEntry[] = [
   { id: 'sima.results-filter-ignored', area: 'sima', description: 'the `outcome` filter of listSimaResults is ignored' },
@@ -19,30 +19,11 @@ export const SIMA_DEFECTS: readonly DefectEntry[] = [
   { id: 'sima.job-outcomes-off', area: 'sima', description: 'a sima_validation job reports outcomes.atRisk one higher than it screened' },
 ];
 
-type Body = Record<string, unknown>;
-
 /** A defect applied to each result item of a listSimaResults success. */
-function eachResult(id: string, change: (item: Body) => Body): ResponseDefect {
-  return {
-    id,
-    operations: ['listSimaResults'],
-    apply(res) {
-      const body = res.body as Body;
-      if (res.status !== 200 || !Array.isArray(body.outcomes)) return;
-      res.body = { ...body, outcomes: body.outcomes.map((item) => (isBodyObject(item) ? change(item) : item)) };
-    },
-  };
-}
+const eachResult = (id: string, change: (item: Record<string, unknown>) => Record<string, unknown>) => rewriteListItems(id, ['listSimaResults'], 'outcomes', change);
 
 export const SIMA_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
-  {
-    id: 'sima.summary-exposure-off',
-    operations: ['getSimaSummary'],
-    apply(res) {
-      const body = res.body as Body;
-      if (res.status === 200 && typeof body.totalExposure === 'number') res.body = { ...body, totalExposure: Math.round(body.totalExposure * 1000) / 100 };
-    },
-  },
+  rewriteSuccessBody('sima.summary-exposure-off', ['getSimaSummary'], (body) => (typeof body.totalExposure === 'number' ? { ...body, totalExposure: Math.round(body.totalExposure * 1000) / 100 } : undefined)),
   eachResult('sima.exposure-on-cleared', (item) => (item.outcome === 'CLEARED' ? { ...item, exposureAnnual: 1000 } : item)),
   eachResult('sima.combined-rate-ad-only', (item) => (typeof item.adRate === 'number' && typeof item.cvdRate === 'number' && item.cvdRate > 0 ? { ...item, combinedRate: item.adRate } : item)),
   eachResult('sima.exposure-negative', (item) => (item.outcome === 'AT_RISK' && typeof item.exposureAnnual === 'number' ? { ...item, exposureAnnual: -Math.abs(item.exposureAnnual) - 1 } : item)),

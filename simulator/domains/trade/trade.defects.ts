@@ -1,7 +1,7 @@
 // The trade domain's injectable defects (README "Defect injection"). Behaviour defects are one
 // `defects.has('<id>')` line where the behaviour lives; the ones that only change what is sent are below,
 // applied to final responses.
-import { isBodyObject, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
+import { rewriteListItems, rewriteSuccessBody, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
 
 export const TRADE_DEFECTS: readonly DefectEntry[] = [
   { id: 'trade.country-unchecked', area: 'trade', description: 'the feed upload accepts country codes that are not ISO 3166-1 alpha-2 (e.g. XX)' },
@@ -16,32 +16,11 @@ export const TRADE_DEFECTS: readonly DefectEntry[] = [
   { id: 'trade.sku-hs-dropped', area: 'trade', description: 'listTradeFeedSkus sends providedHs null for every SKU' },
 ];
 
-type Body = Record<string, unknown>;
 const SESSION_OPS = ['getTradeFeedSession', 'applyTradeFeedSession'];
+const count = (value: unknown) => (typeof value === 'number' ? value : 0);
 
 export const TRADE_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
-  {
-    id: 'trade.applyable-with-blocking',
-    operations: SESSION_OPS,
-    apply(res) {
-      const body = res.body as Body;
-      if (res.status === 200 && typeof body.blockingIssueCount === 'number' && body.blockingIssueCount > 0) res.body = { ...body, applyable: true };
-    },
-  },
-  {
-    id: 'trade.issue-count-off',
-    operations: SESSION_OPS,
-    apply(res) {
-      const body = res.body as Body;
-      if (res.status === 200 && typeof body.issueCount === 'number' && body.issueCount > 0) res.body = { ...body, issueCount: body.issueCount - 1 };
-    },
-  },
-  {
-    id: 'trade.sku-hs-dropped',
-    operations: ['listTradeFeedSkus'],
-    apply(res) {
-      const body = res.body as Body;
-      if (res.status === 200 && Array.isArray(body.skus)) res.body = { ...body, skus: body.skus.map((s) => (isBodyObject(s) ? { ...s, providedHs: null } : s)) };
-    },
-  },
+  rewriteSuccessBody('trade.applyable-with-blocking', SESSION_OPS, (body) => (count(body.blockingIssueCount) > 0 ? { ...body, applyable: true } : undefined)),
+  rewriteSuccessBody('trade.issue-count-off', SESSION_OPS, (body) => (count(body.issueCount) > 0 ? { ...body, issueCount: count(body.issueCount) - 1 } : undefined)),
+  rewriteListItems('trade.sku-hs-dropped', ['listTradeFeedSkus'], 'skus', (sku) => ({ ...sku, providedHs: null })),
 ];
