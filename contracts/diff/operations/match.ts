@@ -1,7 +1,8 @@
 // Matching operations across the two documents: path templates with parameter names blanked, webhooks by name,
 // and the parameters each operation takes (path level merged with operation level).
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../lib/bundle.js';
-import { deref, HTTP_METHODS } from '../../lib/operations.js';
+import { HTTP_METHODS } from '../../lib/operations.js';
+import { deref } from '../refs.js';
 
 export interface Operation {
   /** `GET /api/jobs/{id}` or `webhook job.completed`. */

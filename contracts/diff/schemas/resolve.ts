@@ -1,6 +1,7 @@
-// Reading a schema: $refs followed in its own document, allOf merged in, OpenAPI 3.0 spellings read as 3.1,
+// Reading a schema: $refs followed in its own document (refs.ts), allOf merged in, OpenAPI 3.0 spellings read as 3.1,
 // a one-variant oneOf/anyOf unwrapped (the nullable-ref idiom); and the types and nullability it declares.
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../lib/bundle.js';
+import { resolveRef } from '../refs.js';
 
 export interface View {
   s: JsonObject;
@@ -24,7 +25,7 @@ export function normalize(doc: OpenApiDocument, node: Json | undefined, expandin
       return { ...view, name };
     }
     if (expanding.has(ref)) return { s: {}, refs: [ref], name };
-    const target = resolvePointer(doc, ref);
+    const target = resolveRef(doc, ref);
     if (target === undefined) return { s: {}, refs: [ref], name }; // not resolvable here: compared by name only
     const view = normalize(doc, target, new Set([...expanding, ref]));
     return { s: view.s, refs: [ref, ...view.refs], name };
@@ -78,16 +79,6 @@ function legacyKeywords(own: JsonObject): JsonObject {
     }
   }
   return s;
-}
-
-function resolvePointer(doc: OpenApiDocument, ref: string): Json | undefined {
-  if (!ref.startsWith('#/')) return undefined;
-  let target: Json | undefined = doc;
-  for (const part of ref.slice(2).split('/')) {
-    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-    target = isObject(target) ? target[key] : undefined;
-  }
-  return target;
 }
 
 const LOWER = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties']);
