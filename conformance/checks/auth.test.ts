@@ -6,12 +6,13 @@ import type { Check } from '../harness/check.js';
 import { runSuite } from '../harness/runner.js';
 import type { RunReport } from '../harness/types.js';
 import { defectsCaughtBy, FILL_READ_BUCKET_RUNS, runsFor, startTestTarget, type TestTarget } from '../testing/simulator.js';
+import { authAttackChecks } from './auth-attacks.js';
 import { authChecks } from './auth.js';
 import { billingChecks } from './billing.js';
 import { isolationChecks } from './isolation.js';
 import { limitChecks } from './limits.js';
 
-const CHECKS: Check[] = [...authChecks, ...isolationChecks, ...limitChecks, ...billingChecks];
+const CHECKS: Check[] = [...authChecks, ...authAttackChecks, ...isolationChecks, ...limitChecks, ...billingChecks];
 
 /** The defects of the catalogue these checks must catch, and the checks that must fail with each. */
 const DEFECTS = defectsCaughtBy(CHECKS.map((c) => c.id));

@@ -49,7 +49,7 @@ export function expectError(ctx: Pick<CheckContext, 'fail'>, exchange: Exchange,
 export const replayOf = (ctx: CheckContext, id: string) => replayCommand(ctx.options, [id]);
 
 /** An exchange of `apiKey` (spec 5.1) outside the client's token cache: the token and its lifetime. */
-async function exchangeKey(ctx: CheckContext, apiKey: string, what: string): Promise<{ token: string; expiresIn: number; exchange: Exchange } | undefined> {
+export async function exchangeKey(ctx: CheckContext, apiKey: string, what: string): Promise<{ token: string; expiresIn: number; exchange: Exchange } | undefined> {
   const exchange = await ctx.client.call('POST', EXCHANGE_PATH, { auth: { apiKey } });
   const body = exchange.response.body as { access_token?: unknown; expires_in?: unknown };
   if (exchange.response.status !== 200 || typeof body?.access_token !== 'string') {
@@ -60,7 +60,7 @@ async function exchangeKey(ctx: CheckContext, apiKey: string, what: string): Pro
 }
 
 /** A read with exactly this bearer (no re-exchange on 401), expected to be served. */
-async function expectServed(ctx: CheckContext, token: string, what: string): Promise<boolean> {
+export async function expectServed(ctx: CheckContext, token: string, what: string): Promise<boolean> {
   const opened = await ctx.client.call('GET', READ_PATH, { auth: { bearer: token } });
   return ctx.expect(opened.response.status === 200, 'bearer-opens-tenant-endpoints', `${what}: GET ${READ_PATH} answered ${opened.response.status}, not 200`, opened);
 }

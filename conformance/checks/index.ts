@@ -3,6 +3,7 @@
 import type { Check } from '../harness/check.js';
 import type { LoadedContract } from '../harness/contract.js';
 import { advancedTradeChecks } from './advanced-trade/index.js';
+import { authAttackChecks } from './auth-attacks.js';
 import { authChecks } from './auth.js';
 import { billingChecks } from './billing.js';
 import { idempotencyChecks } from './idempotency.js';
@@ -25,6 +26,7 @@ import { webhookChecks } from './webhooks.js';
 export const allChecks: Check[] = [
   tokenExchange,
   ...authChecks,
+  ...authAttackChecks,
   ...validationChecks,
   ...isolationChecks,
   ...billingChecks,

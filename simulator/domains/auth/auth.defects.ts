@@ -1,6 +1,7 @@
 // The auth domain's injectable defects (README "Defect injection"). Behaviour defects are one
-// `defects.has('<id>')` line where the behaviour lives (authenticate.ts, tokens.ts); the ones that only
-// change what the token exchange sends are below.
+// `defects.has('<id>')` line where the behaviour lives (authenticate.ts, tokens.ts), tested first so that
+// with the defect off the default path runs unchanged; the ones that only change what the token exchange
+// sends are below.
 import type { DefectEntry, ResponseDefect } from '../../kernel/defects.js';
 
 export const AUTH_DEFECTS: readonly DefectEntry[] = [
@@ -12,6 +13,11 @@ export const AUTH_DEFECTS: readonly DefectEntry[] = [
   { id: 'auth.signature-not-verified', area: 'auth', description: 'a token with a tampered payload is accepted' },
   { id: 'auth.principal-not-enforced', area: 'auth', description: 'a dashboard token is accepted on billing setup' },
   { id: 'auth.unknown-key-wrong-code', area: 'auth', description: 'the exchange answers an unknown key with 403 INVALID_API_KEY' },
+  { id: 'auth.alg-none-accepted', area: 'auth', description: 'an unsigned (`alg: none`) token is accepted' },
+  { id: 'auth.foreign-key-accepted', area: 'auth', description: 'a token signed with the key in its own `jwk` header is accepted' },
+  { id: 'auth.foreign-issuer-unverified', area: 'auth', description: 'a token naming another issuer is accepted without its signature verified' },
+  { id: 'auth.org-header-trusted', area: 'auth', description: "`x-org-id` beside a bearer switches the call to that tenant" },
+  { id: 'auth.dashboard-route-open', area: 'auth', description: 'an integration token is accepted on the dashboard-only routes' },
 ];
 
 const EXCHANGE = ['exchangeIntegrationToken'] as const;

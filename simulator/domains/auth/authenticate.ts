@@ -114,6 +114,10 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
       );
     }
 
+    // defect injection (SIM_DEFECTS): auth.org-header-trusted lets x-org-id beside a bearer switch the call to any existing tenant.
+    const orgId = deps.defects.has('auth.org-header-trusted') && matched === byBearer ? headers['x-org-id']?.trim() : undefined;
+    if (orgId && (await tenants.get(orgId))) principal = { ...principal, tenantId: orgId };
+
     // Spec 5.4: a scope named in the matched requirement (ship:upload on carrier agreements).
     const required = [...new Set(Object.values(matched).flat())];
     const missing = required.filter((scope) => !principal.scopes.includes(scope));
@@ -127,7 +131,9 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
     // Spec 5.4: billing setup requires principal type integration.
     const types = op.operation['x-principal-types'];
     // defect injection (SIM_DEFECTS): auth.principal-not-enforced skips the principal-type check.
-    if (Array.isArray(types) && !types.includes(principal.type) && !deps.defects.has('auth.principal-not-enforced')) {
+    // defect injection (SIM_DEFECTS): auth.dashboard-route-open skips it on dashboard-only routes (spec 5.5).
+    const dashboardOpen = deps.defects.has('auth.dashboard-route-open') && Array.isArray(types) && types.includes('dashboard');
+    if (Array.isArray(types) && !types.includes(principal.type) && !deps.defects.has('auth.principal-not-enforced') && !dashboardOpen) {
       const allowed = types.filter((t): t is string => typeof t === 'string');
       throw new ApiError('PRINCIPAL_DENIED', `principal type must be ${allowed.join(' or ')}`, {
         required: allowed.length === 1 ? allowed[0] : allowed,

@@ -2,7 +2,7 @@
 // valid for 3600 s of virtual time. Issue and verification read the tenant's clock, so advancing that
 // tenant's clock (or the sandbox clock every tenant follows) by an hour expires a token exactly as waiting
 // would, and leaves other tenants' tokens alone.
-import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, decodeProtectedHeader, errors, importJWK, jwtVerify, SignJWT, type JWK, type JWTVerifyGetKey } from 'jose';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { invalidToken } from '../../kernel/errors.js';
 import type { SigningKeyStore } from './signing-key.store.js';
@@ -24,6 +24,10 @@ export interface TokenClaims {
 }
 
 export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
+  /** The key a token's own `jwk` header names, else the sandbox's: only ever used with the defect below on. */
+  const embeddedKeyOrOwn: JWTVerifyGetKey = async (header) =>
+    typeof header.jwk === 'object' && header.jwk !== null ? importJWK(header.jwk as JWK, 'HS256') : signingKeys.current();
+
   return {
     async issue(input: { tenantId: string; type: TokenPrincipalType; keyId: string | null; scopes: string[] }): Promise<string> {
       const iat = Math.floor(deps.clocks.of(input.tenantId).now() / 1000);
@@ -41,7 +45,12 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
     async verify(token: string): Promise<TokenClaims> {
       let payload: Record<string, unknown>;
       try {
-        ({ payload } = await jwtVerify(token, await signingKeys.current(), {
+        // defect injection (SIM_DEFECTS): auth.alg-none-accepted reads the claims of an unsigned (`alg: none`) token.
+        if (deps.defects.has('auth.alg-none-accepted') && /^none$/i.test(String(decodeProtectedHeader(token).alg))) payload = decodeJwt(token);
+        // defect injection (SIM_DEFECTS): auth.foreign-issuer-unverified takes a token of another issuer as the identity provider's, unverified.
+        else if (deps.defects.has('auth.foreign-issuer-unverified') && decodeJwt(token).iss !== ISSUER) payload = decodeJwt(token);
+        // defect injection (SIM_DEFECTS): auth.foreign-key-accepted verifies with the key the token embeds in its `jwk` header.
+        else ({ payload } = await jwtVerify(token, deps.defects.has('auth.foreign-key-accepted') ? embeddedKeyOrOwn : await signingKeys.current(), {
           algorithms: ['HS256'],
           issuer: ISSUER,
           requiredClaims: ['exp', 'iat', 'jti'],
