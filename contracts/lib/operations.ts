@@ -42,21 +42,8 @@ export function listOperations(doc: OpenApiDocument, sections: Array<'paths' | '
   return found;
 }
 
-/** Follows one local `$ref` (`#/components/...`) of a bundled document. */
-export function deref<T extends Json>(doc: OpenApiDocument, node: T): Json {
-  let current: Json = node;
-  for (let hops = 0; isObject(current) && typeof current.$ref === 'string' && hops < 20; hops++) {
-    const pointer: string = current.$ref as string;
-    if (!pointer.startsWith('#/')) return current;
-    let target: Json = doc;
-    for (const part of pointer.slice(2).split('/')) {
-      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-      target = isObject(target) ? target[key] : null;
-    }
-    current = target;
-  }
-  return current;
-}
+/** Follows a `$ref` of a document held in memory (refs.ts: any local pointer, through arrays and escapes). */
+export { deref } from './refs.js';
 
 /** The operation a concrete request addresses (`GET /api/jobs/4f1c...`), or undefined. */
 export function matchOperation(doc: OpenApiDocument, method: string, path: string): ContractOperation | undefined {

@@ -2,7 +2,7 @@
 // and the parameters each operation takes (path level merged with operation level).
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../lib/bundle.js';
 import { HTTP_METHODS } from '../../lib/operations.js';
-import { deref } from '../refs.js';
+import { deref } from '../../lib/refs.js';
 
 export interface Operation {
   /** `GET /api/jobs/{id}` or `webhook job.completed`. */

@@ -1,6 +1,6 @@
 // Request bodies (webhook payloads: the same walk, judged from the receiver's side).
 import { isObject, type Json, type JsonObject } from '../../lib/bundle.js';
-import { deref } from '../refs.js';
+import { deref } from '../../lib/refs.js';
 import type { DiffContext } from '../types.js';
 import { reportRemoval } from './deprecation-notices.js';
 import type { Operation } from './match.js';

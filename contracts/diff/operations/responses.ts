@@ -1,7 +1,7 @@
 // Responses: statuses (a code matched by its range too), media types, headers, and the error codes each error
 // response allows.
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../lib/bundle.js';
-import { deref } from '../refs.js';
+import { deref } from '../../lib/refs.js';
 import type { DiffContext } from '../types.js';
 import { reportRemoval } from './deprecation-notices.js';
 import { paramSchema } from './parameters.js';

@@ -1,7 +1,7 @@
 // Schemas: handed to the schema differ, unless both sides are the same after following references (the
 // common case, and it keeps comparing a version with itself fast).
 import { isObject, type Json } from '../../lib/bundle.js';
-import { deref } from '../refs.js';
+import { deref } from '../../lib/refs.js';
 import { diffSchema } from '../schema-diff.js';
 import type { DiffContext, Direction } from '../types.js';
 

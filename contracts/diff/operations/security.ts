@@ -1,7 +1,7 @@
 // Security: the requirement alternatives of each operation (scheme sets with scopes), and the named security
 // schemes of the document.
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../lib/bundle.js';
-import { deref } from '../refs.js';
+import { deref } from '../../lib/refs.js';
 import type { DiffContext } from '../types.js';
 
 type Alternative = Map<string, Set<string>>; // scheme -> required scopes

@@ -1,7 +1,7 @@
 // Reading a schema: $refs followed in its own document (refs.ts), allOf merged in, OpenAPI 3.0 spellings read as 3.1,
 // a one-variant oneOf/anyOf unwrapped (the nullable-ref idiom); and the types and nullability it declares.
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../lib/bundle.js';
-import { resolveRef } from '../refs.js';
+import { resolveRef } from '../../lib/refs.js';
 
 export interface View {
   s: JsonObject;

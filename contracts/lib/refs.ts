@@ -5,7 +5,7 @@
 // comparison are resolved here, the same way: a reference this document cannot answer (another file, a URL,
 // a missing pointer) stays unresolved on either side and is compared by its text.
 import { $Refs } from '@apidevtools/json-schema-ref-parser';
-import { isObject, type Json, type OpenApiDocument } from '../lib/bundle.js';
+import { isObject, type Json, type OpenApiDocument } from './bundle.js';
 
 // The library's public resolve() is asynchronous (it may read files); the gate is synchronous and its documents
 // are already loaded, so each one is registered as the root of a $Refs map by hand (once per document).

@@ -1,6 +1,6 @@
 // Following $refs in one document: the pointer forms a swagger-parser bundle uses, and what stays unresolved.
 import { describe, expect, it } from 'vitest';
-import type { OpenApiDocument } from '../lib/bundle.js';
+import type { OpenApiDocument } from './bundle.js';
 import { deref, resolveRef } from './refs.js';
 
 const doc = {
