@@ -8,21 +8,20 @@
 // `catalog` is POST /api/catalog/upload (rows into the catalog); `screening` is POST /api/upload (rows into
 // the catalog, then every SKU screened: a SIMA result per row); `feed` is POST /api/trade/feeds/upload with a
 // feed of `--feed-rows` SKUs (default 200,000) normalized to the end. A report, not an assertion.
-import { mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeLargeCatalogCsv, writeLargeFeedCsv } from '../../simulator/testing/large-catalog.js';
-import { startSimulatorProcess, type SimulatorProcess } from '../../simulator/testing/process.js';
+import type { SimulatorProcess } from '../../simulator/testing/process.js';
+import { memoryOf, RSS_TARGET_MB, startUploadServer } from './upload-server.js';
 
 const { values } = parseArgs({ options: { endpoint: { type: 'string', default: 'both' }, mb: { type: 'string', default: '49' }, 'feed-rows': { type: 'string', default: '200000' }, 'max-old-space': { type: 'string' } } });
 const ENDPOINTS = { catalog: '/api/catalog/upload', screening: '/api/upload', feed: '/api/trade/feeds/upload' } as const;
 const chosen = values.endpoint === 'both' ? (['catalog', 'screening'] as const) : [values.endpoint as keyof typeof ENDPOINTS];
 for (const e of chosen) if (!(e in ENDPOINTS)) throw new Error(`--endpoint must be catalog, screening, feed or both, not ${e}`);
-const KEY = 'tfk_bench_upload';
-const ADMIN = 'bench-admin';
-const TARGET_MB = 600;
 const JOB_TIMEOUT_MS = 20 * 60_000;
+const FEED_DEFAULTS = { originCountry: 'CN', defaultDestinationCountry: 'CA' };
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-upload-rss-'));
 const servers: SimulatorProcess[] = [];
@@ -31,51 +30,18 @@ process.on('exit', () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** VmRSS and VmHWM (peak) of a process, in MB. */
-function memoryOf(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
-}
-
-async function json(res: Response, expected: number) {
-  const text = await res.text();
-  if (res.status !== expected) throw new Error(`${res.url} answered ${res.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
-
 async function measure(endpoint: keyof typeof ENDPOINTS, file: string, rows: number) {
-  const server = await startSimulatorProcess({
-    SIM_DB: path.join(dir, `${endpoint}-store.json`),
-    SIM_ADMIN_TOKEN: ADMIN,
-    SIM_INTEGRATION_KEY: KEY,
-    SIM_JOB_START_DELAY_MS: '10',
-    SIM_JOB_PROCESSING_MS: '20',
-    ...(values['max-old-space'] ? { NODE_OPTIONS: `--max-old-space-size=${values['max-old-space']}` } : {}),
-  });
+  const { server, pid, upload, waitFor } = await startUploadServer(path.join(dir, `${endpoint}-store.json`), values['max-old-space']);
   servers.push(server);
-  const pid = server.child.pid!;
-  const { access_token: token } = await json(await fetch(`${server.url}/api/auth/token/integration`, { method: 'POST', headers: { 'x-api-key': KEY } }), 200);
   const before = memoryOf(pid);
-  const form = new FormData();
-  form.append('file', await openAsBlob(file, { type: 'text/csv' }), path.basename(file));
-  if (endpoint === 'feed') {
-    form.append('originCountry', 'CN');
-    form.append('defaultDestinationCountry', 'CA');
-  }
   const started = performance.now();
-  const { jobId } = await json(await fetch(`${server.url}${ENDPOINTS[endpoint]}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form }), 202);
+  const { jobId } = await upload(ENDPOINTS[endpoint], file, endpoint === 'feed' ? FEED_DEFAULTS : {});
   const acceptedMs = performance.now() - started;
-  let job: { status: string; reconciliation?: Record<string, unknown> };
-  for (const deadline = Date.now() + JOB_TIMEOUT_MS; ; await new Promise((r) => setTimeout(r, 500))) {
-    job = await json(await fetch(`${server.url}/api/jobs/${jobId}`, { headers: { authorization: `Bearer ${token}` } }), 200);
-    if (job.status === 'COMPLETED' || job.status === 'FAILED') break;
-    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.status} after ${JOB_TIMEOUT_MS / 1000} s`);
-  }
+  const job = await waitFor(jobId, JOB_TIMEOUT_MS);
   const doneMs = performance.now() - started;
   const after = memoryOf(pid);
   await server.kill();
-  return { endpoint, rows, status: job.status, reconciliation: job.reconciliation, acceptedS: +(acceptedMs / 1000).toFixed(1), completedS: +(doneMs / 1000).toFixed(1), rssBeforeMb: before.rss, rssAfterMb: after.rss, peakRssMb: after.peak, target: after.peak < TARGET_MB ? 'met' : 'missed' };
+  return { endpoint, rows, status: job.status, reconciliation: job.reconciliation, acceptedS: +(acceptedMs / 1000).toFixed(1), completedS: +(doneMs / 1000).toFixed(1), rssBeforeMb: before.rss, rssAfterMb: after.rss, peakRssMb: after.peak, target: after.peak < RSS_TARGET_MB ? 'met' : 'missed' };
 }
 
 console.log(`Node ${process.version}${values['max-old-space'] ? `, server --max-old-space-size=${values['max-old-space']}` : ''}`);

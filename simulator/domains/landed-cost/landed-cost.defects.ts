@@ -1,7 +1,7 @@
 // The landed-cost domain's injectable defects (README "Defect injection"). Behaviour defects are one
 // `defects.has('<id>')` line where the behaviour lives (landed-cost.routes.ts, engine.ts); the one that only
 // changes what is sent is below, applied to the final calculateLandedCost response.
-import { isBodyObject, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
+import { isBodyObject, rewriteSuccessBody, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
 
 export const LANDED_COST_DEFECTS: readonly DefectEntry[] = [
   { id: 'landedcost.hint-format', area: 'landed-cost', description: "X-Deprecation-Hint reads `freight is deprecated, use shippingCost`, comma-separated, instead of `use 'shippingCost' not 'freight'` entries" },
@@ -17,17 +17,10 @@ export const LANDED_COST_DEFECTS: readonly DefectEntry[] = [
   { id: 'landedcost.unsupported-expression-unflagged', area: 'landed-cost', description: 'rate_not_available for an unsupported duty expression reports unsupportedExpression: false' },
 ];
 
-type Body = Record<string, unknown>;
-
 export const LANDED_COST_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
-  {
-    id: 'landedcost.total-omits-tax',
-    operations: ['calculateLandedCost'],
-    apply(res) {
-      const body = res.body as Body;
-      const breakdown = body.breakdown;
-      if (res.status !== 200 || !isBodyObject(breakdown) || typeof breakdown.totalLandedCost !== 'number' || typeof breakdown.taxAmount !== 'number') return;
-      res.body = { ...body, breakdown: { ...breakdown, totalLandedCost: Math.round((breakdown.totalLandedCost - breakdown.taxAmount) * 100) / 100 } };
-    },
-  },
+  rewriteSuccessBody('landedcost.total-omits-tax', ['calculateLandedCost'], (body) => {
+    const breakdown = body.breakdown;
+    if (!isBodyObject(breakdown) || typeof breakdown.totalLandedCost !== 'number' || typeof breakdown.taxAmount !== 'number') return undefined;
+    return { ...body, breakdown: { ...breakdown, totalLandedCost: Math.round((breakdown.totalLandedCost - breakdown.taxAmount) * 100) / 100 } };
+  }),
 ];

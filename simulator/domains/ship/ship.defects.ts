@@ -1,7 +1,7 @@
 // The ship domain's injectable defects (README "Defect injection"): each one line or branch where the
 // behaviour lives (`defects.has('<id>')` in finding.routes.ts, claim.routes.ts, upload.routes.ts,
 // ship-upload.processor.ts); the ones that only change what is sent are below.
-import { isBodyObject, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
+import { isBodyObject, rewriteSuccessBody, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
 
 export const SHIP_DEFECTS: readonly DefectEntry[] = [
   { id: 'ship.reopen-from-open', area: 'ship', description: 'reopenFinding accepts an OPEN finding (200 instead of 409)' },
@@ -33,12 +33,5 @@ export const SHIP_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
       }
     },
   },
-  {
-    id: 'claims.bare-submission',
-    operations: ['getClaimSubmission'],
-    apply(res) {
-      const body = res.body as Body;
-      if (res.status === 200 && isBodyObject(body) && isBodyObject(body.submission)) res.body = body.submission;
-    },
-  },
+  rewriteSuccessBody('claims.bare-submission', ['getClaimSubmission'], (body) => (isBodyObject(body.submission) ? body.submission : undefined)),
 ];
