@@ -48,14 +48,15 @@ export const isRateLimited = (exchange: Exchange) => exchange.response.status ==
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Enqueues, honouring 429 as spec 7 asks (wait `details.retryAfterSeconds`, or Retry-After) within a bounded
- * total wait; with the control API the wait is taken on the virtual clock. Returns the last exchange.
+ * Sends a request again while it answers 429, as spec 7 asks (wait `details.retryAfterSeconds`, or
+ * Retry-After): with the control API the wait is taken on the virtual clock (at most 5 retries), else in real
+ * time within a bounded total wait. `send` makes the request afresh each time. Returns the last exchange.
  */
-export async function enqueueHonouringLimits(client: ConformanceClient, body: unknown, options: { key?: string; admin?: AdminClient; maxWaitMs?: number } = {}): Promise<Exchange> {
+export async function honouringLimits(send: () => Promise<Exchange>, options: { admin?: AdminClient; maxWaitMs?: number } = {}): Promise<Exchange> {
   const maxWaitMs = options.maxWaitMs ?? 20_000;
   let waitedMs = 0;
   for (let attempt = 1; ; attempt++) {
-    const exchange = await enqueue(client, body, options.key);
+    const exchange = await send();
     if (!isRateLimited(exchange)) return exchange;
     const details = (exchange.response.body as { details?: { retryAfterSeconds?: unknown } }).details;
     const asked = Number(details?.retryAfterSeconds ?? exchange.response.headers['retry-after'] ?? 1);
@@ -70,6 +71,11 @@ export async function enqueueHonouringLimits(client: ConformanceClient, body: un
       waitedMs += seconds * 1000;
     }
   }
+}
+
+/** Enqueues a SIMA batch (spec 4.2), honouring 429 (`honouringLimits`). */
+export function enqueueHonouringLimits(client: ConformanceClient, body: unknown, options: { key?: string; admin?: AdminClient; maxWaitMs?: number } = {}): Promise<Exchange> {
+  return honouringLimits(() => enqueue(client, body, options.key), options);
 }
 
 /** The job id of a 202 receipt, else undefined. */

@@ -6,7 +6,7 @@ import type { AdminClient } from '../../harness/admin.js';
 import type { CheckContext } from '../../harness/check.js';
 import type { ConformanceClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
-import { enqueueHonouringLimits, isRateLimited, receiptJobId, settleJobs, sleep, writeTenant } from '../jobs-support.js';
+import { enqueueHonouringLimits, honouringLimits, isRateLimited, receiptJobId, settleJobs, writeTenant } from '../jobs-support.js';
 
 export const RESULTS_PATH = '/api/sima/results';
 export const SUMMARY_PATH = '/api/sima/summary';
@@ -59,24 +59,8 @@ export const label = (params: Record<string, string | number | undefined>) => qu
  * A GET honouring 429 RATE_LIMITED as spec 7 asks (wait `details.retryAfterSeconds`, or Retry-After): on the
  * virtual clock with the control API, else in real time within a bounded wait. Returns the last exchange.
  */
-export async function read(client: ConformanceClient, path: string, admin?: AdminClient, maxWaitMs = 20_000): Promise<Exchange> {
-  let waitedMs = 0;
-  for (let attempt = 1; ; attempt++) {
-    const exchange = await client.call('GET', path);
-    if (!isRateLimited(exchange)) return exchange;
-    const details = (exchange.response.body as { details?: { retryAfterSeconds?: unknown } }).details;
-    const asked = Number(details?.retryAfterSeconds ?? exchange.response.headers['retry-after'] ?? 1);
-    const seconds = Number.isFinite(asked) && asked > 0 ? asked : 1;
-    if (admin) {
-      if (attempt > 5) return exchange;
-      await admin.advanceClock(seconds);
-      await sleep(50);
-    } else {
-      if (waitedMs + seconds * 1000 > maxWaitMs) return exchange;
-      await sleep(seconds * 1000);
-      waitedMs += seconds * 1000;
-    }
-  }
+export function read(client: ConformanceClient, path: string, admin?: AdminClient, maxWaitMs = 20_000): Promise<Exchange> {
+  return honouringLimits(() => client.call('GET', path), { admin, maxWaitMs });
 }
 
 export interface ResultsPage {

@@ -12,7 +12,7 @@ import type { Exchange } from '../../harness/types.js';
 import { judgeFeedSession, POLL_TERMINAL, type FeedSessionStatus } from '../../models/feed-session.model.js';
 import { modelExpect, ModelViolation, runModel, type ModelTools } from '../../models/runner.js';
 import { isRateLimited, settleJobs, sleep } from '../jobs-support.js';
-import { codeOf, directRows, feedCsv, feedForm, feedRows, sessionPath, UPLOAD_PATH } from './support.js';
+import { codeOf, directRows, feedCsv, feedForm, feedRows, feedTenant, sessionPath, UPLOAD_PATH } from './support.js';
 
 type Kind = 'direct' | 'clean' | 'nonBlocking' | 'blocking';
 
@@ -167,13 +167,8 @@ export const tradeFeedLifecycleModel = defineCheck({
       name: 'feed-session',
       commands,
       async initial(tools: ModelTools) {
-        if (!tools.admin) return { model: { sessions: [] }, real: { client: tools.client } };
-        const created = await tools.admin.createTenant({ name: 'Conformance feed lifecycle model' });
-        await tools.admin.updateSettings(created.tenantId, {
-          rateLimits: { read: { limit: 100_000, windowMs: 60_000 }, write: { limit: 100_000, windowMs: 60_000 }, upload: { limit: 100_000, windowMs: 60_000 } },
-          queueCaps: { total: 100_000, upload: 100_000, preview: 100 },
-        });
-        return { model: { sessions: [] }, real: { client: tools.client.withApiKey(created.integrationKey), admin: tools.admin, tenantId: created.tenantId } };
+        const tenant = await feedTenant(tools, 'Conformance feed lifecycle model');
+        return { model: { sessions: [] }, real: { client: tenant.client, admin: tools.admin, tenantId: tenant.tenantId } };
       },
       sequences: ctx.admin ? Math.min(ctx.runs, 15) : Math.min(ctx.runs, 3),
       maxCommands: 10,

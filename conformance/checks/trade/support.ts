@@ -5,7 +5,7 @@ import type { CheckContext } from '../../harness/check.js';
 import type { ConformanceClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
 import { POLL_TERMINAL, isFeedStatus, type FeedSessionStatus } from '../../models/feed-session.model.js';
-import { isRateLimited, RUN_NONCE, settleJobs, sleep } from '../jobs-support.js';
+import { honouringLimits, isRateLimited, RUN_NONCE, settleJobs, sleep } from '../jobs-support.js';
 
 export const UPLOAD_PATH = '/api/trade/feeds/upload';
 export const sessionPath = (id: string) => `/api/trade/feeds/${id}`;
@@ -57,31 +57,19 @@ export function feedForm(csv: string, fields: Record<string, string> = { originC
 }
 
 /** A tenant for feeds: fresh with the control API (limits raised, sandbox-defined), else the primary one. */
-export async function feedTenant(ctx: CheckContext, name: string): Promise<{ client: ConformanceClient; fresh: boolean; tenantId?: string }> {
-  if (!ctx.admin) return { client: ctx.client, fresh: false };
-  const created = await ctx.admin.createTenant({ name });
-  await ctx.admin.updateSettings(created.tenantId, {
+export async function feedTenant({ client, admin }: Pick<CheckContext, 'client' | 'admin'>, name: string): Promise<{ client: ConformanceClient; fresh: boolean; tenantId?: string }> {
+  if (!admin) return { client, fresh: false };
+  const created = await admin.createTenant({ name });
+  await admin.updateSettings(created.tenantId, {
     rateLimits: { read: { limit: 100_000, windowMs: 60_000 }, write: { limit: 100_000, windowMs: 60_000 }, upload: { limit: 100_000, windowMs: 60_000 } },
     queueCaps: { total: 100_000, upload: 100_000, sima: 100_000, preview: 100 },
   });
-  return { client: ctx.client.withApiKey(created.integrationKey), fresh: true, tenantId: created.tenantId };
+  return { client: client.withApiKey(created.integrationKey), fresh: true, tenantId: created.tenantId };
 }
 
-/** POST with 429s waited out as spec 7 asks (virtual clock with the control API, else a bounded real wait). */
-export async function send(ctx: CheckContext, client: ConformanceClient, method: string, path: string, options: { form?: FormData | (() => FormData); json?: unknown } = {}): Promise<Exchange> {
-  let waited = 0;
-  for (let attempt = 1; ; attempt++) {
-    const form = typeof options.form === 'function' ? options.form() : options.form;
-    const exchange = await client.call(method, path, { ...(form ? { form } : {}), ...(options.json !== undefined ? { json: options.json } : {}) });
-    if (!isRateLimited(exchange) || attempt > 5) return exchange;
-    const seconds = Number((exchange.response.body as { details?: { retryAfterSeconds?: unknown } }).details?.retryAfterSeconds ?? 1) || 1;
-    if (ctx.admin) await ctx.admin.advanceClock(seconds);
-    else {
-      if (waited + seconds * 1000 > 20_000) return exchange;
-      await sleep(seconds * 1000);
-      waited += seconds * 1000;
-    }
-  }
+/** A request with 429s waited out as spec 7 asks (`honouringLimits`); a form is built afresh for each try. */
+export function send(ctx: Pick<CheckContext, 'admin'>, client: ConformanceClient, method: string, path: string, options: { form?: () => FormData; json?: unknown } = {}): Promise<Exchange> {
+  return honouringLimits(() => client.call(method, path, { ...(options.form ? { form: options.form() } : {}), ...(options.json !== undefined ? { json: options.json } : {}) }), { admin: ctx.admin });
 }
 
 export interface SettledFeed {
