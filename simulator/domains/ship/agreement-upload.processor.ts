@@ -7,6 +7,7 @@
 import { access } from 'node:fs/promises';
 import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
+import { cellOf, headerColumns } from '../../kernel/uploads/header-columns.js';
 import { readUploadedTable } from '../../kernel/uploads/uploaded-file.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import type { AgreementStore } from './agreement.store.js';
@@ -48,7 +49,7 @@ export function agreementUploadProcessor(deps: Pick<KernelDeps, 'store' | 'clock
     const tenantId = job.tenantId;
     const now = deps.clocks.of(tenantId).nowIso();
     const built = new Map<Carrier, AgreementRecord>();
-    const keyOf = new Map<string, string>();
+    let keyOf = new Map<string, string>();
     const skipped = { counts: {} as Record<string, number>, sample: [] as Array<Record<string, unknown>> };
     let header = false;
     let rows = 0;
@@ -58,15 +59,12 @@ export function agreementUploadProcessor(deps: Pick<KernelDeps, 'store' | 'clock
       await giveWay();
       if (event.type === 'header') {
         header = true;
-        for (const [column, aliases] of Object.entries(ALIASES)) {
-          const key = event.keys.find((k) => aliases.includes(k));
-          if (key) keyOf.set(column, key);
-        }
+        keyOf = headerColumns(event.keys, ALIASES);
         if (!keyOf.has('recordType') || !keyOf.has('carrier')) throw new Error(`${file.fileName} has no usable header: an agreement file names recordType and carrier columns (see the sandbox README)`);
         continue;
       }
       rows += 1;
-      const get = (column: string) => (keyOf.has(column) ? (event.values[keyOf.get(column)!] ?? '').trim() : '');
+      const get = (column: string) => cellOf(keyOf, event.values, column);
       const verdict = ((): Verdict => {
         const carrier = carrierOf(get('carrier'));
         if (!carrier) return { ok: false, reason: 'unknown_carrier', field: 'carrier', value: get('carrier') };

@@ -7,6 +7,7 @@
 import { access } from 'node:fs/promises';
 import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
+import { cellOf, headerColumns } from '../../kernel/uploads/header-columns.js';
 import { readUploadedTable } from '../../kernel/uploads/uploaded-file.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import type { OrderStore } from './agreement.store.js';
@@ -33,7 +34,7 @@ export function orderUploadProcessor(deps: Pick<KernelDeps, 'store' | 'clocks'>,
     if (file.size === 0) throw new Error(`${file.fileName} is empty: send a header row (orderId, sku, quantity, ...) and one row per order line`);
     const tenantId = job.tenantId;
     const now = deps.clocks.of(tenantId).nowIso();
-    const keyOf = new Map<string, string>();
+    let keyOf = new Map<string, string>();
     const written = new Set<string>();
     const skipped = { counts: {} as Record<string, number>, sample: [] as Array<Record<string, unknown>> };
     const skip = (row: number, reason: string, field: string) => {
@@ -50,15 +51,12 @@ export function orderUploadProcessor(deps: Pick<KernelDeps, 'store' | 'clocks'>,
       await giveWay();
       if (event.type === 'header') {
         header = true;
-        for (const [column, aliases] of Object.entries(ALIASES)) {
-          const key = event.keys.find((k) => aliases.includes(k));
-          if (key) keyOf.set(column, key);
-        }
+        keyOf = headerColumns(event.keys, ALIASES);
         if (!keyOf.has('orderId')) throw new Error(`${file.fileName} has no usable header: name an order id column (${ALIASES.orderId.join(', ')})`);
         continue;
       }
       rows += 1;
-      const get = (column: string) => (keyOf.has(column) ? (event.values[keyOf.get(column)!] ?? '').trim() : '');
+      const get = (column: string) => cellOf(keyOf, event.values, column);
       const orderId = get('orderId');
       if (!orderId) {
         skip(event.line, 'missing_order_id', 'orderId');
