@@ -15,6 +15,8 @@ import { PROFILES, type Profile, type RunReport, type TargetOptions } from './ha
 import { createConsoleReporter, type ConsoleStream } from './reporters/console.js';
 import type { RunContext } from './reporters/format.js';
 import { renderHtml } from './reporters/html.js';
+import { coverageOfRun } from './checks/operations/coverage.js';
+import { COVERAGE_FILE, renderCoverageJson } from './reporters/coverage.js';
 import { renderJson } from './reporters/json.js';
 import { renderJUnit } from './reporters/junit.js';
 
@@ -207,11 +209,18 @@ export function writeReports(report: RunReport, dir: string, formats: ReportForm
     json: () => renderJson(report, context),
     html: () => renderHtml(report, context),
   };
-  return formats.map((format) => {
+  const files = formats.map((format) => {
     const file = path.join(dir, REPORT_FILES[format]);
     writeFileSync(file, render[format]());
     return file;
   });
+  // The input coverage (issue 14) goes beside report.json, when the operation checks ran.
+  if (context.coverage && formats.includes('json')) {
+    const file = path.join(dir, COVERAGE_FILE);
+    writeFileSync(file, renderCoverageJson(context.coverage));
+    files.push(file);
+  }
+  return files;
 }
 
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env, io: CliIo = {}): Promise<number> {
@@ -269,7 +278,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     return EXIT.error;
   }
 
-  const context: RunContext = { only: target.only, suiteSize: checks.length };
+  const context: RunContext = { only: target.only, suiteSize: checks.length, coverage: coverageOfRun(target) };
   let reportFiles: string[];
   try {
     reportFiles = writeReports(report, settings.reportDir, settings.formats, context);

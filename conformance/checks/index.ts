@@ -2,11 +2,12 @@
 // per-operation checks are generated from the contract being certified.
 import type { Check } from '../harness/check.js';
 import type { LoadedContract } from '../harness/contract.js';
+import { journeysFor } from '../journeys/index.js';
 import { advancedTradeChecks } from './advanced-trade/index.js';
 import { authAttackChecks } from './auth-attacks.js';
 import { authChecks } from './auth.js';
 import { billingChecks } from './billing.js';
-import { idempotencyChecks } from './idempotency.js';
+import { idempotencyChecks } from './idempotency/index.js';
 import { isolationChecks } from './isolation.js';
 import { jobChecks } from './jobs.js';
 import { landedCostChecks } from './landed-cost.js';
@@ -51,5 +52,7 @@ export function checksFor(contract: LoadedContract): Check[] {
   const trade = contract.operation('uploadTradeFeed') ? tradeChecks : [];
   // Freight audit, workflow C (spec 4.5): its checks join for a contract with the finding workflow (v1.2.0, v1.3.0).
   const ship = contract.operation('listFindings') ? shipChecks : [];
-  return [...allChecks.slice(0, 1), ...operationChecks(contract), ...rest, ...trade, ...ship, ...advancedTrade, ...signup, ...limitChecks];
+  // The journeys (spec 1: workflows A, B, C) walk what the domain checks above test one by one: after them,
+  // before limits; each joins for a contract with its workflow's operations.
+  return [...allChecks.slice(0, 1), ...operationChecks(contract), ...rest, ...trade, ...ship, ...advancedTrade, ...signup, ...journeysFor(contract), ...limitChecks];
 }

@@ -1,4 +1,4 @@
-// The job, pagination and idempotency checks against the simulator run as a process: they pass on a healthy
+// The job and pagination checks against the simulator run as a process: they pass on a healthy
 // simulator (simulator profile with the control API, sandbox profile without it, readonly), and each defect
 // of the catalogue meant for them (DEFECT_EXPECTATIONS), switched on at run time in the same simulator,
 // makes them fail.
@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSuite } from '../harness/runner.js';
 import type { Profile, RunReport, TargetOptions } from '../harness/types.js';
 import { defectsCaughtBy, startTestTarget, TEST_SEED, type TestTarget } from '../testing/simulator.js';
-import { idempotencyChecks } from './idempotency.js';
 import { jobChecks } from './jobs.js';
 import { paginationChecks } from './pagination.js';
 
-const CHECKS = [...jobChecks, ...paginationChecks, ...idempotencyChecks];
+// The idempotency checks have their own test (idempotency/idempotency.test.ts).
+const CHECKS = [...jobChecks, ...paginationChecks];
 
 let target: TestTarget;
 beforeAll(async () => {
@@ -26,7 +26,7 @@ const options = (profile: Profile, extra: Partial<TargetOptions> = {}): TargetOp
 const describeResults = (report: RunReport) =>
   report.results.map((r) => `${r.id}: ${r.verdict} (${r.durationMs} ms)${r.reason ? ` ${r.reason}` : ''}${r.failures.map((f) => `\n  ${f.rule}: ${f.message.slice(0, 400)}`).join('')}`).join('\n');
 
-describe('job, pagination and idempotency checks on a healthy simulator', () => {
+describe('job and pagination checks on a healthy simulator', () => {
   it('pass in the simulator profile (100 model sequences well under a minute)', async () => {
     const report = await runSuite(options('simulator'), CHECKS);
     expect(report.results.map((r) => r.verdict), describeResults(report)).toEqual(CHECKS.map(() => 'passed'));

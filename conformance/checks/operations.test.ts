@@ -45,7 +45,9 @@ describe('operation checks on a healthy simulator (v1.3.0)', () => {
       expect(ids).toContain(`operations.${op.operationId}.accepts-valid-input`);
       expect(ids).toContain(`operations.${op.operationId}.rejects-invalid-input`);
     }
-    expect(ids.length).toBe(contract.operations.length * 2 + validationChecks.length);
+    // ... and the normalization rules' check (operations/normalizations.ts).
+    expect(ids).toContain('operations.normalizations');
+    expect(ids.length).toBe(contract.operations.length * 2 + 1 + validationChecks.length);
   });
 
   /** Operations whose every input takes any value (getSimaEvidence: the SKU path segment is any string):

@@ -26,7 +26,6 @@ describe('the ship checks against the simulator', () => {
     ['ship.finding-model', 'ship.reopen-from-open', 'model-finding'],
     ['ship.submission-model', 'claims.partial-from-failed-stays-failed', 'model-claim-submission'],
     ['ship.claim-rules', 'claims.duplicate-link-allowed', 'claim-duplicate-links'],
-    ['ship.journey-c', 'claims.packet-other-tenant', 'packet-isolated'],
     ['ship.findings-list-filters', 'ship.findings-filter-ignored', 'findings-filter'],
     ['ship.batch-credit-disabled', 'ship.batch-credit-allowed', 'batch-credit-disabled'],
   ])('%s fails with %s on rule %s', async (check, defect, rule) => {

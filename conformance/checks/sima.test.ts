@@ -1,4 +1,4 @@
-// The SIMA checks (spec 2.4, 4.2, workflow A) proved on a small spec-correct stub: they pass on it in the
+// The SIMA checks (spec 2.4, 4.2) and the journey of workflow A (journeys.a) proved on a small spec-correct stub: they pass on it in the
 // simulator and sandbox profiles, skip with reasons in readonly on an empty tenant, and each fails on a
 // variant of the stub that breaks the one rule it asserts. Then against the simulator itself.
 //
@@ -13,10 +13,12 @@ import { runSuite } from '../harness/runner.js';
 import type { RunReport, TargetOptions } from '../harness/types.js';
 import { startTestTarget, type TestTarget } from '../testing/simulator.js';
 import { startStub, stubError, type StubRequest, type StubResponse, type StubRoute, type StubTarget } from '../testing/stub-target.js';
+import { journeyA } from '../journeys/index.js';
 import { simaChecks } from './sima/index.js';
 
 // ---------------------------------------------------------------------------------------------------------
-// The stub: POST /api/sima/batch (jobs end at once), GET /api/jobs/{id}, and the SIMA read endpoints.
+// The stub: POST /api/catalog/upload and /api/sima/batch (jobs end at once), GET /api/jobs/{id}, and the SIMA
+// read endpoints.
 
 type Defect =
   | 'job-stuck' // jobs never leave PROCESSING
@@ -62,9 +64,12 @@ function simaStub(defect?: Defect): StubRoute {
   /** tenantId -> sku -> latest result, tenants in the order they first screened. */
   const results = new Map<string, Map<string, Item>>();
   const jobs = new Map<string, { tenantId: string; body: Record<string, unknown> }>();
+  /** tenantId -> SKUs its catalog uploads added. */
+  const uploaded = new Map<string, string[]>();
 
   const screen = (tenantId: string, skus: string[] | null) => {
-    const catalog: Record<string, Screening> = { ...CATALOG, [ownSku(tenantId)]: OWN };
+    const own = Object.fromEntries((uploaded.get(tenantId) ?? []).map((sku) => [sku, CATALOG['CL-TEE']]));
+    const catalog: Record<string, Screening> = { ...CATALOG, ...own, [ownSku(tenantId)]: OWN };
     const requested = skus ?? Object.keys(catalog);
     const mine = results.get(tenantId) ?? new Map<string, Item>();
     results.set(tenantId, mine);
@@ -137,6 +142,22 @@ function simaStub(defect?: Defect): StubRoute {
         body: { id: jobId, type: 'sima_validation', status: 'COMPLETED', progress: 100, ...screen(tenantId, body.skus ?? null), skippedRows: { counts: null, sample: null }, warnings: null, error: null, createdAt: now, updatedAt: now },
       });
       return { status: 202, body: { jobId, status: 'PENDING', message: 'SIMA screening batch accepted', replayed: false } };
+    }
+    if (request.method === 'POST' && request.path === '/api/catalog/upload') {
+      // The catalog file's rows (between its `sku,...` header and the multipart boundary) join the tenant's
+      // catalog as CLEARED SKUs: what the sandbox's catalog adapter does (the simulator profile judges it).
+      const lines = request.body.toString('utf8').split(/\r?\n/);
+      const rows = lines.slice(lines.findIndex((line) => line.startsWith('sku,')) + 1);
+      const skus = rows.slice(0, rows.findIndex((line) => line.startsWith('--'))).map((line) => line.split(',')[0]).filter(Boolean);
+      uploaded.set(tenantId, [...(uploaded.get(tenantId) ?? []), ...skus]);
+      const jobId = randomUUID();
+      const now = new Date().toISOString();
+      const reconciliation = { rowsUploaded: skus.length, rowsSkipped: 0, rowsDeduplicated: 0, skusFound: skus.length, skusScreened: 0, skusNotApplicable: 0 };
+      jobs.set(jobId, {
+        tenantId,
+        body: { id: jobId, type: 'catalog_upload', status: 'COMPLETED', progress: 100, result: {}, reconciliation, skippedRows: { counts: null, sample: null }, warnings: null, outcomes: { atRisk: 0, cleared: 0, needsReview: 0, falsePositive: 0 }, error: null, createdAt: now, updatedAt: now },
+      });
+      return { status: 202, body: { jobId, status: 'PENDING', message: 'catalog upload accepted', replayed: false, fileName: 'catalog.csv', sourceAdapter: 'catalog-excel' } };
     }
     const job = /^\/api\/jobs\/([^/]+)$/.exec(request.path);
     if (request.method === 'GET' && job) {
@@ -250,7 +271,9 @@ async function csvProxy(upstream: string): Promise<{ url: string; close(): Promi
 
 // ---------------------------------------------------------------------------------------------------------
 
-const IDS = simaChecks.map((c) => c.id);
+/** The SIMA checks and the journey of workflow A, first: in the sandbox profile it screens the primary tenant. */
+const CHECKS = [journeyA, ...simaChecks];
+const IDS = CHECKS.map((c) => c.id);
 
 const summary = (report: RunReport) =>
   report.results.map((r) => `${r.id}: ${r.verdict}${r.reason ? ` (${r.reason})` : ''}${r.failures.map((f) => `\n  [${f.rule}] ${f.message.slice(0, 300)}`).join('')}`).join('\n');
@@ -285,33 +308,33 @@ async function withSimaStub<T>(defect: Defect | undefined, body: (target: SimaSt
 
 describe('SIMA checks on a spec-correct stub', () => {
   it('pass in the simulator profile (fresh tenants through the control API)', async () => {
-    const report = await withSimaStub(undefined, (target) => runSuite(target.options(), simaChecks));
+    const report = await withSimaStub(undefined, (target) => runSuite(target.options(), CHECKS));
     expect(report.results.map((r) => r.verdict), summary(report)).toEqual(IDS.map(() => 'passed'));
   }, 30_000);
 
   it('pass in the sandbox profile with the primary key and a second key (the primary tenant is screened first)', async () => {
     const report = await withSimaStub(undefined, async (target) =>
-      runSuite(target.options({ profile: 'sandbox', adminToken: undefined, secondApiKey: await target.newTenantKey() }), simaChecks),
+      runSuite(target.options({ profile: 'sandbox', adminToken: undefined, secondApiKey: await target.newTenantKey() }), CHECKS),
     );
     expect(report.results.map((r) => r.verdict), summary(report)).toEqual(IDS.map(() => 'passed'));
   }, 60_000);
 
   it('skip in the readonly profile on a tenant without results, saying why', async () => {
-    const report = await withSimaStub(undefined, (target) => runSuite(target.options({ profile: 'readonly', adminToken: undefined }), simaChecks));
+    const report = await withSimaStub(undefined, (target) => runSuite(target.options({ profile: 'readonly', adminToken: undefined }), CHECKS));
     expect(report.results.map((r) => r.verdict), summary(report)).toEqual(IDS.map(() => 'skipped'));
     const reasons = Object.fromEntries(report.results.map((r) => [r.id, r.reason]));
-    expect(reasons['sima.journey-a']).toMatch(/readonly sends no writes/);
+    expect(reasons['journeys.a']).toMatch(/readonly sends no writes/);
     expect(reasons['sima.evidence-isolated']).toMatch(/--second-api-key/);
     expect(reasons['sima.results-filters-hold']).toMatch(/no SIMA results.*readonly/);
   }, 30_000);
 
   it('read a readonly tenant that has results, without writing', async () => {
     const report = await withSimaStub(undefined, async (target) => {
-      await runSuite(target.options({ profile: 'sandbox', adminToken: undefined, only: ['sima.journey-a'] }), simaChecks); // screens the primary tenant
-      return runSuite(target.options({ profile: 'readonly', adminToken: undefined }), simaChecks);
+      await runSuite(target.options({ profile: 'sandbox', adminToken: undefined, only: ['journeys.a'] }), CHECKS); // screens the primary tenant
+      return runSuite(target.options({ profile: 'readonly', adminToken: undefined }), CHECKS);
     });
     const verdicts = Object.fromEntries(report.results.map((r) => [r.id, r.verdict]));
-    expect(verdicts, summary(report)).toEqual({ ...Object.fromEntries(IDS.map((id) => [id, 'passed'])), 'sima.journey-a': 'skipped', 'sima.evidence-isolated': 'skipped' });
+    expect(verdicts, summary(report)).toEqual({ ...Object.fromEntries(IDS.map((id) => [id, 'passed'])), 'journeys.a': 'skipped', 'sima.evidence-isolated': 'skipped' });
     expect(report.results.flatMap((r) => r.failures)).toEqual([]);
   }, 30_000);
 });
@@ -322,8 +345,8 @@ describe('SIMA checks on a spec-correct stub', () => {
  */
 const VARIANTS: Array<[Defect, string, string, string[]?]> = [
   // Every check screens a catalog first: a stuck job stops them all.
-  ['job-stuck', 'sima.journey-a', 'job-reaches-terminal', IDS.filter((id) => id !== 'sima.journey-a')],
-  ['job-outcomes-off', 'sima.journey-a', 'journey-outcomes-match-results'],
+  ['job-stuck', 'journeys.a', 'job-reaches-terminal', IDS.filter((id) => id !== 'journeys.a')],
+  ['job-outcomes-off', 'journeys.a', 'journey-outcomes-match-results'],
   ['filter-ignored', 'sima.results-filters-hold', 'results-filter-holds'],
   ['cursor-repeats-row', 'sima.results-cursor-walks-once', 'cursor-no-repeats'],
   ['garbage-cursor-accepted', 'sima.results-cursor-walks-once', 'cursor-garbage-rejected'],
@@ -342,7 +365,7 @@ const VARIANTS: Array<[Defect, string, string, string[]?]> = [
 
 describe('each SIMA check fails on a stub that breaks its rule', () => {
   it.each(VARIANTS)('%s: %s fails with %s', async (defect, id, rule, also = []) => {
-    const report = await withSimaStub(defect, (target) => runSuite(target.options(), simaChecks));
+    const report = await withSimaStub(defect, (target) => runSuite(target.options(), CHECKS));
     const result = report.results.find((r) => r.id === id)!;
     expect(result.verdict, summary(report)).toBe('failed');
     expect(result.failures.map((f) => f.rule), summary(report)).toContain(rule);
@@ -365,7 +388,7 @@ afterAll(async () => {
 
 describe('SIMA checks against the simulator', () => {
   it('pass', async () => {
-    const report = await runSuite(target.options(), simaChecks);
+    const report = await runSuite(target.options(), CHECKS);
     expect(report.results.map((r) => r.verdict), summary(report)).toEqual(IDS.map(() => 'passed'));
   }, 60_000);
 });

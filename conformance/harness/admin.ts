@@ -20,8 +20,9 @@ export class AdminClient {
     return exchange.response.body as T;
   }
 
-  advanceClock(seconds: number) {
-    return this.call<{ now: string; offsetSeconds: number }>('POST', '/_sim/clock/advance', { seconds });
+  /** Moves the sandbox-wide clock, or with `tenantId` only that tenant's clock. */
+  advanceClock(seconds: number, tenantId?: string) {
+    return this.call<{ now: string; offsetSeconds: number }>('POST', '/_sim/clock/advance', tenantId === undefined ? { seconds } : { seconds, tenantId });
   }
   clock() {
     return this.call<{ now: string; offsetSeconds: number }>('GET', '/_sim/clock');
@@ -50,6 +51,6 @@ export class AdminClient {
     return this.client.call('POST', `/_sim/tenants/${tenantId}/trade/feeds/${sessionId}/issues/acknowledge`, { auth: { bearer: this.adminToken }, json: issueKeys ? { issueKeys } : {} });
   }
   status() {
-    return this.call<{ versions: unknown[]; unhandled: Record<string, string[]>; counts: Record<string, number>; now: string }>('GET', '/_sim/status');
+    return this.call<{ versions: unknown[]; unhandled: Record<string, string[]>; counts: Record<string, number>; now: string; idempotencyKeyTtlSeconds?: number }>('GET', '/_sim/status');
   }
 }

@@ -42,7 +42,8 @@ export interface FeedProblem {
  * a spec state reachable through the table; counts are non-negative and issueCount covers the blocking
  * ones; a session with a blocking issue is neither READY nor applyable (spec 3.2: it "stays
  * PREVIEW_BLOCKED"); a PREVIEW_BLOCKED session with issues is not applyable (only the shortcut is); a
- * FAILED or APPLIED session is not applyable; a FAILED session names its reason (spec 2.5).
+ * FAILED or APPLIED session is not applyable. (Spec 2.5 says the failure reason is on the session detail
+ * but names no field for it, so it is not judged.)
  */
 export function judgeFeedSession(label: string, known: FeedSessionStatus | null, observed: Record<string, unknown>): FeedProblem[] {
   const problems: FeedProblem[] = [];

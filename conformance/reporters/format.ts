@@ -1,5 +1,6 @@
 // Helpers shared by the reporters: grouping results by area, durations, the overall verdict, and the
 // redaction and truncation applied to every request and response a report shows.
+import type { CoverageReport } from '../checks/operations/coverage.js';
 import type { CheckResult, Exchange, RunReport } from '../harness/types.js';
 
 /** What the CLI knows about a run beyond the RunReport itself. */
@@ -8,6 +9,8 @@ export interface RunContext {
   only?: string[];
   /** How many checks the suite has in total (to say "12 of 87 selected"). */
   suiteSize?: number;
+  /** The input coverage of the operation checks (reporters/coverage.ts), when they ran. */
+  coverage?: CoverageReport;
 }
 
 export interface AreaGroup {

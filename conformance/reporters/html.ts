@@ -2,6 +2,7 @@
 // the target, the overall verdict (CERTIFIED only when nothing failed), a table per area, every failure with
 // the rule it broke, its request and response (secrets masked, bodies pretty-printed and cut), the
 // counterexample and replay command of property failures, and the skipped checks with their reasons.
+import { coverageSectionHtml } from './coverage.js';
 import type { CheckResult, Failure, RunReport } from '../harness/types.js';
 import { certified, displayBody, formatDuration, groupByArea, redactExchange, runDurationMs, totalsLine, truncate, type RunContext } from './format.js';
 
@@ -169,6 +170,7 @@ ${
 </section>`
     : ''
 }
+${context.coverage ? coverageSectionHtml(context.coverage, escapeHtml) : ''}
 </main>
 <footer>
   ${escapeHtml(totalsLine(totals))}. Started ${escapeHtml(report.startedAt)}, finished ${escapeHtml(report.finishedAt)}. Credentials are masked to their first characters.

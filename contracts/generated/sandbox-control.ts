@@ -933,7 +933,8 @@ export interface components {
          *         "tenants": 1,
          *         "jobs": 12
          *       },
-         *       "now": "2026-11-02T14:05:12.000Z"
+         *       "now": "2026-11-02T14:05:12.000Z",
+         *       "idempotencyKeyTtlSeconds": 86400
          *     }
          */
         SandboxStatus: {
@@ -949,6 +950,8 @@ export interface components {
             };
             /** Format: date-time */
             now: string;
+            /** @description Sandbox-defined (spec 8.5: keys expire server-side, the duration is not shown): how long an Idempotency-Key is remembered, on the tenant's clock (SIM_IDEMPOTENCY_TTL_SECONDS, default 86400). */
+            idempotencyKeyTtlSeconds?: number;
         };
         /**
          * @description A product module the new tenant signs up for (spec 4.7).

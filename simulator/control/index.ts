@@ -46,7 +46,17 @@ export function createControl(options: ControlOptions) {
   const handlers = {
     getSandboxStatus: async () => {
       const counts: Record<string, number> = { tenants: await domains.tenants.count() };
-      return { status: 200, body: { versions: options.versions, unhandled: options.unhandled?.() ?? {}, counts, now: deps.clock.nowIso() } };
+      return {
+        status: 200,
+        body: {
+          versions: options.versions,
+          unhandled: options.unhandled?.() ?? {},
+          counts,
+          now: deps.clock.nowIso(),
+          // Sandbox-defined (spec 8.5 does not show the expiry): lets the simulator profile test it.
+          idempotencyKeyTtlSeconds: deps.config.idempotencyTtlMs / 1000,
+        },
+      };
     },
     createSandboxTenant: async ({ body = {} }) => {
       const tenant = await domains.tenants.create({ name: body.name });

@@ -9,11 +9,18 @@ export const KERNEL_DEFECTS: readonly DefectEntry[] = [
   { id: 'limits.missing-retry-after', area: 'limits', description: '429 answers lack the Retry-After header' },
   { id: 'limits.details-incomplete', area: 'limits', description: '429 details lack `keyId`' },
   { id: 'validation.lenient-bounds', area: 'validation', description: 'query `limit`/`offset` bounds are not enforced (out of range is served)' },
+  { id: 'validation.limit-max-refused', area: 'validation', description: 'a query `limit` at its maximum is 400 (the bound read as exclusive)' },
   { id: 'validation.crash-on-bad-json', area: 'validation', description: 'a malformed JSON body gives 500 INTERNAL_ERROR' },
   { id: 'idempotency.replay-creates-job', area: 'idempotency', description: 'a replay creates a second job (answers the new one)' },
   { id: 'idempotency.conflict-ignored', area: 'idempotency', description: 'the same key with another payload creates a job (202)' },
   { id: 'idempotency.replayed-flag-missing', area: 'idempotency', description: 'a replay answers `replayed: false`' },
   { id: 'idempotency.concurrent-duplicates', area: 'idempotency', description: 'concurrent requests with one key each create a job' },
+  { id: 'idempotency.scope-ignores-endpoint', area: 'idempotency', description: 'a key is shared across the four idempotent endpoints (the second endpoint replays or answers 409)' },
+  { id: 'idempotency.scope-ignores-tenant', area: 'idempotency', description: 'a key is shared across tenants (another tenant with the same key and payload is answered the first tenant\'s job)' },
+  { id: 'idempotency.upload-key-ignored', area: 'idempotency', description: 'the three upload endpoints ignore Idempotency-Key (every request creates a job)' },
+  { id: 'idempotency.payload-not-normalized', area: 'idempotency', description: 'payloads are compared as sent: another member order, or screeningAuthority " ca " for "CA", is 409' },
+  { id: 'idempotency.never-expires', area: 'idempotency', description: 'keys never expire (the same key replays after the expiry time)' },
+  { id: 'idempotency.expires-early', area: 'idempotency', description: 'keys expire a thousand times too early (24 h read as 86.4 s)' },
   { id: 'limits.rate-limit-off', area: 'limits', description: 'rate buckets never fill' },
 ];
 

@@ -1,32 +1,15 @@
-// Generated valid requests: the example request with its closed-domain values varied by the seed.
+// Generated valid requests: the example request with its variable values (value-policy.ts: closed domains
+// and patterns not tied to reference data) varied by the seed.
 import fc from 'fast-check';
-import { isObject, type Json, type OpenApiDocument } from '../../../contracts/lib/bundle.js';
+import { isObject } from '../../../contracts/lib/bundle.js';
 import type { LoadedContract } from '../../harness/contract.js';
-import { flatten, typesOf } from '../../harness/schema-arbitraries/resolve.js';
+import { flatten } from '../../harness/schema-arbitraries/resolve.js';
 import { validValue } from '../../harness/schema-arbitraries/valid.js';
+import { variable } from './value-policy.js';
 import { isWebhookField, paramString, setBody, type Prepared, type RequestSpec } from './requests.js';
 
-/**
- * A top-level value the suite may vary while staying valid for any deployment: closed domains (enum, const,
- * boolean, bounded numbers, ids, timestamps, reserved-domain e-mails and URLs). Free text, codes checked
- * against reference data (country, currency, HS codes) and server-issued tokens keep their example value.
- */
-function closedDomain(doc: OpenApiDocument, raw: Json): boolean {
-  const schema = flatten(doc, raw);
-  if ('const' in schema || Array.isArray(schema.enum)) return true;
-  const types = typesOf(schema) ?? [];
-  if (types.length === 0) return false;
-  return types.every((type) => {
-    if (type === 'null' || type === 'boolean') return true;
-    if (type === 'integer' || type === 'number') return schema.minimum !== undefined || schema.exclusiveMinimum !== undefined || schema.maximum !== undefined;
-    if (type === 'string') return ['uuid', 'date-time', 'date', 'email', 'uri'].includes(String(schema.format));
-    if (type === 'array') return schema.items !== undefined && closedDomain(doc, schema.items as Json);
-    return false;
-  });
-}
-
 /** Spec rules that refuse values the schema allows (never generated as valid input). */
-const SPEC_REFUSALS: Record<string, (body: unknown) => boolean> = {
+export const SPEC_REFUSALS: Record<string, (body: unknown) => boolean> = {
   // Spec 4.5: `action=credit` of the findings batch is disabled and answers 400 INVALID_REQUEST.
   applyFindingBatchAction: (body) => isObject(body) && body.action === 'credit',
 };
@@ -43,7 +26,7 @@ export function generatedRequests(contract: LoadedContract, prepared: Prepared, 
     if (param.in === 'path') continue;
     let value: fc.Arbitrary<string | undefined>;
     if (param.in === 'header') value = IDEMPOTENCY_KEY;
-    else if (closedDomain(doc, param.schema)) value = validValue(doc, param.schema, { schemas: contract.schemas }).map(paramString);
+    else if (variable(doc, param.schema, param.name)) value = validValue(doc, param.schema, { schemas: contract.schemas }).map(paramString);
     else if (param.example !== undefined) value = fc.constant(paramString(param.example));
     else if (param.required) value = fc.constant(prepared.exampleQuery[param.name]);
     else continue;
@@ -60,7 +43,7 @@ export function generatedRequests(contract: LoadedContract, prepared: Prepared, 
     const varied: Record<string, fc.Arbitrary<unknown>> = {};
     for (const [name, schema] of Object.entries(properties)) {
       if (isWebhookField(name) || name === body.fileField || (isObject(schema) && schema.deprecated === true)) continue;
-      if (closedDomain(doc, schema)) varied[name] = fc.option(validValue(doc, schema, { schemas: contract.schemas }), { nil: undefined });
+      if (variable(doc, schema, name)) varied[name] = fc.option(validValue(doc, schema, { schemas: contract.schemas }), { nil: undefined });
     }
     const optional = Object.keys(base).filter((name) => !required.has(name) && name !== body.fileField);
     const validate = contract.schemas.validator(body.schema);

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { matchOperation } from '../../../contracts/lib/operations.js';
 import type { LoadedContract } from '../../harness/contract.js';
-import { invalidVariants, type InvalidVariant } from '../../harness/schema-arbitraries/invalid.js';
+import { invalidVariants, pathText, type InvalidVariant } from '../../harness/schema-arbitraries/invalid.js';
 import { MUTATION_PRIORITY } from '../../harness/schema-arbitraries/mutation-kinds.js';
 import { exampleRequest, paramString, propertySchema, readText, toFormFields, urlOf, type Prepared, type RequestSpec } from './requests.js';
 
@@ -43,6 +43,7 @@ export function negativeCases(contract: LoadedContract, prepared: Prepared, seed
         spec.headers = { ...spec.headers, [param.name]: text };
       }
       spec.sandboxDependent = param.sandboxDefined || variant.sandboxDefined;
+      spec.invalid = { target: param.name, kind: variant.kind, where: param.name };
       cases.push({ target: param.name, variant: { ...variant, name, fields: [param.name] }, spec });
     }
   }
@@ -55,6 +56,7 @@ export function negativeCases(contract: LoadedContract, prepared: Prepared, seed
       spec.form = undefined;
       spec.label = 'no request body (the body is required)';
       spec.sandboxDependent = body.sandboxDefined;
+      spec.invalid = { target: '(body)', kind: 'missing-required', where: '(body)' };
       cases.push({ target: '(body)', variant: { name: '(body): missing', kind: 'missing-required', path: [], value: undefined, fields: [], sandboxDefined: body.sandboxDefined }, spec });
     }
     const base = prepared.exampleBody;
@@ -75,6 +77,7 @@ export function negativeCases(contract: LoadedContract, prepared: Prepared, seed
         if (validate(readBack)) continue;
         spec.form = form;
       } else spec.json = variant.value;
+      spec.invalid = { target, kind: variant.kind, where: pathText(variant.path) || '(body)' };
       cases.push({ target, variant, spec });
     }
   }

@@ -21,6 +21,8 @@ export interface RequestSpec {
   form?: { fields: Record<string, FormValue>; file: boolean };
   /** Built from sandbox-defined schemas (contracts/README.md): normative only in the simulator profile. */
   sandboxDependent: boolean;
+  /** An invalid request: the one input broken and how (negative-cases.ts), for the coverage report. */
+  invalid?: { target: string; kind: string; where: string };
 }
 
 export interface Prepared {

@@ -2,6 +2,7 @@
 import type { CheckContext } from '../../harness/check.js';
 import type { Auth } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
+import { recordSent } from './coverage.js';
 import type { AuthKind } from './inputs.js';
 import { withRateLimitRetry } from './rate-limit-retry.js';
 import { buildForm, urlOf, type Prepared, type RequestSpec } from './requests.js';
@@ -13,12 +14,13 @@ function authOf(ctx: CheckContext, kind: AuthKind): Auth {
 }
 
 /**
- * Sends one request. A 429 (spec 8: rate buckets, queue caps) is waited out: against the simulator by moving
+ * Sends one request, recorded for the run's input coverage (coverage.ts). A 429 (spec 8: rate buckets, queue caps) is waited out: against the simulator by moving
  * its virtual clock past `Retry-After`, elsewhere by sleeping when the wait is short. Returns the last
  * exchange (still 429 when the wait was too long).
  */
 export async function send(ctx: CheckContext, prepared: Prepared, spec: RequestSpec, options: { unchecked?: boolean } = {}): Promise<Exchange> {
   const method = prepared.inputs.op.method.toUpperCase();
+  recordSent(ctx.options, prepared.inputs.op.operationId, spec);
   const call = () =>
     ctx.client.call(method, urlOf(prepared, spec), {
       auth: authOf(ctx, prepared.inputs.auth),

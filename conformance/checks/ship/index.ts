@@ -1,10 +1,9 @@
-// Freight audit, workflow C (spec 1, 2.6, 2.7, 3.3, 3.4, 4.5): the journey of an integrator, the two
-// lifecycles as fast-check models on the spec's tables, the claim creation rules, the findings list and the
-// disabled batch credit. Every check writes in a fresh tenant of the control API when it is there.
+// Freight audit, workflow C (spec 1, 2.6, 2.7, 3.3, 3.4, 4.5): the two lifecycles as fast-check models on
+// the spec's tables, the claim creation rules, the findings list and the disabled batch credit. The
+// integrator's walk is journeys.c (conformance/journeys/). Every check writes in a fresh tenant of the control API when it is there.
 //
 //   support.ts              tenants with findings, an invoice file the audit flags, reads honouring 429
-//   finding.table.ts        spec 3.3 as data;  submission.table.ts  spec 3.4 as data
-//   journey-c.ts            ship.journey-c
+//   ../../models/finding.model.ts, submission.model.ts   spec 3.3 and 3.4 as data, and their judges
 //   finding-model.ts        ship.finding-model
 //   submission-model.ts     ship.submission-model
 //   claim-rules.ts          ship.claim-rules
@@ -13,10 +12,9 @@ import type { Check } from '../../harness/check.js';
 import { shipClaimRules } from './claim-rules.js';
 import { shipFindingModel } from './finding-model.js';
 import { shipBatchCreditDisabled, shipFindingsListFilters } from './findings-list.js';
-import { shipJourneyC } from './journey-c.js';
 import { shipSubmissionModel } from './submission-model.js';
 
-export { shipBatchCreditDisabled, shipClaimRules, shipFindingModel, shipFindingsListFilters, shipJourneyC, shipSubmissionModel };
+export { shipBatchCreditDisabled, shipClaimRules, shipFindingModel, shipFindingsListFilters, shipSubmissionModel };
 
 /** The ship checks, in the order they run. */
-export const shipChecks: Check[] = [shipJourneyC, shipFindingModel, shipSubmissionModel, shipClaimRules, shipFindingsListFilters, shipBatchCreditDisabled];
+export const shipChecks: Check[] = [shipFindingModel, shipSubmissionModel, shipClaimRules, shipFindingsListFilters, shipBatchCreditDisabled];

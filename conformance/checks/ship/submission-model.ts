@@ -3,24 +3,36 @@
 // credited, all failed, partial) calls and reads; every answer must follow the spec's table: 200
 // `{ submission }` in the next state with the matching timestamp set, or 409 ACTION_NOT_ALLOWED from a
 // non-source state (a repeat into the state reached included). A failure at packet generation or submission
-// may end in FAILED (spec 3.4). Each sequence ends with the operator close (control
-// API), which frees the findings for the next one (spec 4.5 rule 3).
+// may end in FAILED (spec 3.4). Every record seen keeps packetUrl once READY, its submittedAt, and ordered
+// stamps (models/submission.model.ts). The operator close (control API) is a command too: CLOSED is never
+// left. Each sequence ends closed, which frees the findings for the next one (spec 4.5 rule 3).
 import fc from 'fast-check';
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { AdminClient } from '../../harness/admin.js';
 import type { ConformanceClient } from '../../harness/client.js';
+import type { Exchange } from '../../harness/types.js';
 import { ModelViolation, modelExpect, runModel } from '../../models/runner.js';
-import { nextState, STAMP, type CreditOutcome, type SubmissionState } from './submission.table.js';
+import { judgeSubmissionRecord, learnRecord, nextState, STAMP, type CreditOutcome, type KnownRecord, type SubmissionState } from '../../models/submission.model.js';
 import { CONFIRMATION, SUBMISSIONS_PATH, call, closeSubmission, errorOf, findingAction, isProblem, submissionAction, submissionOf, tenantWithFindings } from './support.js';
 
 interface Model {
   status: SubmissionState;
+  record: KnownRecord;
 }
 interface Real {
   client: ConformanceClient;
   admin?: AdminClient;
   id: string;
   findingIds: string[];
+  /** The operator close (spec 3.4; the control API): its HTTP status. */
+  close: () => Promise<number>;
+}
+
+/** Judges a record the server answered against what the model learnt, and learns it. */
+function observeRecord(model: Model, record: Record<string, unknown>, exchange: Exchange, where: string) {
+  const problems = judgeSubmissionRecord(model.record, record);
+  if (problems.length) throw new ModelViolation(problems[0].rule, `${where}: ${problems.map((p) => p.message).join('; ')}`, exchange);
+  model.record = learnRecord(model.record, record);
 }
 
 const STEPS = ['generate-packet', 'submit', 'acknowledge', 'confirm-credit'] as const;
@@ -73,11 +85,13 @@ class Move implements fc.AsyncCommand<Model, Real> {
     if (stamp && reached !== from) modelExpect(typeof submission![stamp] === 'string', 'timestamp-set', `${this} moved the submission to ${reached} with ${stamp} ${JSON.stringify(submission![stamp])} (spec 2.7: set on the matching transition)`, exchange);
     if (reached === 'READY') modelExpect(typeof submission!.packetUrl === 'string', 'packet-url-set', `the submission is READY with packetUrl ${JSON.stringify(submission!.packetUrl)} (spec 2.7: set once READY)`, exchange);
     if (reached === 'FAILED') modelExpect(submission!.failureReason != null, 'failure-reason-set', `the submission became FAILED with failureReason ${JSON.stringify(submission!.failureReason)} (spec 2.7)`, exchange);
+    observeRecord(model, submission!, exchange, `${this} from ${from}`);
     model.status = reached;
   }
   toString() {
     const step = this.step === 'confirm-credit' ? `confirm-credit(${this.outcome})` : this.step;
-    return this.planned === 'next' ? `next:${step}` : step;
+    // `next` resolves from the state at run time, which shrinking changes: printed unresolved.
+    return this.planned === 'next' ? `next(${this.outcome})` : step;
   }
 }
 
@@ -89,9 +103,25 @@ class Read implements fc.AsyncCommand<Model, Real> {
     const exchange = await call(real.client, 'GET', `${SUBMISSIONS_PATH}/${real.id}`, {}, real.admin);
     if (exchange.response.status === 429) return;
     modelExpect(exchange.response.status === 200 && submissionOf(exchange)?.status === model.status, 'state-persists', `GET ${SUBMISSIONS_PATH}/${real.id} answered ${exchange.response.status} ${JSON.stringify(submissionOf(exchange)?.status)} where the last move left ${model.status} (spec 2.7: { submission })`, exchange);
+    observeRecord(model, submissionOf(exchange)!, exchange, 'Read');
   }
   toString() {
     return 'Read';
+  }
+}
+
+/** The operator close (spec 3.4 "(any) -> CLOSED; terminal; never reopened"): every move after it is 409. */
+class Close implements fc.AsyncCommand<Model, Real> {
+  check(model: Readonly<Model>) {
+    return model.status !== 'CLOSED';
+  }
+  async run(model: Model, real: Real) {
+    const status = await real.close();
+    modelExpect(status === 200, 'operator-close', `the control API's close of a ${model.status} submission answered ${status}, not 200 (spec 3.4: operator close from any state)`);
+    model.status = nextState(model.status, 'operator close')!;
+  }
+  toString() {
+    return 'Close';
   }
 }
 
@@ -122,6 +152,7 @@ export const shipSubmissionModel = defineCheck({
         fc.constantFrom<CreditOutcome>('all', 'none', 'partial').map((outcome) => new Move('confirm-credit', outcome)),
         fc.constantFrom<CreditOutcome>('none', 'partial').map((outcome) => new Move('confirm-credit', outcome)),
         fc.constant(null).map(() => new Read()),
+        fc.constant(null).map(() => new Close()),
       ],
       async initial(tools) {
         const client = tools.client.withApiKey(setup.tenant.client.apiKey);
@@ -135,7 +166,8 @@ export const shipSubmissionModel = defineCheck({
         }
         const submission = submissionOf(created);
         if (created.response.status !== 201 || submission?.status !== 'DRAFT') throw new ModelViolation('submission-created', `POST ${SUBMISSIONS_PATH} with two DISPUTED findings answered ${created.response.status} ${JSON.stringify(submission?.status)}, not 201 DRAFT (spec 3.4)`, created);
-        return { model: { status: 'DRAFT' }, real: { client, admin: tools.admin, id: String(submission.id), findingIds: pair.map((f) => f.id) } };
+        const id = String(submission.id);
+        return { model: { status: 'DRAFT', record: learnRecord({}, submission) }, real: { client, admin: tools.admin, id, findingIds: pair.map((f) => f.id), close: () => closeSubmission(ctx, tenantId!, id) } };
       },
       async finish(model, real) {
         if (model.status !== 'CLOSED') await closeSubmission(ctx, tenantId!, real.id);

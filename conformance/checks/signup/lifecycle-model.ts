@@ -7,7 +7,7 @@ import type { AdminClient } from '../../harness/admin.js';
 import type { ConformanceClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
 import { ModelViolation, modelExpect, runModel } from '../../models/runner.js';
-import { canFollow, EXPIRABLE, isSignupStatus, type SignupStatus } from './signup.model.js';
+import { canFollow, EXPIRABLE, isSignupStatus, type SignupStatus } from '../../models/signup.model.js';
 import { bodyOf, call, control, createBody, freshSlug, hasOperation, requireSignup, SESSIONS, type SignupControl } from './support.js';
 
 interface KnownSession {

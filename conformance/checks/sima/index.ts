@@ -1,11 +1,10 @@
-// SIMA screening (spec 1 workflow A, 2.4, 4.2): the journey of an integrator, and the read endpoints
-// (results, summary, evidence, report) held to what the spec makes certain. Every check works in every
-// profile it can: with writes it screens a tenant's whole catalog first (a fresh tenant of the control API
-// in the simulator profile, else the primary tenant when it has no results yet); readonly reads what the
-// tenant has, and skips when it has nothing.
+// SIMA screening (spec 1 workflow A, 2.4, 4.2): the read endpoints (results, summary, evidence, report)
+// held to what the spec makes certain; the integrator's walk is journeys.a (conformance/journeys/). Every
+// check works in every profile it can: with writes it screens a tenant's whole catalog first (a fresh
+// tenant of the control API in the simulator profile, else the primary tenant when it has no results yet);
+// readonly reads what the tenant has, and skips when it has nothing.
 //
 //   support.ts          the tenant with results, reads honouring 429, the full results list, the filters
-//   journey-a.ts        sima.journey-a
 //   results-filters.ts  sima.results-filters-hold
 //   results-cursor.ts   sima.results-cursor-walks-once
 //   summary.ts          sima.summary-matches-results
@@ -15,17 +14,15 @@
 import type { Check } from '../../harness/check.js';
 import { simaEvidenceIsolated, simaEvidenceServed } from './evidence.js';
 import { simaExposureBelievable } from './exposure.js';
-import { simaJourneyA } from './journey-a.js';
 import { simaReportFormats } from './report.js';
 import { simaResultsCursorWalksOnce } from './results-cursor.js';
 import { simaResultsFiltersHold } from './results-filters.js';
 import { simaSummaryMatchesResults } from './summary.js';
 
-export { simaEvidenceIsolated, simaEvidenceServed, simaExposureBelievable, simaJourneyA, simaReportFormats, simaResultsCursorWalksOnce, simaResultsFiltersHold, simaSummaryMatchesResults };
+export { simaEvidenceIsolated, simaEvidenceServed, simaExposureBelievable, simaReportFormats, simaResultsCursorWalksOnce, simaResultsFiltersHold, simaSummaryMatchesResults };
 
 /** The SIMA checks, in the order they run. */
 export const simaChecks: Check[] = [
-  simaJourneyA,
   simaResultsFiltersHold,
   simaResultsCursorWalksOnce,
   simaSummaryMatchesResults,

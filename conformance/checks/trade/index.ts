@@ -1,8 +1,8 @@
-// Trade feed sessions (spec 1 workflow B, 2.5, 3.2, 4.4): the journey of an integrator, the lifecycle as a
-// model, and the rules the spec makes certain about issues, uploads, snapshots and tenants.
+// Trade feed sessions (spec 1 workflow B, 2.5, 3.2, 4.4): the lifecycle as a model, and the rules the spec
+// makes certain about issues, uploads, snapshots and tenants. The integrator's walk is journeys.b
+// (conformance/journeys/).
 //
 //   support.ts            feeds written for the run, the tenant, upload, settling, pages
-//   journey-b.ts          trade.journey-b
 //   lifecycle-model.ts    trade.feed-lifecycle-model
 //   feed-issues.ts        trade.feed-issues
 //   upload-validation.ts  trade.upload-validation
@@ -12,11 +12,10 @@
 import type { Check } from '../../harness/check.js';
 import { tradeAcknowledgement } from './acknowledgement.js';
 import { tradeFeedIssues } from './feed-issues.js';
-import { tradeJourneyB } from './journey-b.js';
 import { tradeFeedLifecycleModel } from './lifecycle-model.js';
 import { tradeSessionIsolated } from './session-isolated.js';
 import { tradeStaleSnapshot } from './stale-snapshot.js';
 import { tradeUploadValidation } from './upload-validation.js';
 
 /** The trade feed checks, in the order they run. */
-export const tradeChecks: Check[] = [tradeJourneyB, tradeFeedLifecycleModel, tradeFeedIssues, tradeUploadValidation, tradeStaleSnapshot, tradeAcknowledgement, tradeSessionIsolated];
+export const tradeChecks: Check[] = [tradeFeedLifecycleModel, tradeFeedIssues, tradeUploadValidation, tradeStaleSnapshot, tradeAcknowledgement, tradeSessionIsolated];

@@ -14,6 +14,7 @@ export const JOBS_DEFECTS: readonly DefectEntry[] = [
   { id: 'jobs.stuck-pending', area: 'jobs', description: 'the worker never starts jobs' },
   { id: 'jobs.completed-then-processing', area: 'jobs', description: 'a COMPLETED job reads PROCESSING again on the next read' },
   { id: 'jobs.list-filter-ignored', area: 'jobs', description: 'the `status` filter of listJobs is ignored' },
+  { id: 'jobs.type-filter-stale-enum', area: 'jobs', description: 'listJobs refuses `type=notification_digest` / `notification_event` with 400 (its enum lags the contract)' },
   { id: 'pagination.offset-gap', area: 'pagination', description: 'listJobs skips one record at each offset > 0' },
   { id: 'pagination.duplicate', area: 'pagination', description: 'listJobs repeats the last record of the previous page' },
   { id: 'limits.queue-cap-off', area: 'limits', description: 'queue-admission caps are not enforced' },

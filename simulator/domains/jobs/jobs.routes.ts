@@ -2,7 +2,7 @@
 // contract (type and status enums, limit 1..100, offset >= 0, id a uuid); absent ones take the contract
 // defaults here. The principal is guaranteed by authentication.
 import { NO_DEFECTS, type Defects } from '../../kernel/defects.js';
-import { notFound } from '../../kernel/errors.js';
+import { invalidRequest, notFound } from '../../kernel/errors.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
 import { toJobResponse } from './job.response.js';
 import type { JobStore } from './job.store.js';
@@ -19,6 +19,9 @@ export function jobRoutes(jobs: JobStore, defects: Defects = NO_DEFECTS) {
     async listJobs({ principal, query }) {
       // defect injection (SIM_DEFECTS): jobs.list-filter-ignored drops the status filter.
       const status = defects.has('jobs.list-filter-ignored') ? undefined : query.status;
+      // defect injection (SIM_DEFECTS): jobs.type-filter-stale-enum knows only the job types before the
+      // notification ones (a server whose enum lags the contract).
+      if (defects.has('jobs.type-filter-stale-enum') && typeof query.type === 'string' && query.type.startsWith('notification_')) throw invalidRequest(`type must be a known job type, not ${query.type}`, 'type');
       const page = await jobs.list(principal.tenantId, { type: query.type, status, limit: query.limit ?? JOBS_DEFAULT_LIMIT, offset: pageStart(query.offset ?? 0) });
       return { status: 200, body: { jobs: page.jobs.map(toJobResponse), count: page.count } };
     },

@@ -11,7 +11,7 @@ import { ApiError, actionNotAllowed, invalidRequest, notFound } from '../../kern
 import type { HandlerTable, Principal } from '../../kernel/http/types.js';
 import { transition } from '../../kernel/machine.js';
 import type { TenantStore } from '../tenants/index.js';
-import { claimMachine, type ClaimAction, type ClaimContext, type CreditOutcome } from './claim.machine.js';
+import { afterConfirmCredit, claimMachine, type ClaimAction, type ClaimContext, type CreditOutcome } from './claim.machine.js';
 import { writePacket } from './claim-packet.js';
 import type { claimPresenter } from './claim.response.js';
 import type { ClaimStore } from './claim.store.js';
@@ -48,7 +48,9 @@ export function claimRoutes(deps: Pick<KernelDeps, 'clocks' | 'ids' | 'config' |
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const submission = await claims.get(tenantId, id);
       if (!submission) throw notFound('claim submission');
-      let to = transition(claimMachine, submission.status, action, context, { subcode: 'invalid_transition', submissionId: id });
+      // defect injection (SIM_DEFECTS): claims.closed-reopened lets confirm-credit move a CLOSED submission
+      const reopened = submission.status === 'CLOSED' && action === 'confirm-credit' && deps.defects.has('claims.closed-reopened');
+      let to = reopened ? afterConfirmCredit(context, 'ACKNOWLEDGED') : transition(claimMachine, submission.status, action, context, { subcode: 'invalid_transition', submissionId: id });
       // defect injection (SIM_DEFECTS): claims.partial-from-failed-stays-failed keeps FAILED on a partial confirm-credit
       if (action === 'confirm-credit' && context.creditOutcome === 'partial' && submission.status === 'FAILED' && deps.defects.has('claims.partial-from-failed-stays-failed')) to = 'FAILED';
       const now = deps.clocks.of(tenantId).nowIso();
@@ -149,12 +151,23 @@ export function claimRoutes(deps: Pick<KernelDeps, 'clocks' | 'ids' | 'config' |
         externalReference: body.externalReference.trim(),
         // defect injection (SIM_DEFECTS): claims.submitted-at-missing leaves submittedAt null
         submittedAt: deps.defects.has('claims.submitted-at-missing') ? null : now,
+        // defect injection (SIM_DEFECTS): claims.packet-url-dropped clears packetUrl on submit
+        ...(deps.defects.has('claims.packet-url-dropped') ? { packetUrl: null } : {}),
       }));
+      // defect injection (SIM_DEFECTS): ship.claim-moves-finding-status ties the findings' workflow to the submission's
+      if (deps.defects.has('ship.claim-moves-finding-status')) {
+        for (const id of saved.findingIds) {
+          const finding = await findings.get(principal.tenantId, id);
+          if (finding?.workflowStatus === 'DISPUTED') await findings.update({ ...finding, workflowStatus: 'SUBMITTED', updatedAt: saved.updatedAt });
+        }
+      }
       return envelope(shape, saved);
     },
 
     async acknowledgeClaimSubmission({ principal, params, body }) {
-      const saved = await move(principal.tenantId, params.submissionId, 'acknowledge', {}, (_s, _to, now) => ({ externalReference: body.externalReference.trim(), acknowledgedAt: now }));
+      // defect injection (SIM_DEFECTS): claims.acknowledged-at-backdated stamps acknowledgedAt a day before now
+      const stamp = (now: string) => (deps.defects.has('claims.acknowledged-at-backdated') ? new Date(Date.parse(now) - 86_400_000).toISOString() : now);
+      const saved = await move(principal.tenantId, params.submissionId, 'acknowledge', {}, (_s, _to, now) => ({ externalReference: body.externalReference.trim(), acknowledgedAt: stamp(now) }));
       return envelope(shape, saved);
     },
 
@@ -174,6 +187,8 @@ export function claimRoutes(deps: Pick<KernelDeps, 'clocks' | 'ids' | 'config' |
       const amountsByFinding = await amounts();
       const saved = await move(tenantId, params.submissionId, 'confirm-credit', { creditOutcome }, (s, to, now) => ({
         amountsByFinding,
+        // defect injection (SIM_DEFECTS): claims.submitted-at-cleared clears submittedAt on confirm-credit
+        ...(deps.defects.has('claims.submitted-at-cleared') ? { submittedAt: null } : {}),
         // spec 2.7: acknowledgedAt is set on the move into ACKNOWLEDGED, also a partial confirm-credit from FAILED.
         ...(to === 'ACKNOWLEDGED' && s.acknowledgedAt === null ? { acknowledgedAt: now } : {}),
         ...(to === 'CREDIT_CONFIRMED' ? { creditConfirmedAt: now } : {}),

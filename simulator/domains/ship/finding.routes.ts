@@ -53,6 +53,8 @@ export function findingRoutes(deps: Pick<KernelDeps, 'clocks' | 'defects'>, find
       const reopenOpen = action === 'reopen' && finding.workflowStatus === 'OPEN' && deps.defects.has('ship.reopen-from-open');
       // defect injection (SIM_DEFECTS): ship.dispute-from-dismissed allows dispute on a DISMISSED finding
       const disputeDismissed = action === 'dispute' && finding.workflowStatus === 'DISMISSED' && deps.defects.has('ship.dispute-from-dismissed');
+      // defect injection (SIM_DEFECTS): ship.reject-after-credit lets reject leave a CREDITED finding (terminal)
+      const rejectCredited = action === 'reject' && finding.workflowStatus === 'CREDITED' && deps.defects.has('ship.reject-after-credit');
       if (!reopenOpen && !disputeDismissed && canTransition(findingMachine, finding.workflowStatus, action) && CARRIER_FACING_ACTIONS.includes(action)) {
         const policy = view.policyOf(finding.carrier);
         // defect injection (SIM_DEFECTS): ship.carrier-policy-ignored lets a blocked carrier's findings move on
@@ -60,7 +62,7 @@ export function findingRoutes(deps: Pick<KernelDeps, 'clocks' | 'defects'>, find
           throw actionNotAllowed(`carrier ${finding.carrier} is configured as ${policy} for this tenant: ${action} is blocked`, { subcode: 'carrier_blocked', carrier: finding.carrier, policy, currentState: finding.workflowStatus, action, findingId });
         }
       }
-      const to = reopenOpen ? 'OPEN' : disputeDismissed ? 'DISPUTED' : transition(findingMachine, finding.workflowStatus, action, undefined, details);
+      const to = reopenOpen ? 'OPEN' : disputeDismissed ? 'DISPUTED' : rejectCredited ? 'REJECTED' : transition(findingMachine, finding.workflowStatus, action, undefined, details);
       const now = deps.clocks.of(tenantId).nowIso();
       const saved = await findings.update({ ...finding, ...effects(finding, action, now, credit), workflowStatus: to, updatedAt: now });
       if (saved) return view.item(saved);

@@ -17,6 +17,12 @@ export const SHIP_DEFECTS: readonly DefectEntry[] = [
   { id: 'claims.submitted-at-missing', area: 'ship', description: 'submitClaimSubmission leaves submittedAt null' },
   { id: 'claims.bare-submission', area: 'ship', description: 'getClaimSubmission answers the bare submission instead of `{ submission }`' },
   { id: 'claims.packet-other-tenant', area: 'ship', description: "a claim packet is served to a tenant that does not own the submission" },
+  { id: 'ship.reject-after-credit', area: 'ship', description: 'rejectFinding accepts a CREDITED finding (200 REJECTED): a terminal state left by another move than reopen' },
+  { id: 'claims.closed-reopened', area: 'ship', description: 'confirm-credit moves a CLOSED submission (operator-closed submissions are never reopened)' },
+  { id: 'claims.packet-url-dropped', area: 'ship', description: 'submitClaimSubmission clears packetUrl (it stays set once READY)' },
+  { id: 'claims.submitted-at-cleared', area: 'ship', description: 'confirmClaimSubmissionCredit clears submittedAt' },
+  { id: 'claims.acknowledged-at-backdated', area: 'ship', description: 'acknowledgeClaimSubmission stamps acknowledgedAt a day before the acknowledgement (before createdAt and submittedAt)' },
+  { id: 'ship.claim-moves-finding-status', area: 'ship', description: 'submitClaimSubmission also moves the DISPUTED findings it bundles to SUBMITTED' },
 ];
 
 type Body = Record<string, unknown>;

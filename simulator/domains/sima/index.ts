@@ -33,7 +33,7 @@ export function createSima(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks
   peers.jobs.registerJobType('catalog_upload', catalogUploadProcessor(deps, catalog));
   return {
     name: 'sima',
-    handlers: { ...simaRoutes({ jobs: peers.jobs, webhooks: peers.webhooks }), ...uploadRoutes(deps, { jobs: peers.jobs, webhooks: peers.webhooks }), ...simaResultRoutes(deps, { results, catalog, config }) },
+    handlers: { ...simaRoutes({ jobs: peers.jobs, webhooks: peers.webhooks }, deps.defects), ...uploadRoutes(deps, { jobs: peers.jobs, webhooks: peers.webhooks }), ...simaResultRoutes(deps, { results, catalog, config }) },
     review: simaReview(deps, results),
     publishMeasuresConfig: config.publish,
     catalog: catalogApply(catalog),

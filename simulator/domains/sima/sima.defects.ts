@@ -17,6 +17,9 @@ export const SIMA_DEFECTS: readonly DefectEntry[] = [
   { id: 'sima.report-flagged-includes-cleared', area: 'sima', description: 'the report under `filter=flagged` includes CLEARED results' },
   { id: 'sima.evidence-unknown-sku-200', area: 'sima', description: "the evidence of a SKU without a result is 200 with another SKU's evidence" },
   { id: 'sima.job-outcomes-off', area: 'sima', description: 'a sima_validation job reports outcomes.atRisk one higher than it screened' },
+  { id: 'sima.screening-authority-strict', area: 'sima', description: 'screeningAuthority is read as sent (not trimmed, case-sensitive): " US " or "us" is 400' },
+  { id: 'sima.screening-authority-blank-refused', area: 'sima', description: 'a blank screeningAuthority is 400 instead of defaulting to CA' },
+  { id: 'sima.summary-counts-stale', area: 'sima', description: "getSimaSummary answers a tenant's first summary under a filter again after later screenings change the results" },
 ];
 
 /** A defect applied to each result item of a listSimaResults success. */

@@ -3,6 +3,7 @@
 // `sima_validation` job (family sima, spec 8.2 caps), attaches the webhook configuration (spec 6) and answers
 // the 202 receipt (spec 2.3). The idempotency middleware replays this receipt with `replayed: true`.
 import type { ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
+import { NO_DEFECTS, type Defects } from '../../kernel/defects.js';
 import { invalidRequest } from '../../kernel/errors.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
 import type { JobsDomain } from '../jobs/index.js';
@@ -13,19 +14,22 @@ import type { SimaBatchInput } from './sima.types.js';
  * spec 4.2: omitted or blank means CA; anything given must normalize (trimmed, case-insensitive) to CA or
  * US, else 400 INVALID_REQUEST naming the field.
  */
-export function normalizeScreeningAuthority(value: unknown): ScreeningAuthority {
+export function normalizeScreeningAuthority(value: unknown, defects: Pick<Defects, 'has'> = NO_DEFECTS): ScreeningAuthority {
   if (value === undefined || value === null) return 'CA';
   if (typeof value !== 'string') throw invalidRequest('screeningAuthority must be a string: CA or US', 'screeningAuthority');
-  const normalized = value.trim().toUpperCase();
-  if (normalized === '') return 'CA';
+  // defect injection (SIM_DEFECTS): sima.screening-authority-strict reads the value as sent (no trim, no
+  // case folding); sima.screening-authority-blank-refused refuses a blank value instead of defaulting.
+  const normalized = defects.has('sima.screening-authority-strict') ? value : value.trim().toUpperCase();
+  if (normalized.trim() === '' && defects.has('sima.screening-authority-blank-refused')) throw invalidRequest('screeningAuthority must be CA or US', 'screeningAuthority');
+  if (normalized.trim() === '') return 'CA';
   if (normalized === 'CA' || normalized === 'US') return normalized;
   throw invalidRequest(`screeningAuthority must be CA or US (trimmed, case-insensitive), not ${JSON.stringify(value)}`, 'screeningAuthority');
 }
 
-export function simaRoutes(peers: { jobs: JobsDomain; webhooks: Pick<WebhooksDomain, 'parseConfig' | 'attach'> }) {
+export function simaRoutes(peers: { jobs: JobsDomain; webhooks: Pick<WebhooksDomain, 'parseConfig' | 'attach'> }, defects: Pick<Defects, 'has'> = NO_DEFECTS) {
   return {
     async enqueueSimaBatch({ principal, body = {} }) {
-      const input: SimaBatchInput = { skus: body.skus ?? null, runPolicy: body.runPolicy ?? 'always', screeningAuthority: normalizeScreeningAuthority(body.screeningAuthority) };
+      const input: SimaBatchInput = { skus: body.skus ?? null, runPolicy: body.runPolicy ?? 'always', screeningAuthority: normalizeScreeningAuthority(body.screeningAuthority, defects) };
       // Refuse a bad webhook target before anything is queued (contracts/README.md decision 10).
       const webhook = peers.webhooks.parseConfig(body);
       const job = await peers.jobs.enqueue({ tenantId: principal.tenantId, keyId: principal.keyId, type: 'sima_validation', family: 'sima', input });

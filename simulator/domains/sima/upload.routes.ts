@@ -22,7 +22,7 @@ export function chooseAdapter(field: CatalogAdapter | undefined, principal: Pick
   return preferred && CATALOG_ADAPTERS.includes(preferred) ? preferred : 'catalog-excel';
 }
 
-export function uploadRoutes(deps: Pick<KernelDeps, 'config'>, peers: { jobs: JobsDomain; webhooks: Pick<WebhooksDomain, 'parseConfig' | 'attach'> }) {
+export function uploadRoutes(deps: Pick<KernelDeps, 'config' | 'defects'>, peers: { jobs: JobsDomain; webhooks: Pick<WebhooksDomain, 'parseConfig' | 'attach'> }) {
   /** Queues the job for a stored upload; the file goes again if the job is refused (429 at a queue cap). */
   const enqueue = async (principal: Principal, type: JobType, upload: StoredUpload, input: unknown) => {
     try {
@@ -55,12 +55,12 @@ export function uploadRoutes(deps: Pick<KernelDeps, 'config'>, peers: { jobs: Jo
   return {
     async uploadCatalogFile(request) {
       const sourceAdapter = chooseAdapter(request.body.sourceAdapter, request.principal);
-      const screeningAuthority = normalizeScreeningAuthority(request.body.screeningAuthority);
+      const screeningAuthority = normalizeScreeningAuthority(request.body.screeningAuthority, deps.defects);
       return accept(request, 'catalog_upload', (file) => ({ file, sourceAdapter, screeningAuthority }), { message: 'Catalog upload accepted', sourceAdapter });
     },
 
     async uploadSimaScreeningFile(request) {
-      const screeningAuthority = normalizeScreeningAuthority(request.body.screeningAuthority);
+      const screeningAuthority = normalizeScreeningAuthority(request.body.screeningAuthority, deps.defects);
       const runPolicy = request.body.runPolicy ?? 'always';
       // skus stays null until the job has read the file: it then screens exactly the file's SKUs.
       return accept(request, 'sima_validation', (file) => ({ skus: null, runPolicy, screeningAuthority, file }), { message: 'Upload accepted for SIMA screening' });

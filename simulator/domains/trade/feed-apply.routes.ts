@@ -44,7 +44,7 @@ export function feedApplyRoutes(deps: KernelDeps, stores: { sessions: FeedSessio
       const read = await sessions.get(tenantId, params.sessionId);
       if (!read) throw notFound('trade feed session');
       await refuse(read);
-      const screeningAuthority = normalizeScreeningAuthority(body.screeningAuthority);
+      const screeningAuthority = normalizeScreeningAuthority(body.screeningAuthority, deps.defects);
       const skus = [];
       for (const [i, row] of body.rows.entries()) {
         const sku = await rows.getSku(read.id, row.sku);
@@ -63,13 +63,15 @@ export function feedApplyRoutes(deps: KernelDeps, stores: { sessions: FeedSessio
         const now = await sessions.get(tenantId, read.id);
         await refuse({ ...now!, applyInFlight: true });
       }
+      // defect injection (SIM_DEFECTS): trade.apply-drops-last-row loses the last row (off by one)
+      const written = deps.defects.has('trade.apply-drops-last-row') ? skus.slice(0, -1) : skus;
       try {
         const applied = await peers.sima.catalog.apply(
           tenantId,
-          skus.map(({ row, sku }) => ({ sku: row.sku, productName: row.name, hsCode: row.hsCode, countryOfOrigin: row.originCountry ?? body.originCountry, destinationCountry: row.destinationCountry ?? sku.destinationCountry })),
+          written.map(({ row, sku }) => ({ sku: row.sku, productName: row.name, hsCode: row.hsCode, countryOfOrigin: row.originCountry ?? body.originCountry, destinationCountry: row.destinationCountry ?? sku.destinationCountry })),
           `trade feed ${read.fileName} (session ${read.id})`,
         );
-        const screening = await peers.sima.enqueueScreening({ tenantId, keyId: principal.keyId, skus: [...new Set(skus.map(({ row }) => row.sku))], screeningAuthority }).catch((error: unknown) => {
+        const screening = await peers.sima.enqueueScreening({ tenantId, keyId: principal.keyId, skus: [...new Set(written.map(({ row }) => row.sku))], screeningAuthority }).catch((error: unknown) => {
           // A full SIMA queue (429) does not undo the apply: the rows are written; screen them later.
           deps.log.warn({ err: error, sessionId: read.id }, 'apply could not enqueue the screening of the applied SKUs');
           return null;

@@ -14,6 +14,7 @@ export const TRADE_DEFECTS: readonly DefectEntry[] = [
   { id: 'trade.issue-count-off', area: 'trade', description: 'session detail reports issueCount one lower than the issues listed' },
   { id: 'trade.session-leaks', area: 'trade', description: "another tenant's feed session is readable (200 instead of 404)" },
   { id: 'trade.sku-hs-dropped', area: 'trade', description: 'listTradeFeedSkus sends providedHs null for every SKU' },
+  { id: 'trade.apply-drops-last-row', area: 'trade', description: 'apply answers APPLIED but writes (and screens) every row except the last into the tenant catalog' },
 ];
 
 const SESSION_OPS = ['getTradeFeedSession', 'applyTradeFeedSession'];

@@ -1,6 +1,8 @@
 // Idempotency-Key (spec 8.5): scoped by tenant, endpoint and key. The same normalized payload replays the
 // original response with `replayed: true`; a different payload is 409 ACTION_NOT_ALLOWED. Concurrent
-// requests with one key run the handler once: the others wait for it and replay. Keys expire.
+// requests with one key run the handler once: the others wait for it and replay. Keys expire on the
+// tenant's clock after a sandbox-defined time (spec 8.5: "the expiry duration: not shown"; README
+// "Defaults the spec leaves open", SIM_IDEMPOTENCY_TTL_SECONDS, shown by GET /_sim/status).
 import { createHash } from 'node:crypto';
 import type { TenantClocks } from '../clock.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
@@ -21,28 +23,71 @@ interface IdempotencyRecord {
   expiresAt: number;
 }
 
+/** What a request carries: its validated body (JSON or multipart fields) and the sha256 of each file. */
+export interface IdempotentPayload {
+  body: unknown;
+  files: readonly string[];
+}
+
 export interface IdempotencyScope {
   tenantId: string;
   operationId: string;
   key: string;
-  payload: unknown;
+  payload: IdempotentPayload;
 }
 
 export interface Idempotency {
   run(scope: IdempotencyScope, execute: () => Promise<HandlerResponse> | HandlerResponse): Promise<HandlerResponse>;
 }
 
-/** JSON with sorted keys: the normal form two payloads are compared in. */
+/**
+ * JSON with sorted keys: the normal form two payloads are compared in (JSON object members are unordered).
+ * Iterative, so a deeply nested body cannot overflow the stack: each frame is a value still to write or a
+ * literal piece of text (a separator, a closing bracket).
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value as object)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
+  const out: string[] = [];
+  const pending: Array<{ value: unknown } | { text: string }> = [{ value }];
+  while (pending.length) {
+    const next = pending.pop()!;
+    if ('text' in next) {
+      out.push(next.text);
+      continue;
+    }
+    const current = next.value;
+    if (Array.isArray(current)) {
+      const frames: Array<{ value: unknown } | { text: string }> = [{ text: '[' }];
+      current.forEach((item, index) => frames.push(...(index ? [{ text: ',' }] : []), { value: item }));
+      frames.push({ text: ']' });
+      pending.push(...frames.reverse());
+    } else if (current && typeof current === 'object') {
+      const record = current as Record<string, unknown>;
+      const keys = Object.keys(record)
+        .sort()
+        .filter((k) => record[k] !== undefined);
+      const frames: Array<{ value: unknown } | { text: string }> = [{ text: '{' }];
+      keys.forEach((k, index) => frames.push({ text: `${index ? ',' : ''}${JSON.stringify(k)}:` }, { value: record[k] }));
+      frames.push({ text: '}' });
+      pending.push(...frames.reverse());
+    } else {
+      out.push(JSON.stringify(current ?? null));
+    }
   }
-  return JSON.stringify(value ?? null);
+  return out.join('');
+}
+
+/**
+ * The payload as compared (spec 8.5 "same normalized payload"): `screeningAuthority` normalized as spec 4.2
+ * and 4.3 say it is read (trimmed, case-insensitive; blank is the same as omitted), so ` ca ` and `CA` are
+ * one payload. Any other difference is another payload. A bad value stays as given: the handler refuses it.
+ */
+export function normalizedPayload(payload: IdempotentPayload): IdempotentPayload {
+  const body = payload.body;
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !('screeningAuthority' in body)) return payload;
+  const { screeningAuthority, ...rest } = body as Record<string, unknown>;
+  if (typeof screeningAuthority !== 'string') return payload;
+  const normalized = screeningAuthority.trim().toUpperCase();
+  return { ...payload, body: normalized === '' ? rest : { ...rest, screeningAuthority: normalized } };
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -63,11 +108,31 @@ export function createIdempotency(store: Store, clocks: TenantClocks, ttlMs = DE
       : response;
   const conflict = (key: string) =>
     actionNotAllowed('this Idempotency-Key was already used with a different payload', { field: 'Idempotency-Key', idempotencyKey: key });
+  /** The record's id: tenant, endpoint and key (spec 8.5). */
+  const recordId = (scope: IdempotencyScope) => {
+    // defect injection (SIM_DEFECTS): idempotency.scope-ignores-tenant shares keys across tenants;
+    // idempotency.scope-ignores-endpoint shares them across the four endpoints.
+    const tenant = defects.has('idempotency.scope-ignores-tenant') ? '*' : scope.tenantId;
+    const endpoint = defects.has('idempotency.scope-ignores-endpoint') ? '*' : scope.operationId;
+    return sha256(`${tenant}\u0000${endpoint}\u0000${scope.key}`);
+  };
+  const hashOf = (payload: IdempotentPayload) =>
+    // defect injection (SIM_DEFECTS): idempotency.payload-not-normalized compares the payload as sent (member
+    // order and spelling count).
+    sha256(defects.has('idempotency.payload-not-normalized') ? JSON.stringify(payload) : canonicalJson(normalizedPayload(payload)));
+  const expiryOf = (now: number) => {
+    // defect injection (SIM_DEFECTS): idempotency.never-expires keeps keys for ever; idempotency.expires-early
+    // reads the expiry as seconds where it is milliseconds (24 h becomes 86.4 s).
+    if (defects.has('idempotency.never-expires')) return Number.MAX_SAFE_INTEGER;
+    return now + (defects.has('idempotency.expires-early') ? ttlMs / 1000 : ttlMs);
+  };
 
   return {
     async run(scope, execute) {
-      const id = sha256(`${scope.tenantId}\u0000${scope.operationId}\u0000${scope.key}`);
-      const payloadHash = sha256(canonicalJson(scope.payload));
+      // defect injection (SIM_DEFECTS): idempotency.upload-key-ignored runs every upload (a request with a file) as new.
+      if (defects.has('idempotency.upload-key-ignored') && scope.payload.files.length > 0) return execute();
+      const id = recordId(scope);
+      const payloadHash = hashOf(scope.payload);
       // defect injection (SIM_DEFECTS): idempotency.concurrent-duplicates takes no in-flight lock.
       const running = defects.has('idempotency.concurrent-duplicates') ? undefined : inFlight.get(id);
       if (running) {
@@ -98,7 +163,7 @@ export function createIdempotency(store: Store, clocks: TenantClocks, ttlMs = DE
         const response = await execute();
         // Only accepted requests are remembered: a retry after an error runs again.
         if (response.status < 300) {
-          await records.put({ id, tenantId: scope.tenantId, operationId: scope.operationId, payloadHash, response, createdAt: clock.nowIso(), expiresAt: clock.now() + ttlMs });
+          await records.put({ id, tenantId: scope.tenantId, operationId: scope.operationId, payloadHash, response, createdAt: clock.nowIso(), expiresAt: expiryOf(clock.now()) });
         }
         return response;
       })();

@@ -37,6 +37,12 @@ interface ParameterRule {
 
 export type RequestValidator = (raw: RawRequest) => ValidRequest;
 
+/** A parameter schema's `maximum` (after a $ref), for validation.limit-max-refused. */
+const maximumOf = (doc: OpenApiDocument, schema: Json): unknown => {
+  const resolved = deref(doc, schema);
+  return isObject(resolved) ? resolved.maximum : undefined;
+};
+
 /** Keywords of a bound (validation.lenient-bounds ignores only these). */
 const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
 
@@ -71,6 +77,11 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
         // defect injection (SIM_DEFECTS): validation.lenient-bounds serves an out-of-range query limit/offset.
         const lenient = defects.has('validation.lenient-bounds') && rule.in === 'query' && (rule.name === 'limit' || rule.name === 'offset');
         if (!(lenient && (rule.validate.errors ?? []).every((e) => BOUNDS.has(e.keyword)))) throw invalidRequest(`${rule.name} ${describe(rule.validate.errors)}`, rule.name);
+      }
+      // defect injection (SIM_DEFECTS): validation.limit-max-refused reads a query limit's maximum as
+      // exclusive (an off-by-one bound): the largest page the contract allows is 400.
+      if (defects.has('validation.limit-max-refused') && rule.in === 'query' && rule.name === 'limit' && coerced === maximumOf(doc, rule.schema)) {
+        throw invalidRequest(`limit must be below ${String(coerced)}`, rule.name);
       }
       const target = rule.in === 'path' ? valid.params : rule.in === 'query' ? valid.query : valid.headers;
       target[rule.in === 'header' ? rule.name.toLowerCase() : rule.name] = coerced as never;

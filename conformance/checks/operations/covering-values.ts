@@ -1,0 +1,128 @@
+// The values that cover one input's contract deterministically: every enum value, each bound at its edge,
+// both booleans, null where the type allows it, strings drawn from the pattern (never the example), the
+// values of the normalization rules that name the input, and "left out" for an optional input.
+import fc from 'fast-check';
+import type { Json, OpenApiDocument } from '../../../contracts/lib/bundle.js';
+import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
+import { flatten, jsonType, typesOf } from '../../harness/schema-arbitraries/resolve.js';
+import { sampleValid, validValue } from '../../harness/schema-arbitraries/valid.js';
+import { keptReason, variable } from './value-policy.js';
+
+/** An optional input left out of the request. */
+export const ABSENT: unique symbol = Symbol('absent');
+export type CoverValue = unknown | typeof ABSENT;
+
+/** Pattern draws per input: several, so that a server that knows only the example is seen. */
+const PATTERN_DRAWS = 3;
+/** Longer strings are covered by their invalid side only (a maxLength edge of 10 000 is not sent). */
+const MAX_EDGE_LENGTH = 5000;
+/** Arrays longer than this are not sent at their maxItems edge. */
+const MAX_EDGE_ITEMS = 500;
+
+export interface InputCover {
+  values: CoverValue[];
+  /** Constraints of the input that are not generated, with the reason (for the coverage report). */
+  notGenerated: string[];
+}
+
+/** Text of exactly `length` code points, varied by the seed (so repeated runs do not send the same key). */
+export function textOfLength(length: number, seed: number): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  let state = (seed >>> 0) || 1;
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    out += alphabet[(state >>> 16) % alphabet.length];
+  }
+  return out;
+}
+
+export function coverValues(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json, name: string, required: boolean, seed: number): InputCover {
+  const schema = flatten(doc, raw);
+  const values: CoverValue[] = [];
+  const notGenerated: string[] = [];
+  const types = typesOf(schema) ?? [];
+  const kept = keptReason(name);
+  const constrained = ['pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems'].filter((k) => k in schema);
+  if (kept && !Array.isArray(schema.enum)) {
+    for (const keyword of constrained) notGenerated.push(`${keyword}: not generated: ${kept}`);
+    if (!required) notGenerated.push(`optional: not generated: ${kept}`);
+    if (!required) values.push(ABSENT);
+    return { values, notGenerated };
+  }
+  if ('const' in schema) values.push(schema.const);
+  else if (Array.isArray(schema.enum)) values.push(...schema.enum.filter((v) => !types.length || types.includes(jsonType(v)) || (jsonType(v) === 'integer' && types.includes('number'))));
+  else {
+    if (types.includes('null')) values.push(null);
+    if (types.includes('boolean')) values.push(true, false);
+    if (types.includes('integer') || types.includes('number')) {
+      const step = types.includes('integer') ? 1 : 0.01;
+      if (typeof schema.minimum === 'number') values.push(schema.minimum);
+      if (typeof schema.maximum === 'number') values.push(schema.maximum);
+      if (typeof schema.exclusiveMinimum === 'number') values.push(Math.round((schema.exclusiveMinimum + step) * 100) / 100);
+      if (typeof schema.exclusiveMaximum === 'number') values.push(Math.round((schema.exclusiveMaximum - step) * 100) / 100);
+    }
+    if (types.includes('string')) values.push(...stringValues(doc, schemas, raw, schema, seed, notGenerated));
+    if (types.includes('array')) values.push(...arrayValues(doc, schemas, schema, name, seed, notGenerated));
+  }
+  if (!required) values.push(ABSENT);
+  return { values, notGenerated };
+}
+
+function stringValues(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json, schema: Record<string, unknown>, seed: number, notGenerated: string[]): unknown[] {
+  const out: unknown[] = [];
+  if (typeof schema.pattern === 'string') {
+    try {
+      // Drawn from the pattern with the seed (fast-check stringMatching; lookaheads are stripped and the
+      // whole pattern filters the draws, schema-arbitraries/valid.ts).
+      out.push(...fc.sample(validValue(doc, raw, { schemas }), { seed, numRuns: PATTERN_DRAWS }));
+    } catch (error) {
+      notGenerated.push(`pattern: not generated: ${(error as Error).message.split('\n')[0]}`);
+      return out;
+    }
+    // Length edges of a patterned string: drawn from the pattern with the length pinned to the bound.
+    for (const keyword of ['minLength', 'maxLength'] as const) {
+      const bound = schema[keyword];
+      if (typeof bound !== 'number' || bound > MAX_EDGE_LENGTH) continue;
+      try {
+        out.push(fc.sample(validValue(doc, { ...schema, minLength: bound, maxLength: bound } as Json, { schemas }), { seed, numRuns: 1 })[0]);
+      } catch {
+        notGenerated.push(`${keyword}: not generated: the pattern gives no value of length ${bound}`);
+      }
+    }
+    return out;
+  }
+  if (typeof schema.format === 'string') {
+    out.push(sampleValid(doc, raw, seed, { schemas }));
+    return out;
+  }
+  const min = typeof schema.minLength === 'number' ? schema.minLength : undefined;
+  const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+  if (min !== undefined && min > 0) out.push(textOfLength(min, seed));
+  if (max !== undefined) {
+    if (max <= MAX_EDGE_LENGTH) out.push(textOfLength(max, seed + 1));
+    else notGenerated.push(`maxLength: not generated: ${max} characters is beyond the ${MAX_EDGE_LENGTH} the suite sends`);
+  }
+  return out;
+}
+
+function arrayValues(doc: OpenApiDocument, schemas: ContractSchemas, schema: Record<string, unknown>, name: string, seed: number, notGenerated: string[]): unknown[] {
+  const items = (schema.items ?? {}) as Json;
+  if (!variable(doc, items)) {
+    for (const keyword of ['minItems', 'maxItems'].filter((k) => k in schema)) notGenerated.push(`${keyword}: not generated: the items of ${name} are not generated (free text or objects keep their example)`);
+    return [];
+  }
+  const itemSchema = flatten(doc, items);
+  const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
+  const max = typeof schema.maxItems === 'number' ? schema.maxItems : undefined;
+  const draw = (count: number, offset: number) => fc.sample(validValue(doc, items, { schemas }), { seed: seed + offset, numRuns: count });
+  const out: unknown[] = [];
+  // Every enum value of the items at least once, in arrays of the smallest allowed size.
+  if (Array.isArray(itemSchema.enum)) for (const value of itemSchema.enum) out.push([value, ...draw(Math.max(0, min - 1), 1)]);
+  if (min > 0) out.push(draw(min, 2));
+  if (max !== undefined) {
+    if (max <= MAX_EDGE_ITEMS) out.push(schema.uniqueItems === true ? [...new Set(draw(max * 2, 3).map((v) => JSON.stringify(v)))].slice(0, max).map((v) => JSON.parse(v)) : draw(max, 3));
+    else notGenerated.push(`maxItems: not generated: ${max} items is beyond the ${MAX_EDGE_ITEMS} the suite sends`);
+  }
+  return out;
+}
