@@ -2606,7 +2606,7 @@ export interface components {
         VerifySignupMagicLinkRequest: {
             token: string;
         };
-        /** @description Optional completion-webhook configuration accepted by every enqueue body (spec 6), top-level or nested as `webhook`. HTTPS is required when a secret is set, and targets in the blocked ranges of spec 6.4 are refused: the server enforces both (400 INVALID_REQUEST naming the URL field), not this schema, so that a sandbox can allow listed local targets for testing. */
+        /** @description Optional completion-webhook configuration accepted by every enqueue body (spec 6), top-level or nested as `webhook`. HTTPS is required when a secret is set, and targets in the blocked ranges of spec 6.4 are refused: the server enforces both (400 INVALID_REQUEST naming the URL field), not this schema, so that a sandbox can allow listed local targets for testing. The spec offers the two forms as alternatives; the sandbox reads both given with equal values as one configuration and refuses them with different values (400 INVALID_REQUEST naming `webhook`, sandbox-defined). */
         WebhookConfig: {
             /** Format: uri */
             webhookUrl?: string;
@@ -3252,7 +3252,7 @@ export interface components {
         /** @description `json` returns the JSON report, `csv` returns CSV text. */
         SimaReportFormat: "json" | "csv";
         /**
-         * @description Status filter. The spec types it as a string only; the sandbox matches it against the result `status` (AT_RISK, NEEDS_REVIEW, CLEARED).
+         * @description Status filter. The spec types it as a string only; the sandbox matches it, trimmed and in any case, against the result `status` (AT_RISK, NEEDS_REVIEW, CLEARED), and refuses a value that names no status with 400 INVALID_REQUEST naming `status` (sandbox-defined).
          * @example AT_RISK
          */
         SimaReportStatus: string;
@@ -3757,7 +3757,7 @@ export interface operations {
                 /** @description `flagged`: outcomes AT_RISK or NEEDS_REVIEW; `covered`: SKUs whose HS code is in scope of a measure (the sandbox's reading; the spec names the values only). */
                 filter?: components["parameters"]["SimaReportFilter"];
                 /**
-                 * @description Status filter. The spec types it as a string only; the sandbox matches it against the result `status` (AT_RISK, NEEDS_REVIEW, CLEARED).
+                 * @description Status filter. The spec types it as a string only; the sandbox matches it, trimmed and in any case, against the result `status` (AT_RISK, NEEDS_REVIEW, CLEARED), and refuses a value that names no status with 400 INVALID_REQUEST naming `status` (sandbox-defined).
                  * @example AT_RISK
                  */
                 status?: components["parameters"]["SimaReportStatus"];
