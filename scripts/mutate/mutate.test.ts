@@ -1,0 +1,103 @@
+// The mutation machinery (not the mutation set's run, which takes half an hour: `npm run conform:mutate`).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MUTATIONS } from './mutations.js';
+import { applyMutation, MutationError, mutatedText, selectMutations, validateMutations, type Mutation } from './mutation.js';
+import { score, type MutationRecord } from './report.js';
+import { runBaseline, runMutant, type RunSettings } from './run-mutant.js';
+import { copyTree, REPO_ROOT, type TreeCopy } from './tree.js';
+
+const mutation = (over: Partial<Mutation> = {}): Mutation => ({
+  id: 'auth.example',
+  family: 'auth',
+  file: 'simulator/example.ts',
+  find: 'a === b',
+  replace: 'a !== b',
+  visible: 'spec 5: an example',
+  ...over,
+});
+
+describe('a mutation applied to a file', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'mutate-unit-'));
+    mkdirSync(path.join(dir, 'simulator'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('changes exactly the snippet and puts the file back when restored', () => {
+    const original = 'const x = 1;\nif (a === b) go();\nconst y = 2;\n';
+    writeFileSync(path.join(dir, 'simulator/example.ts'), original);
+    const restore = applyMutation(dir, mutation());
+    expect(readFileSync(path.join(dir, 'simulator/example.ts'), 'utf8')).toBe('const x = 1;\nif (a !== b) go();\nconst y = 2;\n');
+    restore();
+    expect(readFileSync(path.join(dir, 'simulator/example.ts'), 'utf8')).toBe(original);
+  });
+
+  it('refuses a snippet that is not in the file, or is there twice', () => {
+    expect(() => mutatedText('nothing here', mutation())).toThrow(MutationError);
+    expect(() => mutatedText('a === b; a === b', mutation())).toThrow(/occurs 2 times/);
+  });
+
+  it('keeps $ patterns of the replacement literal', () => {
+    expect(mutatedText('x = a === b', mutation({ replace: '`$&${y}`' }))).toBe('x = `$&${y}`');
+  });
+
+  it('refuses files outside the simulator and files that do not exist', () => {
+    expect(() => applyMutation(dir, mutation({ file: 'conformance/checks/auth.ts' }))).toThrow(/only simulator sources/);
+    expect(() => applyMutation(dir, mutation({ file: 'simulator/missing.ts' }))).toThrow(/no file/);
+  });
+});
+
+describe('the mutation set', () => {
+  it('fits the current simulator sources: unique ids, known families, each snippet exactly once', () => {
+    expect(validateMutations(MUTATIONS, REPO_ROOT)).toEqual([]);
+  });
+
+  it('says for each mutation why a client sees it', () => {
+    expect(MUTATIONS.filter((m) => !/spec \d/.test(m.visible)).map((m) => m.id)).toEqual([]);
+  });
+
+  it('selects by id or family and refuses an --only that matches nothing', () => {
+    expect(selectMutations(MUTATIONS, ['webhooks']).every((m) => m.family === 'webhooks')).toBe(true);
+    expect(selectMutations(MUTATIONS, ['auth.scope-check-needs-two-missing']).map((m) => m.id)).toEqual(['auth.scope-check-needs-two-missing']);
+    expect(() => selectMutations(MUTATIONS, ['no-such-family'])).toThrow(MutationError);
+  });
+});
+
+describe('the score', () => {
+  it('is killed / (killed + survived), with timeouts and start-up failures beside it', () => {
+    const result = (id: string, outcome: 'killed' | 'survived' | 'timeout' | 'startup') => ({ id, family: 'auth' as const, file: 'f', visible: 'v', result: { id, outcome, killedBy: [], seconds: 1 } });
+    const record: MutationRecord = {
+      schemaVersion: 1,
+      startedAt: '',
+      settings: { seed: 1, runs: 1, timeoutMs: 1, requestTimeoutMs: 1 },
+      baseline: { failed: [], passed: 1, skipped: 0, seconds: 1 },
+      mutants: [result('a.1', 'killed'), result('a.2', 'killed'), result('a.3', 'killed'), result('a.4', 'survived'), result('a.5', 'timeout'), result('a.6', 'startup'), { id: 'a.7', family: 'auth', file: 'f', visible: 'v' }],
+    };
+    expect(score(record)).toEqual({ killed: 3, survived: 1, timeout: 1, startup: 1, pending: 1, percent: 75 });
+  });
+});
+
+describe('a targeted run against a tree copy', () => {
+  const settings: RunSettings = { seed: 20261121, runs: 5, timeoutMs: 120_000, requestTimeoutMs: 15_000, checks: ['auth.scope-denied'] };
+  let tree: TreeCopy;
+  beforeAll(() => {
+    tree = copyTree(REPO_ROOT, 'mutate-unit');
+  });
+  afterAll(() => tree?.remove());
+
+  it('passes the check unmutated, fails it with the mutation, and leaves the copy as it was', async () => {
+    const baseline = await runBaseline(tree.dir, settings);
+    expect(baseline.failed).toEqual([]);
+    expect(baseline.passed).toBe(1);
+    const known = MUTATIONS.find((m) => m.id === 'auth.scope-check-needs-two-missing')!;
+    const before = readFileSync(path.join(tree.dir, known.file), 'utf8');
+    const result = await runMutant(tree.dir, known, settings, baseline);
+    expect(result.outcome).toBe('killed');
+    expect(result.killedBy).toEqual(['auth.scope-denied']);
+    expect(readFileSync(path.join(tree.dir, known.file), 'utf8')).toBe(before);
+  }, 150_000);
+});

@@ -1,0 +1,107 @@
+// One source mutation of the simulator, and how it is applied to a copy of the tree. A mutation is a
+// unique snippet of one file and its replacement: the snippet must occur exactly once, so that a change of
+// the simulator's code that moves or duplicates it makes the mutation set fail loudly instead of quietly
+// mutating something else (or nothing).
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** What kind of vendor mistake a mutation stands for (README "Families"). */
+export const FAMILIES = [
+  'auth',
+  'validation',
+  'idempotency',
+  'pagination',
+  'state-machine',
+  'domain-rule',
+  'response-shape',
+  'errors',
+  'webhooks',
+  'uploads',
+  'isolation',
+  'limits',
+] as const;
+export type Family = (typeof FAMILIES)[number];
+
+/** Why a mutant that survives may do so: filled in after a run showed it, never guessed beforehand. */
+export interface SurvivorNote {
+  /** invisible: no HTTP client can tell; equivalent: the behaviour does not change; acceptable: the spec
+   * allows the mutated behaviour; gap: the suite should catch it and does not (the lead decides). */
+  kind: 'invisible' | 'equivalent' | 'acceptable' | 'gap';
+  why: string;
+}
+
+export interface Mutation {
+  /** Stable id, `<family>.<what>`: used by `--only`, resumed runs and the reports. */
+  id: string;
+  family: Family;
+  /** Path from the repository root, always under `simulator/`. */
+  file: string;
+  /** A snippet that occurs exactly once in the file. */
+  find: string;
+  replace: string;
+  /** Why a client sees the change over HTTP (spec section), the reason the mutation counts. */
+  visible: string;
+  /** Set only for a mutant a run showed surviving. */
+  survives?: SurvivorNote;
+}
+
+export class MutationError extends Error {}
+
+export function countOccurrences(text: string, snippet: string): number {
+  if (snippet === '') return 0;
+  let count = 0;
+  for (let at = text.indexOf(snippet); at !== -1; at = text.indexOf(snippet, at + 1)) count++;
+  return count;
+}
+
+/** The file's text with the mutation applied; throws a MutationError unless the snippet occurs exactly once. */
+export function mutatedText(original: string, mutation: Mutation): string {
+  const count = countOccurrences(original, mutation.find);
+  if (count !== 1) throw new MutationError(`${mutation.id}: the snippet occurs ${count} times in ${mutation.file} (must be exactly once): ${JSON.stringify(mutation.find)}`);
+  if (mutation.find === mutation.replace) throw new MutationError(`${mutation.id}: the replacement equals the snippet`);
+  return original.replace(mutation.find, () => mutation.replace);
+}
+
+/**
+ * Applies the mutation to the tree at `treeDir` (a copy, never the working tree) and returns the function
+ * that puts the original file back.
+ */
+export function applyMutation(treeDir: string, mutation: Mutation): () => void {
+  if (!mutation.file.startsWith('simulator/')) throw new MutationError(`${mutation.id}: only simulator sources are mutated, not ${mutation.file}`);
+  const file = path.join(treeDir, mutation.file);
+  let original: string;
+  try {
+    original = readFileSync(file, 'utf8');
+  } catch {
+    throw new MutationError(`${mutation.id}: no file ${mutation.file}`);
+  }
+  writeFileSync(file, mutatedText(original, mutation));
+  return () => writeFileSync(file, original);
+}
+
+/** Problems of the set as data: duplicate ids, unknown families, snippets not unique in the given tree. */
+export function validateMutations(mutations: readonly Mutation[], treeDir: string): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const m of mutations) {
+    if (seen.has(m.id)) problems.push(`${m.id}: duplicate id`);
+    seen.add(m.id);
+    if (!(FAMILIES as readonly string[]).includes(m.family)) problems.push(`${m.id}: unknown family ${m.family}`);
+    if (!m.id.startsWith(`${m.family}.`)) problems.push(`${m.id}: the id must start with its family "${m.family}."`);
+    if (!m.visible.trim()) problems.push(`${m.id}: says nothing about why it is visible over HTTP`);
+    try {
+      mutatedText(readFileSync(path.join(treeDir, m.file), 'utf8'), m);
+    } catch (error) {
+      problems.push(error instanceof MutationError ? error.message : `${m.id}: cannot read ${m.file}`);
+    }
+  }
+  return problems;
+}
+
+/** `--only`: mutation ids, or families, comma-separated. */
+export function selectMutations(mutations: readonly Mutation[], only: string[] | undefined): Mutation[] {
+  if (!only?.length) return [...mutations];
+  const unknown = only.filter((o) => !mutations.some((m) => m.id === o || m.family === o));
+  if (unknown.length) throw new MutationError(`--only matches no mutation id or family: ${unknown.join(', ')}`);
+  return mutations.filter((m) => only.includes(m.id) || only.includes(m.family));
+}
