@@ -2,6 +2,7 @@
 // ("creates or reuses the tenant payment customer"); the body is optional.
 import { defineCheck } from '../harness/check.js';
 import type { Exchange } from '../harness/types.js';
+import { expectError } from './auth.js';
 
 const PATH = '/api/public/billing/setup-session';
 
@@ -48,4 +49,21 @@ export const billingSetupSession = defineCheck({
   },
 });
 
-export const billingChecks = [billingSetupSession];
+// Spec 4.1: billing setup requires an active tenant. The spec states the rule, not its answer: any refusal
+// passes the rule; the code is the sandbox's (the operation documents 403 PRINCIPAL_DENIED as its only
+// refusal besides 401), checked here because suspending a tenant needs the control API (simulator profile).
+export const billingInactiveTenant = defineCheck({
+  id: 'billing.inactive-tenant',
+  title: 'Billing setup refuses an integration principal of a suspended tenant',
+  area: 'billing',
+  needs: ['admin', 'writes'],
+  async run(ctx) {
+    const suspended = await ctx.admin!.createTenant({ name: 'Conformance suspended tenant', status: 'suspended' });
+    const refused = await ctx.client.withApiKey(suspended.integrationKey).call('POST', PATH);
+    const what = 'billing setup with the integration token of a suspended tenant';
+    if (!ctx.expect(refused.response.status >= 400 && refused.response.status < 500, 'billing-inactive-tenant-refused', `${what} answered ${refused.response.status}, not a refusal (spec 4.1: tenant must be active)`, refused)) return;
+    expectError(ctx, refused, 403, 'PRINCIPAL_DENIED', `${what} (the sandbox's answer)`);
+  },
+});
+
+export const billingChecks = [billingSetupSession, billingInactiveTenant];

@@ -9,6 +9,7 @@ import { authChecks } from './auth.js';
 import { billingChecks } from './billing.js';
 import { idempotencyChecks } from './idempotency/index.js';
 import { isolationChecks } from './isolation.js';
+import { jobFailureChecks } from './jobs-failed.js';
 import { jobChecks } from './jobs.js';
 import { landedCostChecks } from './landed-cost.js';
 import { limitChecks } from './limits.js';
@@ -19,7 +20,7 @@ import { simaChecks } from './sima/index.js';
 import { signupChecks } from './signup.js';
 import { tokenExchange } from './token-exchange.js';
 import { tradeChecks } from './trade/index.js';
-import { uploadChecks } from './uploads.js';
+import { sandboxUploadChecks, uploadChecks } from './uploads.js';
 import { validationChecks } from './validation.js';
 import { webhookChecks } from './webhooks.js';
 
@@ -32,11 +33,13 @@ export const allChecks: Check[] = [
   ...isolationChecks,
   ...billingChecks,
   ...jobChecks,
+  ...jobFailureChecks,
   ...paginationChecks,
   ...simaChecks,
   ...idempotencyChecks,
   ...webhookChecks,
   ...uploadChecks,
+  ...sandboxUploadChecks,
   ...landedCostChecks,
   ...limitChecks,
 ];

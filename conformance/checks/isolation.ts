@@ -1,7 +1,11 @@
 // Tenant isolation (spec 7: NOT_FOUND is "resource absent or not the tenant's"): a job of one tenant is
-// invisible to another, both by id and in its job list.
+// invisible to another, both by id and in its job list, and its uploads are no duplicates for another.
 import { defineCheck } from '../harness/check.js';
 import { expectError } from './auth.js';
+import { isRateLimited, receiptJobId } from './jobs-support.js';
+import { uniqueFile } from './uploads/files.js';
+import { answered, drawn, runTag, untestable, upload, uploadTenant, type UploadTenant } from './uploads/send.js';
+import { operationsOrSkip } from './uploads/targets.js';
 
 const PAGE = 100; // spec 4.1: jobs `limit` 1..100
 const MAX_PAGES = 5;
@@ -43,4 +47,68 @@ export const isolationJobs = defineCheck({
   },
 });
 
-export const isolationChecks = [isolationJobs];
+const DUPLICATE_ACROSS_ID = 'isolation.duplicate-upload';
+
+// Spec 7: DUPLICATE_UPLOAD is "same file already uploaded", naming `details.existingJobId`; another tenant's
+// upload is "not the tenant's", so absent for it (NOT_FOUND). The same bytes sent by a second tenant are a
+// new file for it: 202 with its own job, never a 409 naming (and so revealing) the first tenant's job. And
+// the second tenant's upload changes nothing for the first: its own file again is still its duplicate,
+// naming its own job (a server keeping one record per file, not per tenant, loses it here).
+export const isolationDuplicateUpload = defineCheck({
+  id: DUPLICATE_ACROSS_ID,
+  title: "A file another tenant already uploaded is no DUPLICATE_UPLOAD: the second tenant's upload gets its own job",
+  area: 'isolation',
+  needs: ['writes', 'secondTenant'],
+  async run(ctx) {
+    const targets = operationsOrSkip(ctx).filter((t) => t.conflictCodes.includes('DUPLICATE_UPLOAD') && !t.unvalued.length);
+    if (!targets.length) ctx.skip(`no upload operation of contract ${ctx.contract.version} documents 409 DUPLICATE_UPLOAD`);
+    // Simulator profile: two tenants of this check, with the operations' scopes; else the two given keys.
+    const owner = await uploadTenant(ctx, 'Conformance isolation: uploads (owner)', targets);
+    const other: UploadTenant = ctx.admin ? await uploadTenant(ctx, 'Conformance isolation: uploads (other)', targets) : { client: ctx.second!, fresh: false };
+    const budget = { waitedMs: 0 };
+    const reasons: string[] = [];
+    for (const [index, target] of targets.entries()) {
+      const file = uniqueFile(ctx.contract.doc, target, runTag(ctx, 'iso-dup', index));
+      const extra = drawn(ctx, DUPLICATE_ACROSS_ID, { operation: target.operationId, fileName: file.name });
+      const first = await upload(ctx, owner.client, target, file, budget);
+      const reason = untestable(owner, target, first);
+      if (reason) {
+        reasons.push(reason);
+        continue;
+      }
+      const ownerJob = receiptJobId(first);
+      if (!ownerJob) {
+        ctx.fail('upload-accepted', `${target.operationId}: the first tenant's upload of a new file answered ${answered(first)}, not 202 with a jobId (spec 4.3)`, first, extra);
+        continue;
+      }
+      const second = await upload(ctx, other.client, target, file, budget);
+      const why = untestable(other, target, second) ?? (isRateLimited(second) ? `${target.operationId} was still rate limited` : undefined);
+      if (why) {
+        reasons.push(`second tenant: ${why}`);
+        continue;
+      }
+      const details = (second.response.body as { details?: { existingJobId?: unknown } } | null)?.details;
+      const leaked = second.response.status === 409 && details?.existingJobId === ownerJob ? `, naming the first tenant's job ${ownerJob}` : '';
+      const otherJob = receiptJobId(second);
+      if (!otherJob || otherJob === ownerJob) {
+        ctx.fail('duplicate-upload-per-tenant', `${target.operationId}: the second tenant's upload of the bytes the first tenant sent (${file.name}) answered ${answered(second)}${leaked}${otherJob ? ` naming the first tenant's job` : ''}, not 202 with a job of its own (spec 7: DUPLICATE_UPLOAD is about the tenant's own uploads; another tenant's are absent for it)`, second, extra);
+        continue;
+      }
+      const again = await upload(ctx, owner.client, target, file, budget);
+      if (isRateLimited(again)) {
+        reasons.push(`${target.operationId} was still rate limited`);
+        continue;
+      }
+      const againDetails = (again.response.body as { code?: unknown; details?: { existingJobId?: unknown } } | null) ?? {};
+      ctx.expect(
+        again.response.status === 409 && againDetails.code === 'DUPLICATE_UPLOAD' && againDetails.details?.existingJobId === ownerJob,
+        'duplicate-upload-kept-per-tenant',
+        `${target.operationId}: after a second tenant uploaded the same bytes, the first tenant's upload of its own file again answered ${answered(again)}${againDetails.details?.existingJobId !== undefined ? ` naming job ${JSON.stringify(againDetails.details.existingJobId)}` : ''}, not 409 DUPLICATE_UPLOAD naming its job ${ownerJob} (spec 7)`,
+        again,
+      );
+    }
+    if (reasons.length) ctx.skip(reasons.join('; '));
+  },
+});
+
+export const isolationChecks = [isolationJobs, isolationDuplicateUpload];

@@ -17,11 +17,14 @@ type Defect =
   | 'provider-runs-without-usd' // rule 2
   | 'de-minimis-ignores-currency' // rule 3: never currency_mismatch
   | 'de-minimis-without-currency' // rule 3: evaluated without currency
+  | 'de-minimis-without-currency-mismatch' // rule 3: without currency, skipped as a currency_mismatch
+  | 'mismatch-exempts' // rule 3: a currency_mismatch is reported as an exemption
   | 'trust-boundary-exclusive' // rule 4: 150 EUR itself is not indicative
   | 'wildcard-ignored' // rule 5: no wildcard-origin fallback
   | 'unconfigured-metadata-swapped' // rule 5: metadata names the corridor the wrong way round
   | 'alias-hint-missing' // rule 7: no X-Deprecation-Hint
   | 'alias-flagged-beside-canonical' // rule 7: an alias beside its canonical field is flagged
+  | 'alias-value-kept' // rule 7: a lone alias's value is used for its canonical field, not dropped
   | 'legacy-fallback-on' // 5.3: the x-api-key + x-org-id pair is served
   | 'canada-default-source' // rule 6: Canada reports the US/default source code
   | 'unsupported-unflagged' // rule 6: rate_not_available without unsupportedExpression
@@ -60,6 +63,9 @@ function landedCostStub(defect?: Defect): StubRoute {
       body = JSON.parse(request.body.toString('utf8'));
     } catch {
       return invalid('body', 'malformed JSON');
+    }
+    if (defect === 'alias-value-kept') {
+      for (const [alias, canonical] of Object.entries(ALIASES)) if (alias in body && !(canonical in body)) body = { ...body, [canonical]: body[alias] };
     }
     const { productValue, hsCode, originCountry, destinationCountry, currency, quantity, quantityUnit, provider } = body as Record<string, any>;
     if (typeof productValue !== 'number') return invalid('productValue', 'productValue is required');
@@ -101,9 +107,10 @@ function landedCostStub(defect?: Defect): StubRoute {
     const taxAmount = destinationCountry === 'US' ? 0 : round2((customsValue + dutyAmount) * 0.1);
     const limit = threshold(destinationCountry);
     let deMinimis: Record<string, unknown> | null = null;
-    if (limit && (cur || defect === 'de-minimis-without-currency')) {
+    if (limit && (cur || defect === 'de-minimis-without-currency' || defect === 'de-minimis-without-currency-mismatch')) {
       const matching = cur === limit[0] || defect === 'de-minimis-ignores-currency';
-      deMinimis = { threshold: limit[1], currency: limit[0], exempt: matching && productValue <= limit[1], skipped: matching || !cur ? null : 'currency_mismatch' };
+      const mismatch = !matching && (cur !== undefined || defect === 'de-minimis-without-currency-mismatch');
+      deMinimis = { threshold: limit[1], currency: limit[0], exempt: mismatch ? defect === 'mismatch-exempts' : matching && productValue <= limit[1], skipped: mismatch ? 'currency_mismatch' : null };
     }
     let trust: Record<string, unknown> | null = null;
     if (EU.has(destinationCountry)) {
@@ -185,6 +192,11 @@ describe('landed-cost checks on a spec-correct stub', () => {
     expect(others.map((r) => r.verdict), summary(report)).toEqual(others.map(() => 'passed'));
   });
 
+  it('read the de minimis exempt flag only in the simulator profile (a sandbox-defined field): a mismatch reported as exempt passes in sandbox', async () => {
+    const report = await withStub(landedCostStub('mismatch-exempts'), (stub) => runSuite(sandbox(stub), landedCostChecks));
+    expect(report.results.find((r) => r.id === 'landed-cost.de-minimis-currency-mismatch')!.verdict, summary(report)).toBe('passed');
+  });
+
   it('skip rules 2-4 on a shared tenant whose corridors do not cover the quote, rather than fail', async () => {
     const corridors = { quoteCorridors: [{ originCountry: 'ZZ', destinationCountry: 'ZZ', enabled: true }] };
     const report = await withStub(landedCostStub(), (stub) => runSuite(sandbox(stub), landedCostChecks), corridors);
@@ -202,11 +214,14 @@ const VARIANTS: Array<[Defect, string, string]> = [
   ['provider-runs-without-usd', 'landed-cost.non-usd-skips-provider', 'provider-skip-reason'],
   ['de-minimis-ignores-currency', 'landed-cost.de-minimis-currency-mismatch', 'de-minimis-currency-mismatch'],
   ['de-minimis-without-currency', 'landed-cost.de-minimis-currency-mismatch', 'de-minimis-without-currency'],
+  ['de-minimis-without-currency-mismatch', 'landed-cost.de-minimis-currency-mismatch', 'de-minimis-without-currency'],
+  ['mismatch-exempts', 'landed-cost.de-minimis-currency-mismatch', 'de-minimis-mismatch-not-exempt'],
   ['trust-boundary-exclusive', 'landed-cost.eu-trust-gate', 'eu-trust-gate'],
   ['wildcard-ignored', 'landed-cost.unconfigured-corridor', 'corridor-wildcard-origin'],
   ['unconfigured-metadata-swapped', 'landed-cost.unconfigured-corridor', 'unconfigured-corridor'],
   ['alias-hint-missing', 'landed-cost.legacy-alias-hint', 'legacy-alias-hint'],
   ['alias-flagged-beside-canonical', 'landed-cost.legacy-alias-hint', 'legacy-alias-not-flagged'],
+  ['alias-value-kept', 'landed-cost.legacy-alias-hint', 'legacy-alias-value-dropped'],
   ['legacy-fallback-on', 'landed-cost.legacy-pair-off-by-default', 'legacy-pair-disabled'],
   ['canada-default-source', 'landed-cost.authority-follows-destination', 'authority-source-code'],
   ['unsupported-unflagged', 'landed-cost.unsupported-expression', 'unsupported-expression'],

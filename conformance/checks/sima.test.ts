@@ -29,6 +29,7 @@ type Defect =
   | 'summary-exposure-off' // totalExposure is 1 more than the sum
   | 'cleared-exposure' // CLEARED results carry an exposure
   | 'combined-rate-off' // combinedRate is adRate alone
+  | 'exposure-not-percent' // exposureAnnual is listed 100 times the evidence's value x combinedRate / 100
   | 'evidence-leaks' // evidence is looked up in every tenant
   | 'evidence-wrong-sku' // evidence answers with the tenant's first result, whatever the SKU
   | 'unknown-evidence-served' // an unknown SKU's evidence is the tenant's first result
@@ -56,6 +57,9 @@ const CATALOG: Record<string, Screening> = {
 };
 const ownSku = (tenantId: string) => `AR-OWN-${tenantId.slice(0, 8).toUpperCase()}`;
 const OWN: Screening = { outcome: 'AT_RISK', workflowStatus: 'OPEN', hsInScope: true, isStale: false, exposureAnnual: 250.5, adRate: 5, cvdRate: 5.01, combinedRate: 10.01 };
+/** The annual import values behind the AT_RISK exposures above: value x combinedRate / 100, to the cent. */
+const IMPORT_VALUE: Record<string, number> = { 'AR-SOFA-CN': 10001.67, 'AR-WIRE-CN': 10001.25 };
+const OWN_IMPORT_VALUE = 2502.5;
 
 const cuid = () => `c${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 const FILTERED_PARAMS = ['outcome', 'workflow', 'workflow_not', 'hs_in_scope', 'is_stale'] as const;
@@ -86,7 +90,7 @@ function simaStub(defect?: Defect): StubRoute {
         id: cuid(), sku, outcome: s.outcome, status: s.outcome, workflowStatus: s.workflowStatus, reasonCode: null, measureCode: null,
         hsInScope: s.hsInScope, currentHs: '9401.40.00', correctedHs: null, countryOfOrigin: 'CN', materialType: null, confidence: 0.9,
         evidence: null, analysisDate: now, simaConfigVersion: '2026.11.1', needsReviewSince: s.outcome === 'NEEDS_REVIEW' ? now : null,
-        isStale: s.isStale, exposureAnnual: cleared && defect === 'cleared-exposure' ? 1234 : s.exposureAnnual,
+        isStale: s.isStale, exposureAnnual: cleared && defect === 'cleared-exposure' ? 1234 : defect === 'exposure-not-percent' && s.exposureAnnual ? s.exposureAnnual * 100 : s.exposureAnnual,
         adRate: s.adRate, cvdRate: s.cvdRate, combinedRate: defect === 'combined-rate-off' && s.cvdRate ? s.adRate : s.combinedRate,
         caseNumber: null, hasRestrictedComponents: false, missingAttributes: [],
       });
@@ -207,7 +211,9 @@ function simaStub(defect?: Defect): StubRoute {
       let item = owners.map((m) => m.get(sku)).find((i) => i !== undefined);
       if (defect === 'evidence-wrong-sku' || (defect === 'unknown-evidence-served' && !item)) item = first;
       if (!item) return stubError(404, 'NOT_FOUND', `no SIMA result for SKU ${sku}`);
-      return { status: 200, body: { result: item, classification: { currentHs: item.currentHs }, attributes: {}, measureApplicability: {}, thresholds: {}, exposure: { exposureAnnual: item.exposureAnnual }, history: [], auditTrail: [] } };
+      // The sandbox's exposure object: the formula's inputs beside the result (sima.exposure-believable, simulator profile).
+      const exposure = { annualImportValue: IMPORT_VALUE[item.sku] ?? (item.sku.startsWith('AR-OWN-') ? OWN_IMPORT_VALUE : null), combinedRate: item.combinedRate, exposureAnnual: item.exposureAnnual };
+      return { status: 200, body: { result: item, classification: { currentHs: item.currentHs }, attributes: {}, measureApplicability: {}, thresholds: {}, exposure, history: [], auditTrail: [] } };
     }
     if (request.path === '/api/sima/report') {
       const format = q.get('format') ?? 'json';
@@ -353,6 +359,8 @@ const VARIANTS: Array<[Defect, string, string, string[]?]> = [
   ['summary-exposure-off', 'sima.summary-matches-results', 'summary-total-exposure'],
   ['cleared-exposure', 'sima.exposure-believable', 'cleared-no-exposure'],
   ['combined-rate-off', 'sima.exposure-believable', 'combined-rate-sum'],
+  // The summary sums the listed exposures: it agrees with them.
+  ['exposure-not-percent', 'sima.exposure-believable', 'exposure-formula'],
   // Earlier checks' tenants hold the same SKUs: the leak also shows in the first tenant's own evidence.
   ['evidence-leaks', 'sima.evidence-isolated', 'tenant-isolation', ['sima.evidence-served']],
   // Both also serve the second tenant evidence for the SKU only the first tenant has.

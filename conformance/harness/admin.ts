@@ -24,11 +24,17 @@ export class AdminClient {
   advanceClock(seconds: number, tenantId?: string) {
     return this.call<{ now: string; offsetSeconds: number }>('POST', '/_sim/clock/advance', tenantId === undefined ? { seconds } : { seconds, tenantId });
   }
-  clock() {
-    return this.call<{ now: string; offsetSeconds: number }>('GET', '/_sim/clock');
+  /** The sandbox clock, or with `tenantId` that tenant's clock. */
+  clock(tenantId?: string) {
+    return this.call<{ now: string; offsetSeconds: number }>('GET', tenantId === undefined ? '/_sim/clock' : `/_sim/clock?tenantId=${encodeURIComponent(tenantId)}`);
   }
-  createTenant(body: { name?: string; scopes?: string[]; allowedAdapters?: string[] | null; defaultAdapter?: string | null } = {}) {
+  /** `status` is sandbox-defined (a suspended tenant, spec 4.1 "tenant must be active"). */
+  createTenant(body: { name?: string; scopes?: string[]; allowedAdapters?: string[] | null; defaultAdapter?: string | null; status?: 'active' | 'suspended' } = {}) {
     return this.call<{ tenantId: string; integrationKeyId: string; integrationKey: string }>('POST', '/_sim/tenants', body);
+  }
+  /** Another integration key of the tenant; `expiresAt` (ISO date-time) makes it expire (spec 7 EXPIRED_API_KEY). */
+  createIntegrationKey(tenantId: string, body: { scopes?: string[]; expiresAt?: string | null } = {}) {
+    return this.call<{ integrationKeyId: string; integrationKey: string }>('POST', `/_sim/tenants/${tenantId}/integration-keys`, body);
   }
   revokeKey(keyId: string) {
     return this.call<{ keyId: string }>('POST', `/_sim/integration-keys/${keyId}/revoke`);

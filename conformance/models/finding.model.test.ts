@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../contracts/lib/bundle.js';
 import { contractLifecycle } from '../../contracts/lib/lifecycles.js';
-import { findingTable, judgeFindingAnswer, SPEC_MOVES } from './finding.model.js';
+import { findingTable, judgeFindingAnswer, refusedFrom, SPEC_MOVES } from './finding.model.js';
 import { reachable } from './machine-table.js';
 
 const refused = { status: 409, code: 'ACTION_NOT_ALLOWED' };
@@ -62,5 +62,22 @@ describe('judgeFindingAnswer', () => {
     expect(rule(judgeFindingAnswer('reject', 'CREDITED', ok('REJECTED')))).toBe('terminal-left');
     expect(rule(judgeFindingAnswer('credit', 'DISMISSED', ok('CREDITED')))).toBe('terminal-left');
     expect(judgeFindingAnswer('reject', 'CREDITED', refused)).toEqual({ state: 'CREDITED' });
+  });
+});
+
+describe('refusedFrom', () => {
+  it('lists the moves of spec 3.3 a state is no source of, and credit or reject out of another terminal state', () => {
+    expect(refusedFrom('OPEN')).toEqual(['submit', 'carrier-review', 'reopen']);
+    expect(refusedFrom('DISPUTED')).toEqual(['dispute', 'dismiss', 'carrier-review']);
+    expect(refusedFrom('SUBMITTED')).toEqual(['dispute', 'dismiss', 'submit']);
+    expect(refusedFrom('CREDITED')).toEqual(['dispute', 'dismiss', 'submit', 'carrier-review', 'reject']);
+    expect(refusedFrom('DISMISSED')).toEqual(['dispute', 'dismiss', 'submit', 'carrier-review', 'credit', 'reject']);
+  });
+
+  it('never lists a move the table gives, so trying them all leaves a correct finding where it was', () => {
+    for (const state of findingTable.states) {
+      for (const action of refusedFrom(state)) expect(judgeFindingAnswer(action, state, refused), `${action} from ${state}`).toEqual({ state });
+      for (const action of refusedFrom(state)) expect(SPEC_MOVES[action]?.from ?? [], `${action} from ${state}`).not.toContain(state);
+    }
   });
 });

@@ -85,3 +85,17 @@ export function judgeFindingAnswer(action: FindingAction, from: FindingState, an
   if (reached !== to) return { state: from, problem: { rule: 'move-reaches-state', message: `${what} answered workflowStatus ${JSON.stringify(reached)}, not ${to} (spec 3.3)` } };
   return { state: to };
 }
+
+/**
+ * The actions a finding in `state` must refuse (409 ACTION_NOT_ALLOWED): each move of the table whose
+ * source states leave `state` out (spec 3.3 "a disallowed transition returns 409"), and credit or reject
+ * out of another terminal state (only reopen leaves a terminal state). Trying them all leaves the state
+ * as it is on a correct server, so a model can try them from every state it reaches.
+ */
+export function refusedFrom(state: FindingState): FindingAction[] {
+  return FINDING_ACTIONS.filter((action) => {
+    const spec = SPEC_MOVES[action];
+    if (spec) return !spec.from.includes(state);
+    return isTerminal(findingTable, state) && OPEN_SOURCE_TARGET[action] !== state;
+  });
+}

@@ -1208,6 +1208,12 @@ export interface components {
          */
         TenantCreateRequest: components["schemas"]["KeyOptions"] & {
             name?: string;
+            /**
+             * @description Sandbox-defined: the tenant's status. Spec 4.1 requires an active tenant for billing setup and shows no way to suspend one; a suspended tenant lets a client try that refusal.
+             * @default active
+             * @enum {string}
+             */
+            status?: "active" | "suspended";
         };
         /**
          * @example {

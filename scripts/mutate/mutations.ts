@@ -151,7 +151,7 @@ export const MUTATIONS: Mutation[] = [
     find: "if (normalized === 'CA' || normalized === 'US') return normalized;",
     replace: "if (normalized === 'CA' || normalized === 'US') return normalized;\n  if (normalized.length > 0) return 'CA';",
     visible: 'spec 4.2: a screeningAuthority that normalizes to neither CA nor US is 400 (the mutation: 202, screened as CA).',
-    survives: { kind: 'gap', why: 'no check sends a screeningAuthority that normalizes to neither CA nor US (spec 4.2: else 400); the generators draw it only from the valid values.' },
+    survives: { kind: 'equivalent', why: "the contract's ScreeningAuthority pattern (^\\s*([cC][aA]|[uU][sS])?\\s*$) refuses such a value at request validation (400 INVALID_REQUEST naming screeningAuthority) before any route calls normalizeScreeningAuthority, on every operation taking it; the mutated line is unreachable over HTTP (checked: a route-level defect accepting any value left 'mx', ' Uk ', 'CAN', 'C A', 'USA' all refused)." },
   },
   {
     id: 'validation.feed-destination-unchecked',
@@ -214,7 +214,6 @@ export const MUTATIONS: Mutation[] = [
     find: 'payload: { body: valid.body ?? null, files: files.map((f) => f.sha256) }',
     replace: 'payload: { body: valid.body ?? null }',
     visible: 'spec 8.5: on POST /api/upload the file is part of the payload; the same key with another file is 409, not a replay.',
-    survives: { kind: 'gap', why: 'the idempotency checks use POST /api/sima/batch only; spec 8.5 also names the three upload endpoints, where the file is part of the payload (same key, another file: 409).' },
   },
 
   // ---- pagination (spec 8.6, 4.2) ----
@@ -283,7 +282,6 @@ export const MUTATIONS: Mutation[] = [
     find: "status: transition(jobMachine, job.status, 'fail', undefined), error: settled.error,",
     replace: "status: transition(jobMachine, job.status, 'succeed', undefined), error: settled.error,",
     visible: 'spec 3.1: a job whose worker failed ends FAILED (with error set), not COMPLETED.',
-    survives: { kind: 'gap', why: 'no check makes a job fail, so FAILED (spec 3.1) and its error are never observed; the simulator profile could upload a file the sandbox documents as failing (an empty CSV).' },
   },
   {
     id: 'state-machine.failed-job-without-error',
@@ -292,7 +290,6 @@ export const MUTATIONS: Mutation[] = [
     find: "'fail', undefined), error: settled.error,",
     replace: "'fail', undefined), error: null,",
     visible: 'spec 2.2, 6: a FAILED job carries its error (string), in the job and in the job.failed delivery.',
-    survives: { kind: 'gap', why: 'as state-machine.failed-job-reads-completed: no FAILED job is ever produced, so its error (spec 2.2, 6) is never read.' },
   },
   {
     id: 'state-machine.job-outcomes-dropped',
@@ -670,7 +667,6 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (head.includes(0)) throw unsupported(',
     replace: 'if (head.length < 0) throw unsupported(',
     visible: 'spec 4.3, 7: a binary file named .csv is an unsupported type (415), not a CSV job that fails later.',
-    survives: { kind: 'gap', why: 'uploads.unsupported-type sends a wrong extension, never binary content under an accepted one (spec 4.3, 7: an unsupported type is 415 whatever its name).' },
   },
   {
     id: 'isolation.duplicate-upload-across-tenants',
@@ -678,7 +674,6 @@ export const MUTATIONS: Mutation[] = [
     file: 'simulator/domains/ship/upload-registry.store.ts',
     find: 'update(`${tenantId}\\u0000${operationId}\\u0000${sha256}`)',
     replace: 'update(`${operationId}\\u0000${sha256}`)',
-    visible: "spec 4.3, 7: DUPLICATE_UPLOAD is about the tenant's own uploads; another tenant sending the same file gets 202 (the mutation: 409 naming the first tenant's job).",
-    survives: { kind: 'gap', why: 'no check uploads the same file from two tenants; the mutant answers the second tenant 409 naming the first tenant\'s job id (spec 7 DUPLICATE_UPLOAD; NOT_FOUND: another tenant\'s data is absent).' },
+    visible: "spec 4.3, 7: DUPLICATE_UPLOAD is about the tenant's own uploads; the mutation keeps one record per file, so another tenant's upload of the same bytes replaces it and the first tenant's own file again is accepted (202) instead of 409 naming its job.",
   },
 ];

@@ -59,8 +59,10 @@ export function createControl(options: ControlOptions) {
       };
     },
     createSandboxTenant: async ({ body = {} }) => {
-      const tenant = await domains.tenants.create({ name: body.name });
-      const key = await domains.auth.keys.create({ tenantId: tenant.id, ...body });
+      const { status, ...keyOptions } = body;
+      // Sandbox-defined `status` (spec 4.1 "tenant must be active"): a suspended tenant to try that refusal on.
+      const tenant = await domains.tenants.create({ name: body.name, status });
+      const key = await domains.auth.keys.create({ tenantId: tenant.id, ...keyOptions });
       return { status: 201, body: { tenantId: tenant.id, integrationKeyId: key.keyId, integrationKey: key.integrationKey } };
     },
     createSandboxIntegrationKey: async ({ params, body = {} }) => {

@@ -17,6 +17,8 @@ export interface EndpointPayloads {
   original: Payload;
   /** Differs from `original` in what it asks for (other SKUs, another file). */
   other: Payload;
+  /** Uploads: the same form and file name, another file content (spec 8.5: the file is the payload, not its name). */
+  otherContent?: Payload;
   /** Differ from `original` only in what normalization removes (spec 8.5 "same normalized payload"). */
   equivalents: Array<{ label: string; payload: Payload }>;
 }
@@ -77,9 +79,11 @@ function uploadEndpoint(ctx: CheckContext, target: UploadOperation): IdempotentE
       const file = uniqueFile(ctx.contract.doc, target, runTag(ctx, `idem-${purpose}`, index));
       const otherFile = uniqueFile(ctx.contract.doc, target, runTag(ctx, `idem-${purpose}-other`, index));
       const given = authority ? AUTHORITY : undefined;
+      const sameNameOtherBytes = new File([otherFile], file.name, { type: file.type });
       return {
         original: { form: form(file, given) },
         other: { form: form(otherFile, given) },
+        otherContent: { form: form(sameNameOtherBytes, given) },
         equivalents: authority ? [{ label: `screeningAuthority ${JSON.stringify(AUTHORITY_RESPELLED)} for ${JSON.stringify(AUTHORITY)} (same file)`, payload: { form: form(file, AUTHORITY_RESPELLED) } }] : [],
       };
     },

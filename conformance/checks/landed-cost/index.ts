@@ -1,7 +1,7 @@
 // Landed cost (spec 4.6 rules 1-7, 5.3; contracts/README.md decisions 11-13): each check asserts one
 // rule the spec names, never a sandbox-defined value (duty amounts, authority values, the de minimis
-// structure beyond `skipped`, trust beyond the two levels the spec names), except the breakdown check,
-// which runs in the simulator profile only.
+// structure beyond `skipped`, trust beyond the two levels the spec names), except in the simulator profile:
+// the breakdown check, and the de minimis check's reading of rule 3's "no exemption" on `exempt`.
 //
 //   quote.ts             the operation and its base request, the check's tenant, sending quotes, reading results
 //   rules-provider.ts    landed-cost.provider-with-quantity-rejected (rule 1), landed-cost.non-usd-skips-provider (rule 2)

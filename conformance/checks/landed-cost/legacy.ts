@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { defineCheck } from '../../harness/check.js';
 import type { Exchange } from '../../harness/types.js';
 import { seeded } from '../jobs-support.js';
-import { describe, landedCost, productValue, quoteSender, quoteTenant, type LandedCost } from './quote.js';
+import { describe, landedCost, productValue, quoteSender, quoteTenant, shown, type LandedCost } from './quote.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Rule 7.
@@ -26,12 +26,22 @@ const hintEntries = (exchange: Exchange) =>
     .map((entry) => entry.trim())
     .filter(Boolean);
 
+/** The fields of a quote's result its inputs decide (spec 4.6: status, rules 2-4, and the breakdown). */
+const QUOTED_FIELDS = ['status', 'breakdown', 'providerSkipReason', 'deMinimis', 'trust'] as const;
+
+/** The quoted fields on which two answers differ, by name (JSON comparison; an absent field is `undefined`). */
+function differingFields(a: Exchange, b: Exchange, among: readonly string[]): string[] {
+  const field = (exchange: Exchange, name: string) => JSON.stringify((exchange.response.body as Record<string, unknown> | null)?.[name]);
+  return among.filter((name) => field(a, name) !== field(b, name));
+}
+
 // Spec 4.6 rule 7, 9.4: an alias without its canonical field is detected, not rejected: 200 with
-// X-Deprecation-Hint carrying `use 'canonical' not 'alias'`. An alias alongside its canonical field is not
-// flagged. The aliases are the contract's (`x-alias-of`).
+// X-Deprecation-Hint carrying `use 'canonical' not 'alias'`, and its value is dropped (the canonical default
+// applies), so the quote is the one of the same request without the alias. An alias alongside its canonical
+// field is not flagged. The aliases are the contract's (`x-alias-of`).
 export const legacyAliasHint = defineCheck({
   id: ALIAS_ID,
-  title: 'A legacy alias without its canonical field is served with an X-Deprecation-Hint; beside it, not flagged',
+  title: 'A legacy alias without its canonical field is served with an X-Deprecation-Hint and its value dropped; beside it, not flagged',
   area: 'landed-cost',
   needs: ['writes'],
   async run(ctx) {
@@ -50,8 +60,27 @@ export const legacyAliasHint = defineCheck({
     const entry = `use '${alone.canonical}' not '${alone.alias}'`;
     if (exchange.response.status !== 200) {
       ctx.fail('legacy-alias-accepted', `a request with ${alone.alias} instead of ${alone.canonical} answered ${describe(exchange)}, not 200: aliases are detected, not rejected (spec 4.6 rule 7)`, exchange, extra);
-    } else if (!hintEntries(exchange).includes(entry)) {
-      ctx.fail('legacy-alias-hint', `a request with ${alone.alias} instead of ${alone.canonical}: X-Deprecation-Hint is ${JSON.stringify(exchange.response.headers['x-deprecation-hint'] ?? null)}, without the entry "${entry}" (spec 4.6 rule 7)`, exchange, extra);
+    } else {
+      if (!hintEntries(exchange).includes(entry)) {
+        ctx.fail('legacy-alias-hint', `a request with ${alone.alias} instead of ${alone.canonical}: X-Deprecation-Hint is ${JSON.stringify(exchange.response.headers['x-deprecation-hint'] ?? null)}, without the entry "${entry}" (spec 4.6 rule 7)`, exchange, extra);
+      }
+      // The request without the alias, sent twice: a field on which those two differ varies from call to call
+      // and says nothing about the alias.
+      const withoutAlias = { ...lc.base, productValue: value };
+      const first = await send({ body: withoutAlias, what: 'the request without the alias' });
+      const second = await send({ body: withoutAlias, what: 'the request without the alias' });
+      const unserved = [first, second].find((sent) => sent.exchange.response.status !== 200);
+      if (unserved) {
+        ctx.fail('landed-cost-served', `${unserved.what} answered ${describe(unserved.exchange)}, not 200 (spec 4.6)`, unserved.exchange, unserved.extra);
+      } else {
+        const stable = QUOTED_FIELDS.filter((name) => !differingFields(first.exchange, second.exchange, [name]).length);
+        const kept = differingFields(exchange, first.exchange, stable);
+        if (kept.length) {
+          const body = (e: Exchange) => e.response.body as Record<string, unknown>;
+          const seen = kept.map((name) => `${name} ${shown(body(exchange)[name])} instead of ${shown(body(first.exchange)[name])}`).join('; ');
+          ctx.fail('legacy-alias-value-dropped', `a request with ${alone.alias}: ${JSON.stringify(withAlias[alone.alias])} instead of ${alone.canonical} was not quoted as the same request without the alias: ${seen}; the aliased value is dropped and the canonical default applies (spec 4.6 rule 7)`, exchange, extra);
+        }
+      }
     }
 
     const both: Record<string, unknown> = { ...lc.base, productValue: value, [beside.canonical]: beside.canonical in lc.base ? (lc.base as Record<string, unknown>)[beside.canonical] : aliasValue(beside.canonical, lc.base), [beside.alias]: aliasValue(beside.canonical, lc.base) };

@@ -146,7 +146,7 @@ export interface QuoteResult {
   reason?: unknown;
   metadata?: Record<string, unknown> | null;
   providerSkipReason?: unknown;
-  deMinimis?: { skipped?: unknown } | null;
+  deMinimis?: { skipped?: unknown; exempt?: unknown } | null;
   trust?: { level?: unknown } | null;
 }
 

@@ -11,7 +11,10 @@ const DE_MINIMIS_ID = 'landed-cost.de-minimis-currency-mismatch';
 const THRESHOLD_CURRENCY: Record<string, string> = { US: 'USD', CA: 'CAD', GB: 'GBP', DE: 'EUR', FR: 'EUR', AU: 'AUD' };
 
 // Spec 4.6 rule 3: with `currency`, the destination's de minimis threshold is evaluated, and a currency other
-// than the threshold's gives `deMinimis.skipped: currency_mismatch`; without `currency` it is skipped.
+// than the threshold's gives `deMinimis.skipped: currency_mismatch` with no exemption; without `currency` it is
+// skipped. `currency_mismatch` is the rule's word for a supplied currency that differs from the threshold's, so
+// a quote without currency is never skipped as one. The mismatch's "no exemption" is read on `exempt`, a
+// sandbox-defined field (contract LandedCostDeMinimis), in the simulator profile only.
 export const deMinimisCurrencyMismatch = defineCheck({
   id: DE_MINIMIS_ID,
   title: 'De minimis is skipped with currency_mismatch for a foreign currency and not evaluated without one',
@@ -31,6 +34,8 @@ export const deMinimisCurrencyMismatch = defineCheck({
     let result = served(ctx, tenant, sent);
     if (result && result.deMinimis?.skipped !== 'currency_mismatch') {
       ctx.fail('de-minimis-currency-mismatch', `destination ${destinationCountry} (threshold in ${local}) quoted in ${foreign}: deMinimis is ${shown(result.deMinimis)}, not skipped: currency_mismatch (spec 4.6 rule 3)`, sent.exchange, sent.extra);
+    } else if (result && ctx.options.profile === 'simulator' && result.deMinimis?.exempt !== false) {
+      ctx.fail('de-minimis-mismatch-not-exempt', `destination ${destinationCountry} (threshold in ${local}) quoted in ${foreign}: deMinimis is ${shown(result.deMinimis)}, not exempt: false; a currency mismatch gives no exemption (spec 4.6 rule 3)`, sent.exchange, sent.extra);
     }
 
     sent = await send({ body: { ...base, currency: local }, what: `destination ${destinationCountry} quoted in ${local}` });
@@ -46,6 +51,8 @@ export const deMinimisCurrencyMismatch = defineCheck({
     const notEvaluated = deMinimis === undefined || deMinimis === null || (typeof deMinimis.skipped === 'string' && deMinimis.skipped !== '');
     if (result && !notEvaluated) {
       ctx.fail('de-minimis-without-currency', `destination ${destinationCountry} without currency: deMinimis is ${shown(deMinimis)}, evaluated although thresholds are skipped without currency (spec 4.6 rule 3)`, sent.exchange, sent.extra);
+    } else if (result && deMinimis?.skipped === 'currency_mismatch') {
+      ctx.fail('de-minimis-without-currency', `destination ${destinationCountry} without currency: deMinimis is ${shown(deMinimis)}; no currency was sent, so none differs from the threshold's: without currency the thresholds are skipped, not a currency_mismatch (spec 4.6 rule 3)`, sent.exchange, sent.extra);
     }
   },
 });

@@ -26,7 +26,9 @@ export function negativeCases(contract: LoadedContract, prepared: Prepared, seed
     const base = param.in === 'path' ? prepared.examplePath[param.name] : param.example ?? prepared.exampleQuery[param.name];
     for (const variant of invalidVariants(doc, param.schema, { base: base === undefined ? undefined : readText(doc, param.schema, String(base)), seed, schemas: contract.schemas })) {
       const text = paramString(variant.value);
-      if (text === undefined || text === '') continue;
+      // An empty query value (`?cursor=`) is a value the contract judges (OpenAPI's allowEmptyValue is false);
+      // an empty path segment or header value is not one a request can carry.
+      if (text === undefined || (text === '' && param.in !== 'query')) continue;
       // What the server reads from the text must still be invalid (`12345` is a fine string parameter).
       if (validate(readText(doc, param.schema, text))) continue;
       const spec = baseSpec();

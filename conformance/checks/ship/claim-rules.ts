@@ -1,12 +1,34 @@
 // ship.claim-rules (spec 4.5 claim creation rules 1-4): ineligible findings are 400 INVALID_REQUEST naming
 // each finding and its claimBlockerReason in details.invalidFindingStates; a finding linked to an active
-// submission is 409 ACTION_NOT_ALLOWED naming it in details.duplicateLinks; findingIds of no finding of the
-// tenant is 409 with subcode missing_findings; and (control API) a carrier the tenant policy blocks is 409
-// with subcode carrier_blocked.
+// submission is 409 ACTION_NOT_ALLOWED naming it in details.duplicateLinks, while one of a FAILED submission
+// is bundled again (201); findingIds of no finding of the tenant is 409 with subcode missing_findings; and
+// (control API) a carrier the tenant policy blocks is 409 with subcode carrier_blocked.
 import { defineCheck, type CheckContext } from '../../harness/check.js';
-import { SUBMISSIONS_PATH, call, errorOf, findingAction, isProblem, submissionOf, tenantWithFindings } from './support.js';
+import type { AdminClient } from '../../harness/admin.js';
+import type { ConformanceClient } from '../../harness/client.js';
+import { CONFIRMATION, SUBMISSIONS_PATH, call, errorOf, findingAction, isProblem, submissionAction, submissionOf, tenantWithFindings } from './support.js';
 
 const UNKNOWN_FINDING = '00000000-0000-4000-8000-00000000c0de';
+
+/**
+ * Walks a DRAFT submission of one finding to FAILED (spec 3.4): generate-packet, submit, then confirm-credit
+ * with every finding failed (amount 0). Returns the status it ends in; a step refused leaves it where it is.
+ */
+async function failSubmission(client: ConformanceClient, id: string, findingId: string, admin?: AdminClient): Promise<unknown> {
+  const steps: Array<[string, unknown]> = [
+    ['generate-packet', undefined],
+    ['submit', { externalReference: 'FICT-CONF-RULE3' }],
+    ['confirm-credit', { confirmation: CONFIRMATION, amountsByFinding: { [findingId]: 0 } }],
+  ];
+  let status: unknown = 'DRAFT';
+  for (const [step, body] of steps) {
+    const answer = await submissionAction(client, id, step, admin, body);
+    if (answer.response.status !== 200) return status;
+    status = submissionOf(answer)?.status;
+    if (status === 'FAILED') return status;
+  }
+  return status;
+}
 
 export const shipClaimRules = defineCheck({
   id: 'ship.claim-rules',
@@ -43,6 +65,14 @@ export const shipClaimRules = defineCheck({
     const links = errorOf(linked).details?.duplicateLinks;
     const naming = Array.isArray(links) && links.some((l) => (l as { submissionId?: unknown }).submissionId === heldId);
     ctx.expect(linked.response.status === 409 && errorOf(linked).code === 'ACTION_NOT_ALLOWED' && naming, 'claim-duplicate-links', `a finding linked to DRAFT submission ${heldId} bundled again answered ${linked.response.status}, not 409 ACTION_NOT_ALLOWED with details.duplicateLinks naming that submission (spec 4.5 rule 3)`, linked);
+
+    // Rule 3, the other way: a FAILED submission no longer holds its findings. It fails when confirm-credit
+    // reports every finding failed (spec 3.4), or at packet generation or submission on its own.
+    const failed = await failSubmission(client, String(heldId), second.id, admin);
+    if (failed === 'FAILED') {
+      const again = await create([second.id], carrierOf(second));
+      ctx.expect(again.response.status === 201 && submissionOf(again)?.status === 'DRAFT', 'claim-failed-releases-findings', `a finding of FAILED submission ${heldId} bundled again answered ${again.response.status} ${JSON.stringify(submissionOf(again)?.status ?? errorOf(again).code)}, not 201 { submission } in DRAFT (spec 4.5 rule 3: a FAILED submission no longer holds its findings)`, again);
+    }
 
     // Rule 4 carrier_blocked: the tenant's carrier policy (set through the control API).
     if (!admin || !setup.tenant.tenantId) return;

@@ -1,6 +1,6 @@
 // The finding model's commands against an in-memory finding server: a server keeping spec 3.3 passes; one
 // that lets reject leave CREDITED (a terminal state) fails once, shrunk to a short sequence, with the seed
-// and the replay command.
+// and the replay command; one that moves carrier-review out of DISPUTED fails on a sweep of refused moves.
 import { describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../harness/check.js';
 import type { ConformanceClient, FailureSink } from '../../harness/client.js';
@@ -12,7 +12,9 @@ import { findingCommands, type Model, type Real } from './finding-model.js';
 const IDS = ['f-1', 'f-2', 'f-3'];
 
 /** Finding actions and the list, answered from memory; credit and reject from SUBMITTED and CARRIER_REVIEW. */
-function memoryServer(bug: 'none' | 'reject-after-credit') {
+type Bug = 'none' | 'reject-after-credit' | 'carrier-review-from-disputed';
+
+function memoryServer(bug: Bug) {
   const states = new Map<string, FindingState>(IDS.map((id) => [id, 'OPEN']));
   const answer = (method: string, url: string, status: number, body: unknown): Exchange => ({
     request: { method, url: `memory://${url}`, headers: {} },
@@ -24,6 +26,7 @@ function memoryServer(bug: 'none' | 'reject-after-credit') {
       if (bug === 'reject-after-credit' && action === 'reject' && from === 'CREDITED') return 'REJECTED';
       return from === 'SUBMITTED' || from === 'CARRIER_REVIEW' ? (action === 'credit' ? 'CREDITED' : 'REJECTED') : undefined;
     }
+    if (bug === 'carrier-review-from-disputed' && action === 'carrier-review' && from === 'DISPUTED') return 'CARRIER_REVIEW';
     return findingTable.transitions.find((t) => t.from === from && t.by === `POST ${action}`)?.to;
   };
   const client = {
@@ -41,7 +44,7 @@ function memoryServer(bug: 'none' | 'reject-after-credit') {
 
 const OPTIONS: TargetOptions = { baseUrl: 'http://fake.test', apiKey: 'k', contract: 'v1.3.0', profile: 'sandbox', seed: 90210, runs: 60 };
 
-async function run(bug: 'none' | 'reject-after-credit') {
+async function run(bug: Bug) {
   const failures: Failure[] = [];
   const ctx = {
     options: OPTIONS,
@@ -77,10 +80,18 @@ describe('ship.finding-model on an in-memory server', () => {
     expect(failure.message).toMatch(/^terminal-left: finding #\d: reject from CREDITED answered 200/);
     // dispute, submit, (carrier-review,) credit, reject on one finding: at most five moves.
     expect(failure.counterexample!.split(',').length).toBeLessThanOrEqual(5);
-    expect(failure.counterexample).toMatch(/(reject|onward)\(#\d\)$/);
+    // The last command sent the reject: a reject, an onward step, or a sweep of the moves CREDITED refuses.
+    expect(failure.counterexample).toMatch(/((reject|onward)\(#\d\)|Sweep)$/);
     expect(failure.seed).toBe(90210);
     expect(failure.replay).toContain('--seed 90210');
     expect(failure.replay).toContain('--only ship.finding-model');
     expect(failure.exchange?.request.url).toMatch(/\/reject$/);
+  });
+
+  it('tries carrier-review from DISPUTED, which spec 3.3 refuses, and fails a server that moves it', async () => {
+    const { failures } = await run('carrier-review-from-disputed');
+    expect(failures).toHaveLength(1);
+    expect(failures[0].message).toMatch(/^illegal-move-accepted: finding #\d: carrier-review from DISPUTED answered 200/);
+    expect(failures[0].exchange?.request.url).toMatch(/\/carrier-review$/);
   });
 });

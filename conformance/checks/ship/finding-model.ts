@@ -3,12 +3,13 @@
 // the spec's table gives answer 200 in their next state, other moves 409 ACTION_NOT_ALLOWED; credit and
 // reject (source states not shown) may answer either, but never leave another terminal state; a
 // carrier-facing move refused with subcode carrier_blocked (spec 4.5 rule 4) is allowed. Reads check the
-// state persists. Each sequence starts from the states read; a failure prints seed, path and replay command.
+// state persists; sweeps try every move the table refuses from each finding's current state. Each sequence
+// starts from the states read; a failure prints seed, path and replay command.
 import fc from 'fast-check';
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { AdminClient } from '../../harness/admin.js';
 import type { ConformanceClient } from '../../harness/client.js';
-import { FINDING_ACTIONS, judgeFindingAnswer, type FindingAction, type FindingState } from '../../models/finding.model.js';
+import { FINDING_ACTIONS, judgeFindingAnswer, refusedFrom, type FindingAction, type FindingState } from '../../models/finding.model.js';
 import { ModelViolation, modelExpect, runModel } from '../../models/runner.js';
 import { CONFIRMATION, FINDINGS_PATH, errorOf, findingAction, isProblem, listFindings, tenantWithFindings, type Finding } from './support.js';
 
@@ -58,6 +59,33 @@ class Act implements fc.AsyncCommand<Model, Real> {
   }
 }
 
+/**
+ * Every action the spec's table refuses from each finding's current state (models/finding.model.ts
+ * refusedFrom), judged like any action: a random action alone reaches an illegal move from a given state
+ * by chance, this tries them all from whatever states the sequence reached. A correct server answers 409
+ * to each, so the states stay as they are.
+ */
+class Sweep implements fc.AsyncCommand<Model, Real> {
+  check() {
+    return true;
+  }
+  async run(model: Model, real: Real) {
+    for (const [index, id] of real.ids.entries()) {
+      const from = model.states[index];
+      for (const action of refusedFrom(from)) {
+        const exchange = await findingAction(real.client, id, action, real.admin, action === 'credit' ? { amount: 1, confirmation: CONFIRMATION } : undefined);
+        if (exchange.response.status === 429) continue;
+        const error = errorOf(exchange);
+        const verdict = judgeFindingAnswer(action, from, { status: exchange.response.status, workflowStatus: (exchange.response.body as Finding | null)?.workflowStatus, code: error.code, subcode: error.details?.subcode });
+        if (verdict.problem) throw new ModelViolation(verdict.problem.rule, `finding #${index}: ${verdict.problem.message}`, exchange);
+      }
+    }
+  }
+  toString() {
+    return 'Sweep';
+  }
+}
+
 /** GET the finding list filtered by each model state: each finding is listed in the state the model holds. */
 class Read implements fc.AsyncCommand<Model, Real> {
   check() {
@@ -76,13 +104,14 @@ class Read implements fc.AsyncCommand<Model, Real> {
   }
 }
 
-/** The commands of a sequence: any action, the moves of the table, the onward path, reads. */
+/** The commands of a sequence: any action, the moves of the table, the onward path, reads, sweeps of refused moves. */
 export const findingCommands = (): Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> => [
   fc.tuple(fc.nat(5), fc.constantFrom(...FINDING_ACTIONS)).map(([pick, action]) => new Act(pick, action)),
   fc.tuple(fc.nat(5), fc.constantFrom<Action>('dispute', 'submit', 'reopen', 'dismiss')).map(([pick, action]) => new Act(pick, action)),
   fc.nat(5).map((pick) => new Act(pick, 'onward')),
   fc.nat(5).map((pick) => new Act(pick, 'onward')),
   fc.constant(null).map(() => new Read()),
+  fc.constant(null).map(() => new Sweep()),
 ];
 
 export const shipFindingModel = defineCheck({

@@ -1,5 +1,6 @@
 // Freight audit, workflow C (spec 1, 2.6, 2.7, 3.3, 3.4, 4.5): the two lifecycles as fast-check models on
-// the spec's tables, the claim creation rules, the findings list and the disabled batch credit. The
+// the spec's tables, the claim creation rules, the findings list, paging through both lists and the
+// disabled batch credit. The
 // integrator's walk is journeys.c (conformance/journeys/). Every check writes in a fresh tenant of the control API when it is there.
 //
 //   support.ts              tenants with findings, an invoice file the audit flags, reads honouring 429
@@ -8,13 +9,15 @@
 //   submission-model.ts     ship.submission-model
 //   claim-rules.ts          ship.claim-rules
 //   findings-list.ts        ship.findings-list-filters, ship.batch-credit-disabled
+//   list-traversal.ts       ship.findings-traversal, ship.submissions-traversal
 import type { Check } from '../../harness/check.js';
 import { shipClaimRules } from './claim-rules.js';
 import { shipFindingModel } from './finding-model.js';
 import { shipBatchCreditDisabled, shipFindingsListFilters } from './findings-list.js';
+import { shipFindingsTraversal, shipSubmissionsTraversal } from './list-traversal.js';
 import { shipSubmissionModel } from './submission-model.js';
 
-export { shipBatchCreditDisabled, shipClaimRules, shipFindingModel, shipFindingsListFilters, shipSubmissionModel };
+export { shipBatchCreditDisabled, shipClaimRules, shipFindingModel, shipFindingsListFilters, shipFindingsTraversal, shipSubmissionModel, shipSubmissionsTraversal };
 
 /** The ship checks, in the order they run. */
-export const shipChecks: Check[] = [shipFindingModel, shipSubmissionModel, shipClaimRules, shipFindingsListFilters, shipBatchCreditDisabled];
+export const shipChecks: Check[] = [shipFindingModel, shipSubmissionModel, shipClaimRules, shipFindingsListFilters, shipFindingsTraversal, shipSubmissionsTraversal, shipBatchCreditDisabled];

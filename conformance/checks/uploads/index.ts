@@ -14,12 +14,14 @@
 //   unsupported-type.ts  uploads.unsupported-type
 //   duplicate-upload.ts  uploads.duplicate-upload
 //   file-too-large.ts    uploads.file-too-large
+//   binary-content.ts    uploads.binary-named-csv (sandbox rule: content sniffed; simulator profile only)
 import type { Check } from '../../harness/check.js';
 import { acceptedReceipt } from './accepted-receipt.js';
 import { duplicateUpload } from './duplicate-upload.js';
 import { fileTooLarge } from './file-too-large.js';
 import { unsupportedType } from './unsupported-type.js';
 
+export { binaryNamedCsv, sandboxUploadChecks } from './binary-content.js';
 export { uploadOperations, type UploadOperation } from './targets.js';
 export { acceptedReceipt, duplicateUpload, fileTooLarge, unsupportedType };
 

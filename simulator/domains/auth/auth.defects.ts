@@ -18,6 +18,8 @@ export const AUTH_DEFECTS: readonly DefectEntry[] = [
   { id: 'auth.foreign-issuer-unverified', area: 'auth', description: 'a token naming another issuer is accepted without its signature verified' },
   { id: 'auth.org-header-trusted', area: 'auth', description: "`x-org-id` beside a bearer switches the call to that tenant" },
   { id: 'auth.dashboard-route-open', area: 'auth', description: 'an integration token is accepted on the dashboard-only routes' },
+  { id: 'auth.expired-key-wrong-code', area: 'auth', description: 'the exchange answers an expired key with 401 REVOKED_API_KEY' },
+  { id: 'auth.token-dies-early', area: 'auth', description: 'a token is refused after half of its announced `expires_in`' },
 ];
 
 const EXCHANGE = ['exchangeIntegrationToken'] as const;

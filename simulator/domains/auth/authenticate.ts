@@ -50,6 +50,8 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
     }
     const state = keyState(key, deps.clocks.of(key.tenantId).now());
     if (state === 'revoked') throw keyError('REVOKED_API_KEY', 'integration key has been revoked');
+    // defect injection (SIM_DEFECTS): auth.expired-key-wrong-code answers an expired key as a revoked one.
+    if (state === 'expired' && deps.defects.has('auth.expired-key-wrong-code')) throw keyError('REVOKED_API_KEY', 'integration key has been revoked');
     if (state === 'expired') throw keyError('EXPIRED_API_KEY', 'integration key has expired');
     return key;
   };

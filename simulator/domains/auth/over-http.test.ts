@@ -33,6 +33,20 @@ describe('auth and billing over HTTP', () => {
     expect(dashboard.body).toEqual({ code: 'PRINCIPAL_DENIED', message: expect.any(String), details: { required: 'integration', actual: 'dashboard' } });
   });
 
+  it('refuses billing setup to a tenant created suspended through the control API, whose key still exchanges', async () => {
+    sandbox = await startTestSandbox();
+    const created = await sandbox.admin('POST', '/_sim/tenants', { name: 'Suspended imports', status: 'suspended' });
+    expect(created.status).toBe(201);
+    expect((await sandbox.sim.domains.tenants.get(created.body.tenantId))!.status).toBe('suspended');
+    const exchanged = await sandbox.call('POST', '/api/auth/token/integration', { token: null, headers: { 'x-api-key': created.body.integrationKey } });
+    expect(exchanged.status).toBe(200);
+    const refused = await sandbox.call('POST', '/api/public/billing/setup-session', { token: exchanged.body.access_token, body: {} });
+    expect([refused.status, refused.body.code, refused.body.details?.actual]).toEqual([403, 'PRINCIPAL_DENIED', 'suspended']);
+    expect((await sandbox.sim.domains.tenants.get(created.body.tenantId))!.paymentCustomerId).toBeNull();
+    const unknownStatus = await sandbox.admin('POST', '/_sim/tenants', { status: 'closed' });
+    expect(unknownStatus.status).toBe(400);
+  });
+
   it('refuses a badly typed billing email with 400 INVALID_REQUEST before any customer is made', async () => {
     sandbox = await startTestSandbox();
     const bad = await sandbox.call('POST', '/api/public/billing/setup-session', { body: { billingEmail: 'not an email' } });

@@ -36,7 +36,8 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
         .setIssuer(ISSUER)
         .setJti(deps.ids.uuid())
         .setIssuedAt(iat)
-        .setExpirationTime(iat + TOKEN_TTL_SECONDS);
+        // defect injection (SIM_DEFECTS): auth.token-dies-early makes the token live half of the announced expires_in.
+        .setExpirationTime(iat + (deps.defects.has('auth.token-dies-early') ? TOKEN_TTL_SECONDS / 2 : TOKEN_TTL_SECONDS));
       if (input.keyId !== null) jwt.setSubject(input.keyId);
       return jwt.sign(await signingKeys.current());
     },

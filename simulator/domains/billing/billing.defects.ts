@@ -1,10 +1,11 @@
-// The billing domain's injectable defects (README "Defect injection"): `billing.new-customer-each-call` is
-// a line in setup-session.routes.ts; the content-type defect only changes what is sent.
+// The billing domain's injectable defects (README "Defect injection"): `billing.new-customer-each-call` and
+// `billing.inactive-tenant-served` are lines in setup-session.routes.ts; the content-type defect only changes what is sent.
 import type { DefectEntry, ResponseDefect } from '../../kernel/defects.js';
 
 export const BILLING_DEFECTS: readonly DefectEntry[] = [
   { id: 'billing.wrong-content-type', area: 'billing', description: 'billing setup answers text/plain' },
   { id: 'billing.new-customer-each-call', area: 'billing', description: 'every billing setup creates a new payment customer' },
+  { id: 'billing.inactive-tenant-served', area: 'billing', description: 'billing setup serves a suspended tenant' },
 ];
 
 export const BILLING_RESPONSE_DEFECTS: readonly ResponseDefect[] = [

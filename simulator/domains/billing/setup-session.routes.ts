@@ -15,11 +15,14 @@ export function setupSessionRoutes(billing: BillingStore, tenants: TenantStore, 
       // Spec 4.1: "tenant must be active". The operation documents 403 with PRINCIPAL_DENIED only: a
       // principal of an inactive tenant is a principal not allowed to set up billing.
       if (tenant.status !== 'active') {
-        throw new ApiError('PRINCIPAL_DENIED', `the tenant is ${tenant.status}; billing setup requires an active tenant`, {
-          required: 'active',
-          actual: tenant.status,
-          subject: 'tenantStatus',
-        });
+        // defect injection (SIM_DEFECTS): billing.inactive-tenant-served serves billing setup to a suspended tenant.
+        if (!defects.has('billing.inactive-tenant-served')) {
+          throw new ApiError('PRINCIPAL_DENIED', `the tenant is ${tenant.status}; billing setup requires an active tenant`, {
+            required: 'active',
+            actual: tenant.status,
+            subject: 'tenantStatus',
+          });
+        }
       }
       const billingEmail = request.body?.billingEmail ?? null;
 

@@ -5,7 +5,7 @@
 import type { KernelDeps } from '../../kernel/deps.js';
 import { actionNotAllowed, ApiError } from '../../kernel/errors.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
-import { transition } from '../../kernel/machine.js';
+import { canTransition, transition } from '../../kernel/machine.js';
 import { classificationReviewMachine } from './classification-review.machine.js';
 import type { ClassificationReviewRecord, ClassificationReviewStore } from './classification-review.store.js';
 import { toClassificationReview } from './classification.response.js';
@@ -41,8 +41,12 @@ export function classificationReviewRoutes(deps: KernelDeps, reviews: Classifica
         const review = await load(tenantId, params.reviewId);
         // defect injection (SIM_DEFECTS): classify.review-redecided lets a decided review be decided again.
         const current = deps.defects.has('classify.review-redecided') ? 'PENDING' : review.status;
-        if (current !== 'PENDING') throw actionNotAllowed(`review ${review.id} is already ${review.status}`, { currentState: review.status, action: 'decision', decision: body.decision });
-        const status = transition(classificationReviewMachine, current, body.decision, { suggestedHsCode: review.suggestedHsCode }, { action: 'decision', decision: body.decision });
+        // defect injection (SIM_DEFECTS): classify.review-overridden-after-approval lets an APPROVED review be overridden.
+        const overrideApproved = current === 'APPROVED' && body.decision === 'override' && deps.defects.has('classify.review-overridden-after-approval');
+        // The machine decides which decisions a state takes (its terminal states take none); this refusal only
+        // words its 409 as responses/trade.yaml ClassificationReviewDecided does.
+        if (!overrideApproved && !canTransition(classificationReviewMachine, current, body.decision)) throw actionNotAllowed(`review ${review.id} is already ${review.status}`, { currentState: review.status, action: 'decision', decision: body.decision });
+        const status = overrideApproved ? 'OVERRIDDEN' : transition(classificationReviewMachine, current, body.decision, { suggestedHsCode: review.suggestedHsCode }, { action: 'decision', decision: body.decision });
         const decided: ClassificationReviewRecord = {
           ...review,
           status,

@@ -20,6 +20,16 @@ export function failureMessage(error: unknown): string {
   return message.trim() || 'the job failed without a message';
 }
 
+/**
+ * defect injection (SIM_DEFECTS): jobs.failed-reads-completed ends a failed job COMPLETED (its error kept);
+ * jobs.failed-without-error ends it FAILED with error null. The job and its job.failed delivery show both.
+ */
+function withFailureDefects(defects: KernelDeps['defects'], failed: JobRecord): JobRecord {
+  if (defects.has('jobs.failed-reads-completed')) return { ...failed, status: 'COMPLETED' };
+  if (defects.has('jobs.failed-without-error')) return { ...failed, error: null };
+  return failed;
+}
+
 export function createWorker(deps: KernelDeps, jobs: JobStore) {
   const { scheduler, config, log } = deps;
   const processors = new Map<string, JobProcessor>();
@@ -94,7 +104,7 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
           finishedAt: now,
         }
       : { ...job, status: transition(jobMachine, job.status, 'fail', undefined), error: settled.error, updatedAt: now, finishedAt: now };
-    const saved = await save(ended);
+    const saved = await save(settled.ok ? ended : withFailureDefects(deps.defects, ended));
     if (!saved) return; // another worker finished it
     await deps.store.flush();
     await notify(toFinishedJob(saved as JobRecord & { status: 'COMPLETED' | 'FAILED' }));

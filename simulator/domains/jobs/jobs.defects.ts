@@ -12,6 +12,8 @@ export const JOBS_DEFECTS: readonly DefectEntry[] = [
   { id: 'jobs.updated-at-frozen', area: 'jobs', description: 'updatedAt keeps its creation value through transitions' },
   { id: 'jobs.progress-not-100', area: 'jobs', description: 'a COMPLETED job reports progress 90' },
   { id: 'jobs.stuck-pending', area: 'jobs', description: 'the worker never starts jobs' },
+  { id: 'jobs.failed-reads-completed', area: 'jobs', description: 'a job whose worker failed ends COMPLETED (its error kept) instead of FAILED' },
+  { id: 'jobs.failed-without-error', area: 'jobs', description: 'a FAILED job (and its job.failed delivery) carries error null' },
   { id: 'jobs.completed-then-processing', area: 'jobs', description: 'a COMPLETED job reads PROCESSING again on the next read' },
   { id: 'jobs.list-filter-ignored', area: 'jobs', description: 'the `status` filter of listJobs is ignored' },
   { id: 'jobs.type-filter-stale-enum', area: 'jobs', description: 'listJobs refuses `type=notification_digest` / `notification_event` with 400 (its enum lags the contract)' },

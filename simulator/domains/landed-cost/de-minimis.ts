@@ -27,18 +27,29 @@ export function rulesInForce(rules: readonly DeMinimisRule[], shipment: { origin
     .sort((a, b) => a.threshold - b.threshold);
 }
 
+/** Defect injection only (SIM_DEFECTS, set by engine.ts): each option is one mistake against spec 4.6 rule 3. */
+export interface DeMinimisDefects {
+  /** landedcost.de-minimis-ignores-currency: the value is compared with a threshold in another currency. */
+  ignoreCurrency?: boolean;
+  /** landedcost.de-minimis-without-currency: evaluated without a currency, which then reads as a mismatch. */
+  evaluateWithoutCurrency?: boolean;
+  /** landedcost.mismatch-exempts: a currency mismatch is reported as an exemption. */
+  exemptOnMismatch?: boolean;
+}
+
 export function evaluateDeMinimis(
   rules: readonly DeMinimisRule[],
   shipment: { originCountry: string; productValue: number; currency: string | null; channel: Channel; date: string },
-  options: { ignoreCurrency?: boolean } = {},
+  options: DeMinimisDefects = {},
 ): DeMinimisOutcome {
   // spec 4.6 rule 3: without currency the thresholds are skipped.
-  if (shipment.currency === null) return NOT_EVALUATED;
+  if (shipment.currency === null && !options.evaluateWithoutCurrency) return NOT_EVALUATED;
   const tiers = rulesInForce(rules, shipment);
   if (!tiers.length) return NOT_EVALUATED;
   const lowest = tiers[0];
   if (shipment.currency !== lowest.currency && !options.ignoreCurrency) {
-    return { result: { threshold: lowest.threshold, currency: lowest.currency, exempt: false, skipped: 'currency_mismatch', ruleId: lowest.id, relief: 'none' }, relief: 'none', rule: lowest };
+    const mismatch: DeMinimisResult = { threshold: lowest.threshold, currency: lowest.currency, exempt: false, skipped: 'currency_mismatch', ruleId: lowest.id, relief: 'none' };
+    return { result: options.exemptOnMismatch ? { ...mismatch, exempt: true } : mismatch, relief: 'none', rule: lowest };
   }
   const tier = tiers.find((r) => shipment.productValue <= r.threshold);
   if (!tier) return { result: { threshold: lowest.threshold, currency: lowest.currency, exempt: false, skipped: null, ruleId: lowest.id, relief: 'none' }, relief: 'none', rule: lowest };

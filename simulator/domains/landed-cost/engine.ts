@@ -66,8 +66,13 @@ export function quoteLandedCost(input: QuoteInput, ctx: QuoteContext): LandedCos
   const deMinimis = evaluateDeMinimis(
     data.deMinimisRulesFor(input.destinationCountry),
     { originCountry: input.originCountry, productValue: input.productValue, currency: input.currency, channel: QUOTE_CHANNEL, date },
-    // defect injection (SIM_DEFECTS): landedcost.de-minimis-ignores-currency compares the value with a threshold in another currency
-    { ignoreCurrency: defects.has('landedcost.de-minimis-ignores-currency') },
+    // defect injection (SIM_DEFECTS): landedcost.de-minimis-ignores-currency compares the value with a threshold in another currency,
+    // landedcost.de-minimis-without-currency evaluates the thresholds without a currency, landedcost.mismatch-exempts exempts on a mismatch
+    {
+      ignoreCurrency: defects.has('landedcost.de-minimis-ignores-currency'),
+      evaluateWithoutCurrency: defects.has('landedcost.de-minimis-without-currency'),
+      exemptOnMismatch: defects.has('landedcost.mismatch-exempts'),
+    },
   );
   const trust = authority.id === 'EU' ? euTrust(input, defects) : null;
   // defect injection (SIM_DEFECTS): landedcost.provider-runs-without-usd runs the comparison in any currency

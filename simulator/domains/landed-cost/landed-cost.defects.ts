@@ -15,6 +15,9 @@ export const LANDED_COST_DEFECTS: readonly DefectEntry[] = [
   { id: 'landedcost.total-omits-tax', area: 'landed-cost', description: 'totalLandedCost leaves out the import taxes of the breakdown' },
   { id: 'landedcost.canada-default-source', area: 'landed-cost', description: 'Canada quotes report the US/default sourceCode instead of the Canada code' },
   { id: 'landedcost.unsupported-expression-unflagged', area: 'landed-cost', description: 'rate_not_available for an unsupported duty expression reports unsupportedExpression: false' },
+  { id: 'landedcost.de-minimis-without-currency', area: 'landed-cost', description: 'de minimis is evaluated for a quote without currency, which reads as skipped: currency_mismatch' },
+  { id: 'landedcost.mismatch-exempts', area: 'landed-cost', description: 'a de minimis currency_mismatch is reported with exempt: true' },
+  { id: 'landedcost.alias-value-kept', area: 'landed-cost', description: "a legacy alias sent without its canonical field gives that field its value instead of being dropped (freight: 100 quotes shipping 100)" },
 ];
 
 export const LANDED_COST_RESPONSE_DEFECTS: readonly ResponseDefect[] = [

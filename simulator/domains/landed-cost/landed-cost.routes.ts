@@ -47,8 +47,12 @@ export function landedCostRoutes(deps: KernelDeps, ctx: { tenants: TenantStore; 
     async calculateLandedCost({ principal, body, requestId }) {
       const tenantId = principal.tenantId;
       // spec 4.6 rule 7: aliases detected and dropped, never rejected.
-      // defect injection (SIM_DEFECTS): landedcost.alias-flagged-beside-canonical flags an alias sent with its canonical field
-      const aliasing = detectAliases(body as Record<string, unknown>, aliases, { flagBesideCanonical: deps.defects.has('landedcost.alias-flagged-beside-canonical') });
+      // defect injection (SIM_DEFECTS): landedcost.alias-flagged-beside-canonical flags an alias sent with its canonical field,
+      // landedcost.alias-value-kept gives a lone alias's value to its canonical field instead of dropping it
+      const aliasing = detectAliases(body as Record<string, unknown>, aliases, {
+        flagBesideCanonical: deps.defects.has('landedcost.alias-flagged-beside-canonical'),
+        keepAliasValue: deps.defects.has('landedcost.alias-value-kept'),
+      });
       const headers: Record<string, string> = {};
       if (aliasing.flagged.length) {
         // defect injection (SIM_DEFECTS): landedcost.hint-format writes the hint in another format than rule 7's

@@ -27,7 +27,15 @@ export interface AliasDetection {
   body: Record<string, unknown>;
 }
 
-export function detectAliases(body: Record<string, unknown>, aliases: readonly LegacyAlias[], options: { flagBesideCanonical?: boolean } = {}): AliasDetection {
+/** Defect injection only (SIM_DEFECTS, set by landed-cost.routes.ts): each option is one mistake against spec 4.6 rule 7. */
+export interface AliasDefects {
+  /** landedcost.alias-flagged-beside-canonical: an alias alongside its canonical field is flagged too. */
+  flagBesideCanonical?: boolean;
+  /** landedcost.alias-value-kept: an alias without its canonical field gives its value to that field. */
+  keepAliasValue?: boolean;
+}
+
+export function detectAliases(body: Record<string, unknown>, aliases: readonly LegacyAlias[], options: AliasDefects = {}): AliasDetection {
   const byAlias = new Map(aliases.map((a) => [a.alias, a]));
   const flagged: LegacyAlias[] = [];
   const canonical: Record<string, unknown> = {};
@@ -38,6 +46,7 @@ export function detectAliases(body: Record<string, unknown>, aliases: readonly L
       continue;
     }
     if (!(alias.canonical in body) || options.flagBesideCanonical) flagged.push(alias);
+    if (options.keepAliasValue && !(alias.canonical in body)) canonical[alias.canonical] = value;
   }
   return { flagged, body: canonical };
 }

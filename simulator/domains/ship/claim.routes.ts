@@ -96,7 +96,8 @@ export function claimRoutes(deps: Pick<KernelDeps, 'clocks' | 'ids' | 'config' |
       // Rule 3: a link to a submission still holding the finding.
       const duplicateLinks = [];
       for (const f of found) {
-        const link = await claims.activeLink(tenantId, f.id);
+        // defect injection (SIM_DEFECTS): claims.failed-submission-holds-findings counts a FAILED submission as active
+        const link = await claims.activeLink(tenantId, f.id, deps.defects.has('claims.failed-submission-holds-findings') ? ['CREDIT_CONFIRMED', 'CLOSED'] : undefined);
         if (link) duplicateLinks.push({ findingId: f.id, submissionId: link.submissionId, submissionStatus: link.status });
       }
       // defect injection (SIM_DEFECTS): claims.duplicate-link-allowed skips rule 3
@@ -118,7 +119,9 @@ export function claimRoutes(deps: Pick<KernelDeps, 'clocks' | 'ids' | 'config' |
       const page = await claims.list(principal.tenantId, query.status, { limit, offset });
       const submissions = [];
       for (const s of page.items) submissions.push(await shape(s));
-      return { status: 200, body: { submissions, total: page.total, limit, offset, hasMore: offset + page.items.length < page.total } };
+      // defect injection (SIM_DEFECTS): claims.has-more-on-last-page says hasMore true on every page
+      const hasMoreOnLast = deps.defects.has('claims.has-more-on-last-page');
+      return { status: 200, body: { submissions, total: page.total, limit, offset, hasMore: offset + page.items.length < page.total || hasMoreOnLast } };
     },
 
     async getClaimSubmission({ principal, params }) {

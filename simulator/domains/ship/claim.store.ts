@@ -46,10 +46,10 @@ export function claimStore(deps: Pick<KernelDeps, 'store' | 'ids'>) {
     list: (tenantId: string, status: ClaimSubmissionStatus | undefined, page: { limit: number; offset: number }) =>
       submissions.query({ where: status ? { tenantId, status } : { tenantId }, limit: page.limit, offset: page.offset }),
     /** The submission still holding the finding (status not CREDIT_CONFIRMED, CLOSED or FAILED), if any. */
-    async activeLink(tenantId: string, findingId: string): Promise<{ submissionId: string; status: ClaimSubmissionStatus } | null> {
+    async activeLink(tenantId: string, findingId: string, inactive: readonly ClaimSubmissionStatus[] = INACTIVE_SUBMISSION_STATES): Promise<{ submissionId: string; status: ClaimSubmissionStatus } | null> {
       for (const link of (await links.query({ where: { findingId } })).items) {
         const submission = await get(tenantId, link.submissionId);
-        if (submission && !INACTIVE_SUBMISSION_STATES.includes(submission.status)) return { submissionId: submission.id, status: submission.status };
+        if (submission && !inactive.includes(submission.status)) return { submissionId: submission.id, status: submission.status };
       }
       return null;
     },

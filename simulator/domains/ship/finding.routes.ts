@@ -53,6 +53,8 @@ export function findingRoutes(deps: Pick<KernelDeps, 'clocks' | 'defects'>, find
       const reopenOpen = action === 'reopen' && finding.workflowStatus === 'OPEN' && deps.defects.has('ship.reopen-from-open');
       // defect injection (SIM_DEFECTS): ship.dispute-from-dismissed allows dispute on a DISMISSED finding
       const disputeDismissed = action === 'dispute' && finding.workflowStatus === 'DISMISSED' && deps.defects.has('ship.dispute-from-dismissed');
+      // defect injection (SIM_DEFECTS): ship.carrier-review-from-disputed moves a DISPUTED finding to CARRIER_REVIEW
+      const reviewDisputed = action === 'carrier-review' && finding.workflowStatus === 'DISPUTED' && deps.defects.has('ship.carrier-review-from-disputed');
       // defect injection (SIM_DEFECTS): ship.reject-after-credit lets reject leave a CREDITED finding (terminal)
       const rejectCredited = action === 'reject' && finding.workflowStatus === 'CREDITED' && deps.defects.has('ship.reject-after-credit');
       if (!reopenOpen && !disputeDismissed && canTransition(findingMachine, finding.workflowStatus, action) && CARRIER_FACING_ACTIONS.includes(action)) {
@@ -62,7 +64,7 @@ export function findingRoutes(deps: Pick<KernelDeps, 'clocks' | 'defects'>, find
           throw actionNotAllowed(`carrier ${finding.carrier} is configured as ${policy} for this tenant: ${action} is blocked`, { subcode: 'carrier_blocked', carrier: finding.carrier, policy, currentState: finding.workflowStatus, action, findingId });
         }
       }
-      const to = reopenOpen ? 'OPEN' : disputeDismissed ? 'DISPUTED' : rejectCredited ? 'REJECTED' : transition(findingMachine, finding.workflowStatus, action, undefined, details);
+      const to = reopenOpen ? 'OPEN' : disputeDismissed ? 'DISPUTED' : reviewDisputed ? 'CARRIER_REVIEW' : rejectCredited ? 'REJECTED' : transition(findingMachine, finding.workflowStatus, action, undefined, details);
       const now = deps.clocks.of(tenantId).nowIso();
       const saved = await findings.update({ ...finding, ...effects(finding, action, now, credit), workflowStatus: to, updatedAt: now });
       if (saved) return view.item(saved);
@@ -82,7 +84,9 @@ export function findingRoutes(deps: Pick<KernelDeps, 'clocks' | 'defects'>, find
       const view = await present(principal.tenantId);
       const statusCounts = Object.fromEntries(STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<FindingWorkflowStatus, number>;
       const items = await Promise.all(page.items.map((f) => view.item(f)));
-      return { status: 200, body: { findings: items, statusCounts, total: page.total, limit, offset, hasMore: offset + page.items.length < page.total } };
+      // defect injection (SIM_DEFECTS): ship.findings-has-more-on-last-page says hasMore true on every page
+      const hasMoreOnLast = deps.defects.has('ship.findings-has-more-on-last-page');
+      return { status: 200, body: { findings: items, statusCounts, total: page.total, limit, offset, hasMore: offset + page.items.length < page.total || hasMoreOnLast } };
     },
 
     async applyFindingBatchAction({ principal, body }) {

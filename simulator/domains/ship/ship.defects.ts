@@ -10,6 +10,7 @@ export const SHIP_DEFECTS: readonly DefectEntry[] = [
   { id: 'ship.findings-filter-ignored', area: 'ship', description: 'the `workflowStatus` filter of listFindings is ignored' },
   { id: 'ship.batch-credit-allowed', area: 'ship', description: 'applyFindingBatchAction answers action=credit with 200 instead of 400' },
   { id: 'ship.duplicate-upload-allowed', area: 'ship', description: 'the same file uploaded again to a ship upload is accepted (202)' },
+  { id: 'ship.duplicate-upload-across-tenants', area: 'isolation', description: "duplicate uploads are recorded per file, not per tenant: another tenant's upload of the same bytes replaces the record, so the first tenant's own file again is accepted (202) instead of 409" },
   { id: 'claims.ineligible-accepted', area: 'ship', description: 'createClaimSubmission bundles ineligible findings (no 400 invalidFindingStates)' },
   { id: 'claims.duplicate-link-allowed', area: 'ship', description: 'createClaimSubmission bundles findings linked to an active submission (no 409 duplicateLinks)' },
   { id: 'claims.partial-from-failed-stays-failed', area: 'ship', description: 'a partial confirm-credit on a FAILED submission leaves it FAILED instead of ACKNOWLEDGED' },
@@ -22,6 +23,10 @@ export const SHIP_DEFECTS: readonly DefectEntry[] = [
   { id: 'claims.packet-url-dropped', area: 'ship', description: 'submitClaimSubmission clears packetUrl (it stays set once READY)' },
   { id: 'claims.submitted-at-cleared', area: 'ship', description: 'confirmClaimSubmissionCredit clears submittedAt' },
   { id: 'claims.acknowledged-at-backdated', area: 'ship', description: 'acknowledgeClaimSubmission stamps acknowledgedAt a day before the acknowledgement (before createdAt and submittedAt)' },
+  { id: 'ship.carrier-review-from-disputed', area: 'ship', description: 'carrierReviewFinding accepts a DISPUTED finding (200 CARRIER_REVIEW instead of 409; spec 3.3: SUBMITTED only)' },
+  { id: 'ship.findings-has-more-on-last-page', area: 'ship', description: 'listFindings says hasMore true on every page, the last one included' },
+  { id: 'claims.has-more-on-last-page', area: 'ship', description: 'listClaimSubmissions says hasMore true on every page, the last one included' },
+  { id: 'claims.failed-submission-holds-findings', area: 'ship', description: 'createClaimSubmission counts a FAILED submission as active: its findings are 409 duplicateLinks instead of bundled again (spec 4.5 rule 3)' },
   { id: 'ship.claim-moves-finding-status', area: 'ship', description: 'submitClaimSubmission also moves the DISPUTED findings it bundles to SUBMITTED' },
 ];
 

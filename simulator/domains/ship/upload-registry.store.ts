@@ -15,12 +15,15 @@ interface UploadEntry {
   uploadedAt: string;
 }
 
-export function uploadRegistry(deps: Pick<KernelDeps, 'store'>) {
+export function uploadRegistry(deps: Pick<KernelDeps, 'store' | 'defects'>) {
   const entries = deps.store.collection<UploadEntry, 'tenantId'>('shipUploadRegistry', { fields: { tenantId: (e) => e.tenantId }, indexes: { byTenant: { keys: ['tenantId'] } } });
   const idOf = (tenantId: string, operationId: string, sha256: string) => createHash('sha256').update(`${tenantId}\u0000${operationId}\u0000${sha256}`).digest('hex');
+  // defect injection (SIM_DEFECTS): ship.duplicate-upload-across-tenants keys the registry without the tenant,
+  // so another tenant's upload of the same bytes replaces the first tenant's record.
+  const keyOf = (tenantId: string) => (deps.defects.has('ship.duplicate-upload-across-tenants') ? '' : tenantId);
   return {
-    find: (tenantId: string, operationId: string, sha256: string) => entries.get(idOf(tenantId, operationId, sha256)),
-    record: (entry: Omit<UploadEntry, 'id'>) => entries.put({ ...entry, id: idOf(entry.tenantId, entry.operationId, entry.sha256) }),
+    find: (tenantId: string, operationId: string, sha256: string) => entries.get(idOf(keyOf(tenantId), operationId, sha256)),
+    record: (entry: Omit<UploadEntry, 'id'>) => entries.put({ ...entry, id: idOf(keyOf(entry.tenantId), entry.operationId, entry.sha256) }),
   };
 }
 

@@ -42,7 +42,7 @@ export function shipUploadRoutes(deps: Pick<KernelDeps, 'config' | 'clocks' | 'd
     // A signed agreement as a PDF (the carrier-agreement upload accepts .pdf): kept as a document, its terms
     // are not read (no table to stream); anything else goes through the table-file checks (415).
     const pdf = operationId === 'uploadCarrierAgreement' ? await pdfPart(request) : null;
-    const { file, format } = pdf ?? (await acceptUploadedFile(request));
+    const { file, format } = pdf ?? (await acceptUploadedFile(request, deps.defects));
     const earlier = await registry.find(principal.tenantId, operationId, file.sha256);
     // defect injection (SIM_DEFECTS): ship.duplicate-upload-allowed accepts the same file again
     if (earlier && !deps.defects.has('ship.duplicate-upload-allowed')) {

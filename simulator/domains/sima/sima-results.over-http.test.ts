@@ -83,6 +83,16 @@ describe('GET /api/sima/results', () => {
     expect(skus(last.body.outcomes)).toEqual(ALL_SKUS.slice(20));
   });
 
+  it('refuses an empty cursor or filter value as a value the contract does not allow, not as an absent one', async () => {
+    sandbox = await startTestSandbox({ config: SLOW_JOBS });
+    // OpenAPI's allowEmptyValue is false: `?cursor=` is a cursor of length 0 (minLength 1), `?outcome=` no outcome.
+    for (const [query, field] of [['cursor=', 'cursor'], ['outcome=', 'outcome'], ['limit=', 'limit']]) {
+      const res = await sandbox.call('GET', `/api/sima/results?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body, query).toMatchObject({ code: 'INVALID_REQUEST', details: { field } });
+    }
+  });
+
   it('walks every result once by cursor, stable when another batch screens new SKUs between pages', async () => {
     sandbox = await startTestSandbox({ config: SLOW_JOBS });
     const first = ALL_SKUS.filter((_, i) => i % 2 === 0);

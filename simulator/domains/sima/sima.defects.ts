@@ -20,6 +20,7 @@ export const SIMA_DEFECTS: readonly DefectEntry[] = [
   { id: 'sima.screening-authority-strict', area: 'sima', description: 'screeningAuthority is read as sent (not trimmed, case-sensitive): " US " or "us" is 400' },
   { id: 'sima.screening-authority-blank-refused', area: 'sima', description: 'a blank screeningAuthority is 400 instead of defaulting to CA' },
   { id: 'sima.summary-counts-stale', area: 'sima', description: "getSimaSummary answers a tenant's first summary under a filter again after later screenings change the results" },
+  { id: 'sima.exposure-not-percent', area: 'sima', description: 'a screening records exposureAnnual as annual import value x combinedRate, without the / 100 of a percentage (100 times too large)' },
 ];
 
 /** A defect applied to each result item of a listSimaResults success. */

@@ -43,14 +43,14 @@ export function tenantStore(deps: KernelDeps) {
     /** The first tenant created (the sandbox's default tenant). */
     first: async () => (await tenants.query({ where: {}, limit: 1 })).items[0],
     count: () => tenants.count(),
-    async create(input: { name?: string; slug?: string; id?: string } = {}): Promise<Tenant> {
+    async create(input: { name?: string; slug?: string; id?: string; status?: Tenant['status'] } = {}): Promise<Tenant> {
       const id = input.id ?? deps.ids.uuid();
       const now = deps.clock.nowIso();
       return tenants.put({
         id,
         name: input.name ?? 'Sandbox tenant',
         slug: input.slug ?? `sandbox-${id.slice(0, 8)}`,
-        status: 'active',
+        status: input.status ?? 'active',
         paymentCustomerId: null,
         settings: defaultSettings(),
         createdAt: now,

@@ -116,10 +116,14 @@ export function createIdempotency(store: Store, clocks: TenantClocks, ttlMs = DE
     const endpoint = defects.has('idempotency.scope-ignores-endpoint') ? '*' : scope.operationId;
     return sha256(`${tenant}\u0000${endpoint}\u0000${scope.key}`);
   };
-  const hashOf = (payload: IdempotentPayload) =>
+  const hashOf = (sent: IdempotentPayload) => {
+    // defect injection (SIM_DEFECTS): idempotency.upload-file-ignored compares an upload's form without its
+    // file's bytes (the file name, a form field, still counts).
+    const payload = defects.has('idempotency.upload-file-ignored') ? { ...sent, files: [] } : sent;
     // defect injection (SIM_DEFECTS): idempotency.payload-not-normalized compares the payload as sent (member
     // order and spelling count).
-    sha256(defects.has('idempotency.payload-not-normalized') ? JSON.stringify(payload) : canonicalJson(normalizedPayload(payload)));
+    return sha256(defects.has('idempotency.payload-not-normalized') ? JSON.stringify(payload) : canonicalJson(normalizedPayload(payload)));
+  };
   const expiryOf = (now: number) => {
     // defect injection (SIM_DEFECTS): idempotency.never-expires keeps keys for ever; idempotency.expires-early
     // reads the expiry as seconds where it is milliseconds (24 h becomes 86.4 s).

@@ -68,7 +68,11 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
     for (const rule of parameters) {
       const source = rule.in === 'path' ? raw.params : rule.in === 'query' ? raw.query : raw.headers;
       const value = source[rule.in === 'header' ? rule.name.toLowerCase() : rule.name];
-      if (value === undefined || value === '') {
+      // An empty value (`?cursor=`) is a value, not an absence: OpenAPI's `allowEmptyValue` is false unless a
+      // parameter says otherwise, so it is validated like any other (a `minLength: 1` cursor is 400).
+      // defect injection (SIM_DEFECTS): validation.empty-query-as-absent reads `?name=` as no parameter.
+      const emptyAsAbsent = value === '' && rule.in === 'query' && defects.has('validation.empty-query-as-absent');
+      if (value === undefined || emptyAsAbsent) {
         if (rule.required) throw invalidRequest(`${rule.in} parameter ${rule.name} is required`, rule.name);
         continue;
       }

@@ -8,6 +8,7 @@ import { copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { KernelDeps } from '../deps.js';
+import { NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { HandlerRequest, UploadedFile } from '../http/types.js';
 import { readTable, type TableEvent, type TableFormat } from './table-file.js';
@@ -27,7 +28,10 @@ const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 const unsupported = (message: string, accepted: string[]) => new ApiError('INVALID_FILE_FORMAT', message, { field: 'file', accepted });
 
 /** The `file` part of the form, its extension checked against the contract and its content sniffed. */
-export async function acceptUploadedFile(request: Pick<HandlerRequest, 'files' | 'operation'>): Promise<{ file: UploadedFile; format: TableFormat }> {
+export async function acceptUploadedFile(
+  request: Pick<HandlerRequest, 'files' | 'operation'>,
+  defects: Pick<Defects, 'has'> = NO_DEFECTS,
+): Promise<{ file: UploadedFile; format: TableFormat }> {
   const file = request.files.find((f) => f.field === 'file');
   // The contract requires `file` (400 naming it before the route runs); a text field of that name is no file.
   if (!file) throw invalidRequest('file must be sent as a file part of the multipart form', 'file');
@@ -46,6 +50,8 @@ export async function acceptUploadedFile(request: Pick<HandlerRequest, 'files' |
     if (extension === '.csv') throw unsupported(`${file.originalName} is named .csv but is a zip archive (an .xlsx workbook?): name it .xlsx`, accepted);
     return { file, format: 'xlsx' };
   }
+  // defect injection (SIM_DEFECTS): uploads.binary-named-csv-accepted takes binary content named .csv for a CSV.
+  if (extension === '.csv' && defects.has('uploads.binary-named-csv-accepted')) return { file, format: 'csv' };
   if (head.includes(0)) throw unsupported(`${file.originalName} is not text: a CSV must be UTF-8 text`, accepted);
   if (extension === '.xlsx') throw unsupported(`${file.originalName} is named .xlsx but is not an XLSX workbook (no zip signature)`, accepted);
   return { file, format: 'csv' };
