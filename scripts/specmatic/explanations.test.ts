@@ -20,6 +20,7 @@ const FAMILY_EXAMPLES: Record<string, RecordedExchange> = {
   'webhook-https-with-secret': exchange({ method: 'POST', url: '/api/sima/batch', expected: 202, code: 'INVALID_REQUEST', field: 'webhookUrl', message: 'webhookUrl must use https when a webhook secret is set' }),
   'webhook-blocked-target': exchange({ method: 'POST', url: '/api/sima/batch', expected: 202, code: 'INVALID_REQUEST', field: 'webhookUrl', message: 'webhookUrl targets a blocked host (loopback)' }),
   'batch-credit-disabled': exchange({ method: 'POST', url: '/api/ship/findings/batch', code: 'INVALID_REQUEST', field: 'action', message: 'batch action credit is disabled; record each credit on its finding' }),
+  'webhook-host-not-a-host': exchange({ method: 'POST', url: '/api/trade/classify/batch', expected: 202, requestBody: '{"webhook":{"url":"http://.2"}}', code: 'INVALID_REQUEST', field: 'webhook.url', message: 'webhook.url must be an absolute http or https URL' }),
   'webhook-configured-twice': exchange({ method: 'POST', url: '/api/sima/batch', expected: 202, code: 'INVALID_REQUEST', field: 'webhook', message: 'the webhook is configured twice (top-level fields and a nested webhook object) with different values' }),
   'report-status-unknown': exchange({ url: '/api/sima/report?status=PNHMW', code: 'INVALID_REQUEST', field: 'status', message: 'status must be one of AT_RISK, NEEDS_REVIEW, CLEARED' }),
 };
@@ -35,6 +36,8 @@ describe('the explanations of failed Specmatic tests', () => {
     expect(explain(exchange({ status: 501 }))).toBeUndefined();
     // The host-less webhook URL the contract allowed and the server refused: a deviation, not a tool limit.
     expect(explain(exchange({ method: 'POST', url: '/api/sima/batch', code: 'INVALID_REQUEST', field: 'webhookUrl', message: 'webhookUrl must be an absolute http or https URL' }))).toBeUndefined();
+    for (const url of ['HttPS://', 'htTP://2@', 'https://example.com/x'])
+      expect(explain(exchange({ method: 'POST', url: '/api/sima/batch', requestBody: JSON.stringify({ webhookUrl: url }), code: 'INVALID_REQUEST', field: 'webhookUrl', message: 'webhookUrl must be an absolute http or https URL' })), url).toBeUndefined();
     // A JSON body the server cannot parse is the server's problem.
     expect(explain(exchange({ method: 'POST', url: '/api/trade/classify/apply', requestBody: '{"sku":"A"}', code: 'INVALID_REQUEST', message: 'the request body could not be parsed' }))).toBeUndefined();
     // A cursor family needs the field; a 400 on the report elsewhere than `status` stays open.

@@ -30,6 +30,26 @@ const CONTRACT_KEYWORD = /must match format|must NOT have duplicate items|must m
 
 const pathOf = (exchange: RecordedExchange) => exchange.url.split('?')[0]!;
 
+/** The string at a dotted field path (`webhook.url`) of a JSON request body. */
+function fieldValue(body: string, field: string | undefined): string | undefined {
+  if (!field) return undefined;
+  try {
+    let value: unknown = JSON.parse(body);
+    for (const key of field.split('.')) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A non-empty host that is no DNS name or IPv4 address: dots at an end or doubled, or digits and dots only but not four octets. */
+function unreachableHost(url: string | undefined): boolean {
+  const host = url && /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?([^/?#:]+)/i.exec(url)?.[1];
+  if (!host) return false;
+  if (/^\.|\.$|\.\./.test(host)) return true;
+  return /^[\d.]+$/.test(host) && !/^(\d{1,3}\.){3}\d{1,3}$/.test(host);
+}
+
 function looksLikeJson(text: string): boolean {
   try {
     JSON.parse(text);
@@ -111,6 +131,12 @@ export const EXPLANATIONS: readonly Explanation[] = [
     kind: 'spec-rule',
     why: '`action=credit` on POST /api/ship/findings/batch is disabled and answers 400 INVALID_REQUEST pointing to the per-finding credit (spec 4.5 table, spec 7).',
     matches: (e) => e.status === 400 && pathOf(e) === '/api/ship/findings/batch' && e.field === 'action' && /credit/.test(e.message ?? ''),
+  },
+  {
+    id: 'webhook-host-not-a-host',
+    kind: 'spec-rule',
+    why: 'The URL has the shape the contract asks for (RFC 3986 allows a host such as `.2`), but its host is no name or address a delivery can reach (the WHATWG URL parser reads `.2` as a broken IPv4 address); spec 6 asks for an HTTP or HTTPS URL receiving POST, so the server refuses it (400 naming the field). A host-less URL stays a deviation: the contract refuses it.',
+    matches: (e) => e.status === 400 && /must be an absolute http or https URL/.test(e.message ?? '') && unreachableHost(fieldValue(e.requestBody, e.field)),
   },
   {
     id: 'webhook-configured-twice',
