@@ -2,10 +2,11 @@
 // `workflow_not`, `hs_in_scope`, `is_stale`), every returned item satisfies it, the filtered total is at most
 // the unfiltered one, and, when both lists are read in full, the filtered list is exactly the unfiltered items
 // that match (a result the spec leaves open, workflow_not on an item without a workflowStatus, may go either
-// way). A value no item has still concludes something: its list must be empty.
+// way). A value no item has still concludes something: its list must be empty. Read again by offset in pages
+// of 2, a filtered list is the same list: offset skips exactly `offset` matching results (spec 8.6).
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { ConformanceClient } from '../../harness/client.js';
-import { allResults, label, fieldOf, FILTER_VALUES, idOf, isProblem, pageOf, simaTenant, type FilterValue, type Problem, type ResultsList } from './support.js';
+import { allResults, label, fieldOf, FILTER_VALUES, idOf, isProblem, pageOf, query, resultsPage, simaTenant, type FilterValue, type Problem, type ResultsList } from './support.js';
 
 function judge(filter: FilterValue, all: ResultsList, filtered: ResultsList): Problem[] {
   const problems: Problem[] = [];
@@ -46,11 +47,40 @@ function judge(filter: FilterValue, all: ResultsList, filtered: ResultsList): Pr
   return problems;
 }
 
+/** Small pages, so that a filtered list of a few results crosses page boundaries. */
+const WALK_LIMIT = 2;
+
+/** The filtered list read by offset in pages of WALK_LIMIT must be the list read at once (spec 8.6). */
+async function judgeOffsetWalk(client: ConformanceClient, ctx: CheckContext, filter: FilterValue, filtered: ResultsList): Promise<Problem[]> {
+  if (!filtered.complete || filtered.items.length <= WALK_LIMIT) return [];
+  const where = label({ [filter.param]: filter.value });
+  const walked: string[] = [];
+  for (let offset = 0; offset < filtered.items.length; offset += WALK_LIMIT) {
+    const page = await resultsPage(client, query({ [filter.param]: filter.value, limit: WALK_LIMIT, offset }), ctx.admin);
+    if (isProblem(page)) return [page];
+    walked.push(...page.items.map(idOf));
+    const expected = filtered.items.slice(offset, offset + WALK_LIMIT).map(idOf);
+    if (page.items.map(idOf).join() !== expected.join()) {
+      return [{
+        rule: 'results-filter-offset-walk',
+        message: `${where}, limit ${WALK_LIMIT}, offset ${offset}: answered results ${JSON.stringify(page.items.map((i) => i.sku))}, not ${JSON.stringify(filtered.items.slice(offset, offset + WALK_LIMIT).map((i) => i.sku))} of the same filtered list read at once (spec 8.6: offset skips exactly offset matching results)`,
+        exchange: page.exchange,
+      }];
+    }
+  }
+  return [];
+}
+
 async function judgeAll(client: ConformanceClient, ctx: CheckContext, all: ResultsList): Promise<Array<{ filter: FilterValue; problems: Problem[] }>> {
   const verdicts = [];
   for (const filter of FILTER_VALUES) {
     const filtered = await allResults(client, { [filter.param]: filter.value }, ctx.admin);
-    verdicts.push({ filter, problems: isProblem(filtered) ? [filtered] : judge(filter, all, filtered) });
+    if (isProblem(filtered)) {
+      verdicts.push({ filter, problems: [filtered] });
+      continue;
+    }
+    const problems = judge(filter, all, filtered);
+    verdicts.push({ filter, problems: problems.length ? problems : await judgeOffsetWalk(client, ctx, filter, filtered) });
   }
   return verdicts;
 }

@@ -45,7 +45,11 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
       const limit = query.limit ?? SIMA_RESULTS_DEFAULT_LIMIT;
       // A cursor continues after the last result of the previous page, so results screened between pages
       // neither shift nor repeat the walk; with one, `offset` is ignored (contracts: SimaCursor).
-      const paging = query.cursor === undefined ? { limit, offset: query.offset ?? 0 } : { limit };
+      let paging: { limit: number; offset?: number } = query.cursor === undefined ? { limit, offset: query.offset ?? 0 } : { limit };
+      // defect injection (SIM_DEFECTS): sima.filtered-offset-one-short skips one result too few on a filtered
+      // list, so each page of a filtered walk repeats the last result of the page before.
+      const filtered = [query.outcome, query.workflow, query.workflow_not, query.hs_in_scope, query.is_stale].some((v) => v !== undefined);
+      if (deps.defects.has('sima.filtered-offset-one-short') && filtered && paging.offset !== undefined && paging.offset > 0) paging = { limit, offset: paging.offset - 1 };
       try {
         let page = await results.list(principal.tenantId, filter, { ...paging, after: query.cursor });
         // defect injection (SIM_DEFECTS): sima.cursor-repeats-row issues the cursor of the page's last result but one

@@ -7,6 +7,7 @@ import { rewriteListItems, rewriteSuccessBody, type DefectEntry, type ResponseDe
 export const SIMA_DEFECTS: readonly DefectEntry[] = [
   { id: 'sima.results-filter-ignored', area: 'sima', description: 'the `outcome` filter of listSimaResults is ignored' },
   { id: 'sima.workflow-not-ignored', area: 'sima', description: 'the `workflow_not` filter of listSimaResults is ignored' },
+  { id: 'sima.filtered-offset-one-short', area: 'sima', description: 'listSimaResults skips one result too few at offset > 0 when a filter is given (a filtered walk repeats a result at each page boundary)' },
   { id: 'sima.cursor-repeats-row', area: 'sima', description: "a results page's next cursor starts at its last result again" },
   { id: 'sima.cursor-garbage-accepted', area: 'sima', description: 'a results cursor the service never issued reads as the first page' },
   { id: 'sima.summary-exposure-off', area: 'sima', description: 'getSimaSummary reports totalExposure x10' },
