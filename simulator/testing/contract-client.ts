@@ -11,6 +11,7 @@ import { createContractSchemas, type ContractSchemas } from '../../contracts/lib
 import { createSimulator, type Simulator } from '../app.js';
 import type { SimulatorConfig } from '../config.js';
 import type { SandboxIdentity } from '../control/bootstrap.js';
+import type { KernelDeps } from '../kernel/deps.js';
 import { createTestDeps } from './kernel.js';
 
 export interface CheckedResponse {
@@ -74,8 +75,11 @@ export interface TestSandbox {
   close(): Promise<void>;
 }
 
-export async function startTestSandbox(options: { config?: Partial<SimulatorConfig>; seed?: number; file?: string } = {}): Promise<TestSandbox> {
-  const deps = await createTestDeps({ config: { integrationKey: 'tfk_test_default_key', ...options.config }, seed: options.seed, file: options.file });
+export async function startTestSandbox(
+  options: { config?: Partial<SimulatorConfig>; seed?: number; file?: string; /** Adjusts the kernel deps before the simulator is built (e.g. a slower store). */ adjustDeps?: (deps: KernelDeps) => KernelDeps } = {},
+): Promise<TestSandbox> {
+  const created = await createTestDeps({ config: { integrationKey: 'tfk_test_default_key', ...options.config }, seed: options.seed, file: options.file });
+  const deps = options.adjustDeps ? options.adjustDeps(created) : created;
   const sim = await createSimulator(deps);
   const identity = await sim.start();
   const server = createServer(sim.app.callback());
