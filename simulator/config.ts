@@ -1,5 +1,6 @@
 // Simulator settings from the command line and the environment (command line wins).
 import { parseArgs } from 'node:util';
+import { DEFAULT_SERVER_TIMEOUTS } from './kernel/http/server.js';
 
 export const SERVABLE_VERSIONS = ['v1.3.0', 'v1.2.0', 'v1.1.0'] as const;
 
@@ -26,6 +27,11 @@ export interface SimulatorConfig {
   jobProcessingMs: number;
   idempotencyTtlMs: number;
   maxFileBytes: number;
+  /** Journal size that triggers a rotation and a snapshot (the crash test makes it small to rotate often). */
+  compactAfterBytes: number;
+  /** How long a client may take to send a whole request, and its headers (kernel/http/server.ts). */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
   /** Refuse to start while any operation of a served contract has no handler. */
   strict: boolean;
   logLevel: string;
@@ -69,6 +75,9 @@ export function loadConfig(argv: string[] = process.argv.slice(2), env: NodeJS.P
     jobProcessingMs: Number(env.SIM_JOB_PROCESSING_MS ?? 1500),
     idempotencyTtlMs: Number(env.SIM_IDEMPOTENCY_TTL_SECONDS ?? 86_400) * 1000,
     maxFileBytes: 50 * 1024 * 1024,
+    compactAfterBytes: Number(env.SIM_COMPACT_AFTER_BYTES ?? 64 * 1024 * 1024),
+    requestTimeoutMs: Number(env.SIM_REQUEST_TIMEOUT_MS ?? DEFAULT_SERVER_TIMEOUTS.requestTimeoutMs),
+    headersTimeoutMs: Number(env.SIM_HEADERS_TIMEOUT_MS ?? DEFAULT_SERVER_TIMEOUTS.headersTimeoutMs),
     strict: values['no-strict'] ? false : values.strict ?? bool(env.SIM_STRICT),
     logLevel: env.LOG_LEVEL ?? 'info',
     defects: (env.SIM_DEFECTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),

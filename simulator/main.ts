@@ -1,11 +1,11 @@
 // Boot: config -> store -> kernel -> simulator -> HTTP server + worker. `npm start` runs this.
-import { createServer } from 'node:http';
 import pino from 'pino';
 import { loadConfig } from './config.js';
 import { createSimulator } from './app.js';
 import { DEFECT_IDS } from './control/defects.catalogue.js';
 import { createClock, createScheduler, createTenantClocks } from './kernel/clock.js';
 import { createDefects } from './kernel/defects.js';
+import { createHttpServer } from './kernel/http/server.js';
 import { randomIds } from './kernel/ids.js';
 import { openStore } from './kernel/store/store.js';
 
@@ -20,14 +20,19 @@ const defects = (() => {
   }
 })();
 const log = pino({ level: config.logLevel, base: undefined });
-const store = await openStore({ file: config.dbPath ?? undefined, onError: (err) => log.error({ err }, 'store write failed') });
+const store = await openStore({ file: config.dbPath ?? undefined, compactAfterBytes: config.compactAfterBytes, onError: (err) => log.error({ err }, 'store write failed') });
 const clock = createClock();
 const clocks = createTenantClocks(clock);
 const scheduler = createScheduler(clocks, (err) => log.error({ err }, 'scheduled task failed'));
 const simulator = await createSimulator({ config, store, clock, clocks, scheduler, ids: randomIds, log, defects });
 const identity = await simulator.start();
 
-const server = createServer(simulator.app.callback());
+// Parser refusals answered in the envelope, slow or short requests timed out (kernel/http/server.ts).
+const server = createHttpServer(simulator.app.callback(), {
+  log,
+  ids: randomIds,
+  timeouts: { requestTimeoutMs: config.requestTimeoutMs, headersTimeoutMs: config.headersTimeoutMs },
+});
 server.listen(config.port, config.host, () => {
   const baseUrl = `http://${config.host}:${config.port}`;
   const lines = [

@@ -50,3 +50,8 @@ export async function startSimulatorProcess(env: Record<string, string>, options
     },
   };
 }
+
+/** A value from the start-up banner (`  tenant          <id>`), e.g. `bannerField(sim.output(), 'tenant')`. */
+export function bannerField(output: string, label: string): string | undefined {
+  return new RegExp(`^  ${label} +(\\S+)`, 'm').exec(output)?.[1];
+}

@@ -144,4 +144,38 @@ describe('jobs across a restart', () => {
     await until(async () => (await get()).status === 'COMPLETED', 'COMPLETED');
     expect(runs).toBe(1);
   });
+
+  it('announces at the next start a job that ended just before a crash, before its finished listeners ran, and only once', async () => {
+    const file = tempFile();
+    const first = await boot(file);
+    let reached!: () => void;
+    const listenerReached = new Promise<void>((resolve) => (reached = resolve));
+    // The crash comes while the first process's listener runs: the terminal state is durable, the notice is not.
+    first.jobs.onFinished(() => {
+      reached();
+      return new Promise<void>(() => {});
+    });
+    const tenant = await first.tenants.create();
+    const job = await first.jobs.enqueue({ tenantId: tenant.id, keyId: null, type: 'sima_validation', family: 'sima', input: { skus: ['A'] } });
+    first.deps.clock.advance(SLOW_JOBS.jobStartDelayMs);
+    await until(async () => (await first.jobs.get(tenant.id, job.id))?.status === 'PROCESSING', 'PROCESSING');
+    first.deps.clock.advance(SLOW_JOBS.jobProcessingMs);
+    await listenerReached;
+    crash(first.deps);
+
+    const heard: string[] = [];
+    const second = await boot(file);
+    second.jobs.onFinished(({ job: finished }) => void heard.push(`${finished.id} ${finished.status}`));
+    expect((await second.jobs.get(tenant.id, job.id))?.status).toBe('COMPLETED');
+    await second.jobs.start!();
+    expect(heard).toEqual([`${job.id} COMPLETED`]);
+    await second.deps.store.flush();
+    crash(second.deps);
+
+    const third = await boot(file);
+    third.jobs.onFinished(({ job: finished }) => void heard.push(`again ${finished.id}`));
+    await third.jobs.start!();
+    expect(heard).toEqual([`${job.id} COMPLETED`]);
+    await Promise.all([first.deps.store.close(), second.deps.store.close(), third.deps.store.close()]);
+  });
 });

@@ -19,7 +19,7 @@ export interface JobListFilter {
 
 export const JOBS_COLLECTION = 'jobs';
 
-type JobField = 'tenantId' | 'type' | 'status' | 'family' | 'inFlight' | 'createdAt' | 'seq';
+type JobField = 'tenantId' | 'type' | 'status' | 'family' | 'inFlight' | 'noticePending' | 'createdAt' | 'seq';
 // The tenant indexes are declared oldest first and walked backwards for "newest first": a new job then
 // lands at the end of its index buckets (an append) instead of at the front of a bucket holding every job
 // of the tenant, which made each enqueue cost the size of the tenant's history.
@@ -40,6 +40,7 @@ export function jobStore(store: Store) {
       status: (j) => j.status,
       family: (j) => j.family,
       inFlight: (j) => isInFlight(j.status),
+      noticePending: (j) => j.noticePending === true,
       createdAt: (j) => j.createdAt,
       seq: (j) => j.seq,
     },
@@ -53,6 +54,8 @@ export function jobStore(store: Store) {
       inFlight: { keys: ['inFlight'], order: [['createdAt', 'asc']] },
       inFlightTenant: { keys: ['inFlight', 'tenantId'], order: [['createdAt', 'asc']] },
       inFlightFamily: { keys: ['inFlight', 'tenantId', 'family'], order: [['createdAt', 'asc']] },
+      // The finished jobs whose listeners have not all run yet (a crash between the end and its notice).
+      noticePending: { keys: ['noticePending'], order: [['createdAt', 'asc']] },
     },
   });
 
@@ -97,6 +100,7 @@ export function jobStore(store: Store) {
     /** Compare-and-set on the revision the job was read at: null when another writer moved it first. */
     update: (record: JobRecord) => jobs.update(record),
     inFlight: async () => (await jobs.query({ where: { inFlight: true } })).items,
+    noticePending: async () => (await jobs.query({ where: { noticePending: true } })).items,
     inFlightCount: (tenantId: string, family?: QueueFamily) => jobs.count(inFlightWhere(tenantId, family)),
     inFlightOf: async (tenantId: string, family?: QueueFamily) => (await jobs.query({ where: inFlightWhere(tenantId, family) })).items,
     /** Newest first; `count` is the number matching the filters before pagination (spec 2.2). */

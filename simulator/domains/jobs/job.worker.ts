@@ -104,10 +104,23 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
           finishedAt: now,
         }
       : { ...job, status: transition(jobMachine, job.status, 'fail', undefined), error: settled.error, updatedAt: now, finishedAt: now };
-    const saved = await save(settled.ok ? ended : withFailureDefects(deps.defects, ended));
+    // The terminal state and the pending notice are one write: a crash before the listeners ran (webhook
+    // delivery, file clean-up) is caught up by the next start instead of losing the webhook for good.
+    const saved = await save({ ...(settled.ok ? ended : withFailureDefects(deps.defects, ended)), noticePending: true });
     if (!saved) return; // another worker finished it
     await deps.store.flush();
-    await notify(toFinishedJob(saved as JobRecord & { status: 'COMPLETED' | 'FAILED' }));
+    await announce(saved);
+  };
+
+  /** Runs the finished listeners (each idempotent), then clears the pending notice. */
+  const announce = async (job: JobRecord) => {
+    await notify(toFinishedJob(job as JobRecord & { status: 'COMPLETED' | 'FAILED' }));
+    // A listener may have rewritten the job (compare-and-set): clear the flag on the latest revision.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const latest = await jobs.get(job.id);
+      if (!latest?.noticePending || (await jobs.update({ ...latest, noticePending: false }))) return;
+    }
+    log.warn({ jobId: job.id }, 'the pending notice of a finished job could not be cleared; it runs again at the next start');
   };
 
   const run = async (jobId: string, gen: number) => {
@@ -164,6 +177,14 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
     /** After a restart: every in-flight job (from the index, no scan) is picked up again. */
     async resumeAll() {
       stopped = false;
+      // Jobs that ended just before a crash, before their listeners ran (from the index, no scan).
+      for (const job of await jobs.noticePending()) {
+        try {
+          await announce(job);
+        } catch (error) {
+          log.error({ jobId: job.id, err: error }, 'catching up the notice of a finished job failed');
+        }
+      }
       for (const job of await jobs.inFlight()) {
         const now = clockOf(job).now();
         const when = job.status === 'PENDING' ? Date.parse(job.createdAt) + config.jobStartDelayMs : now;

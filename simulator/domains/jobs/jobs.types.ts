@@ -45,6 +45,11 @@ export interface JobRecord {
   updatedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /**
+   * Set in the same write as the terminal state, cleared once every finished listener (webhooks, file
+   * clean-up) has run: a crash in between is caught up at the next start (an outbox; never in a response).
+   */
+  noticePending?: boolean;
 }
 
 /** What a processor hands back on success; everything but `result` defaults (spec 2.2 zeros and nulls). */

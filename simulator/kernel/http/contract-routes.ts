@@ -8,7 +8,7 @@ import type { OpenApiDocument } from '../../../contracts/lib/bundle.js';
 import { listOperations, type ContractOperation } from '../../../contracts/lib/operations.js';
 import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
-import { ApiError, internalError } from '../errors.js';
+import { ApiError, internalError, invalidRequest } from '../errors.js';
 import type { Store } from '../store/collection.js';
 import type { Idempotency } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -87,7 +87,7 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
         await bodyParser(ctx, async () => {}).catch((error: unknown) => {
           // defect injection (SIM_DEFECTS): validation.crash-on-bad-json lets the parser's 400 escape as a crash (500).
           if (defects.has('validation.crash-on-bad-json') && (error as { status?: number }).status === 400) throw new Error('body parser crashed');
-          throw error;
+          throw bodyParserError(error, headers['content-encoding']);
         });
       }
       const files = uploadedFiles(ctx);
@@ -130,6 +130,26 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
     });
   }
   return { router, unhandled };
+}
+
+/**
+ * What a body the parser could not read is to the client. co-body inflates a `Content-Encoding` body with
+ * zlib; bytes that are not what the header claims fail in zlib with no HTTP status (Z_DATA_ERROR,
+ * Z_BUF_ERROR, brotli's ERR_*), which would reach the envelope as 500: they are the client's bad body, 400
+ * INVALID_REQUEST (spec 7). An encoding the parser does not know is its 415, said as such.
+ */
+export function bodyParserError(error: unknown, contentEncoding: string | undefined): unknown {
+  if (error instanceof ApiError) return error;
+  const raised = error as { status?: number; statusCode?: number; httpCode?: number } | null;
+  const status = raised?.status ?? raised?.statusCode ?? raised?.httpCode;
+  const encoding = contentEncoding?.trim().toLowerCase();
+  if (status === 415 && encoding && encoding !== 'identity') {
+    return new ApiError('INVALID_FILE_FORMAT', `unsupported Content-Encoding: ${encoding.slice(0, 40)}`, { field: 'Content-Encoding' });
+  }
+  if (status === undefined && encoding && encoding !== 'identity') {
+    return invalidRequest(`the request body is not valid ${encoding.slice(0, 40)} data`, 'body');
+  }
+  return error;
 }
 
 function lowerCaseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | undefined> {

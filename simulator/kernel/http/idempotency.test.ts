@@ -5,6 +5,7 @@ import { createClock, createTenantClocks } from '../clock.js';
 import { createDefects } from '../defects.js';
 import { KERNEL_DEFECTS } from '../kernel.defects.js';
 import { openStore } from '../store/store.js';
+import { MAX_BODY_DEPTH } from './json-depth.js';
 import { canonicalJson, createIdempotency, normalizedPayload, type IdempotencyScope } from './idempotency.js';
 
 describe('canonicalJson', () => {
@@ -19,12 +20,20 @@ describe('canonicalJson', () => {
     expect(canonicalJson([undefined])).toBe('[null]');
   });
 
-  it('writes a body nested 100,000 deep without overflowing the stack', () => {
+  it('refuses a payload nested 100,000 deep with 400 INVALID_REQUEST instead of overflowing the stack', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { k: deep };
-    const text = canonicalJson(deep);
-    expect(text.length).toBeGreaterThan(300_000);
-    expect(text).toContain('"leaf"');
+    expect(() => canonicalJson(deep)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST', status: 400 }));
+  });
+
+  it('tells apart payloads that differ only at the deepest accepted level (never truncates)', () => {
+    const nested = (leaf: unknown) => {
+      let value: unknown = { leaf };
+      for (let depth = 1; depth < MAX_BODY_DEPTH; depth++) value = depth % 2 ? [value] : { k: value };
+      return { body: value, files: [] };
+    };
+    expect(canonicalJson(nested('a'))).not.toBe(canonicalJson(nested('b')));
+    expect(canonicalJson(nested('a'))).toContain('"leaf":"a"');
   });
 });
 

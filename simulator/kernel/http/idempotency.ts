@@ -4,10 +4,12 @@
 // tenant's clock after a sandbox-defined time (spec 8.5: "the expiry duration: not shown"; README
 // "Defaults the spec leaves open", SIM_IDEMPOTENCY_TTL_SECONDS, shown by GET /_sim/status).
 import { createHash } from 'node:crypto';
+import { configure } from 'safe-stable-stringify';
 import type { TenantClocks } from '../clock.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
-import { actionNotAllowed } from '../errors.js';
+import { actionNotAllowed, invalidRequest } from '../errors.js';
 import type { Store } from '../store/collection.js';
+import { MAX_BODY_DEPTH, nestsDeeperThan } from './json-depth.js';
 import type { HandlerResponse } from './types.js';
 
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -40,40 +42,18 @@ export interface Idempotency {
   run(scope: IdempotencyScope, execute: () => Promise<HandlerResponse> | HandlerResponse): Promise<HandlerResponse>;
 }
 
+/** The stable serializer behind the fingerprint: members in key order; anything JSON cannot hold throws. */
+const stableJson = configure({ deterministic: true, strict: true, circularValue: Error, maximumDepth: MAX_BODY_DEPTH + 2 });
+
 /**
  * JSON with sorted keys: the normal form two payloads are compared in (JSON object members are unordered).
- * Iterative, so a deeply nested body cannot overflow the stack: each frame is a value still to write or a
- * literal piece of text (a separator, a closing bracket).
+ * A payload nested deeper than the body bound is refused (400), never truncated: safe-stable-stringify's
+ * `maximumDepth` writes "[Object]" past the bound, which would make two different payloads one. The body
+ * parser already refused such bodies (json-depth.ts); this keeps the fingerprint safe on its own.
  */
 export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
-  const pending: Array<{ value: unknown } | { text: string }> = [{ value }];
-  while (pending.length) {
-    const next = pending.pop()!;
-    if ('text' in next) {
-      out.push(next.text);
-      continue;
-    }
-    const current = next.value;
-    if (Array.isArray(current)) {
-      const frames: Array<{ value: unknown } | { text: string }> = [{ text: '[' }];
-      current.forEach((item, index) => frames.push(...(index ? [{ text: ',' }] : []), { value: item }));
-      frames.push({ text: ']' });
-      pending.push(...frames.reverse());
-    } else if (current && typeof current === 'object') {
-      const record = current as Record<string, unknown>;
-      const keys = Object.keys(record)
-        .sort()
-        .filter((k) => record[k] !== undefined);
-      const frames: Array<{ value: unknown } | { text: string }> = [{ text: '{' }];
-      keys.forEach((k, index) => frames.push({ text: `${index ? ',' : ''}${JSON.stringify(k)}:` }, { value: record[k] }));
-      frames.push({ text: '}' });
-      pending.push(...frames.reverse());
-    } else {
-      out.push(JSON.stringify(current ?? null));
-    }
-  }
-  return out.join('');
+  if (nestsDeeperThan(value, MAX_BODY_DEPTH + 1)) throw invalidRequest(`the payload nests deeper than ${MAX_BODY_DEPTH} levels`, 'body');
+  return stableJson(value) ?? 'null';
 }
 
 /**

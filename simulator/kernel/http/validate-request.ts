@@ -6,6 +6,8 @@ import { deref, type ContractOperation } from '../../../contracts/lib/operations
 import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError, invalidRequest } from '../errors.js';
+import { failFastSchemasOf, LARGE_BODY_VALUES } from './fail-fast-schemas.js';
+import { bodyShape, MAX_BODY_DEPTH } from './json-depth.js';
 
 export interface RawRequest {
   params: Record<string, string>;
@@ -102,9 +104,14 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
       throw new ApiError('INVALID_FILE_FORMAT', 'this endpoint takes multipart/form-data', { field: 'file' });
     }
     const body = isMultipart ? formToObject(doc, chosen.schema, raw.body as Record<string, string | string[]>, raw.fileFields) : raw.body;
-    if (!chosen.validate(body)) {
-      const field = fieldOf(chosen.validate.errors);
-      throw invalidRequest(`${field ?? 'body'} ${describe(chosen.validate.errors)}`, field ?? 'body');
+    // Before anything recursive reads it (ajv, the idempotency fingerprint): json-depth.ts.
+    const shape = bodyShape(body, MAX_BODY_DEPTH);
+    if (shape.tooDeep) throw invalidRequest(`the body nests deeper than ${MAX_BODY_DEPTH} levels`, 'body');
+    // A large body is checked fail-fast first (fail-fast-schemas.ts): collecting every error is quadratic.
+    const validate = shape.values > LARGE_BODY_VALUES ? failFastSchemasOf(doc).validator(chosen.schema) : chosen.validate;
+    if (!validate(body)) {
+      const field = fieldOf(validate.errors);
+      throw invalidRequest(`${field ?? 'body'} ${describe(validate.errors)}`, field ?? 'body');
     }
     valid.body = body;
     return valid;

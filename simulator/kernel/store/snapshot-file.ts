@@ -2,17 +2,34 @@
 // into one string before writing it: with half a million records (a 50 MB catalog upload) that string and
 // the copy made to build it cost over a gigabyte at compaction time. This adapter writes the same JSON
 // document ({ seq, collections: { name: { id: record } } }) record by record in bounded chunks, fsyncs it,
-// and renames it over the previous snapshot, which stays valid until then.
+// and renames it over the previous snapshot, which stays valid until then (a crash mid-write leaves only a
+// temp file, removed at the next start: journal-files.ts).
 import { open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
 import type { StoredRecord } from './collection.js';
+import { fsyncDir, snapshotTemp } from './journal-files.js';
 
 /** The snapshot in memory: the store's live collections (record id -> record) and the journal position. */
 export interface SnapshotData {
   seq: number;
   collections: Map<string, Map<string, StoredRecord>>;
 }
+
+/**
+ * The store at one journal position: each collection's records as they were at `seq`. Records are frozen,
+ * so arrays of them taken in one synchronous step are a consistent image that later writes cannot change.
+ */
+export interface SnapshotImage {
+  seq: number;
+  collections: ReadonlyArray<readonly [name: string, records: readonly StoredRecord[]]>;
+}
+
+/** Takes the image of live collections (one array of references per collection, no record copied). */
+export const imageOf = (seq: number, collections: Map<string, Map<string, StoredRecord>>): SnapshotImage => ({
+  seq,
+  collections: [...collections].map(([name, records]) => [name, [...records.values()]] as const),
+});
 
 /** How much JSON text is gathered before each write. */
 const CHUNK_CHARS = 1 << 20;
@@ -32,23 +49,24 @@ export class SnapshotFile implements Adapter<SnapshotData> {
     return { seq: parsed.seq, collections: new Map(Object.entries(parsed.collections).map(([name, records]) => [name, new Map(Object.entries(records))])) };
   }
 
-  /**
-   * Writes the collections as they are while it walks them. Records written meanwhile may or may not be in
-   * the file: they are also in the journal after `seq`, whose replay (whole-record puts and deletes, in
-   * order) ends on the same state either way.
-   */
+  /** lowdb's adapter entry point: writes the collections as they are now. */
   async write(data: SnapshotData): Promise<void> {
-    const temp = `${this.file}.${process.pid}.tmp`;
+    await this.writeImage(imageOf(data.seq, data.collections));
+  }
+
+  /** Streams the image to a temp file, fsyncs it, renames it over the snapshot and fsyncs the directory. */
+  async writeImage(image: SnapshotImage): Promise<void> {
+    const temp = snapshotTemp(this.file);
     const handle = await open(temp, 'w');
     try {
-      let chunk = `{"seq":${data.seq},"collections":{`;
+      let chunk = `{"seq":${image.seq},"collections":{`;
       let firstCollection = true;
-      for (const [name, records] of data.collections) {
+      for (const [name, records] of image.collections) {
         chunk += `${firstCollection ? '' : ','}\n${JSON.stringify(name)}:{`;
         firstCollection = false;
         let firstRecord = true;
-        for (const [id, record] of records) {
-          chunk += `${firstRecord ? '' : ','}\n${JSON.stringify(id)}:${JSON.stringify(record)}`;
+        for (const record of records) {
+          chunk += `${firstRecord ? '' : ','}\n${JSON.stringify(record.id)}:${JSON.stringify(record)}`;
           firstRecord = false;
           if (chunk.length >= CHUNK_CHARS) {
             await handle.write(chunk);
@@ -63,12 +81,6 @@ export class SnapshotFile implements Adapter<SnapshotData> {
       await handle.close();
     }
     await rename(temp, this.file);
-    // The rename itself is durable once the directory is synced.
-    const dir = await open(path.dirname(this.file), 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
+    await fsyncDir(path.dirname(this.file));
   }
 }

@@ -7,18 +7,26 @@
 // awaits it before answering, so an acknowledged write survives a SIGKILL. Concurrent flushes share one
 // append and one fsync (group commit).
 //
+// Crash safety: a SIGKILL at any point of a compaction leaves files the next start loads, and that start
+// removes what the crash left behind (crash points listed in journal-files.ts). Restart time stays bounded:
+// rotated journals a snapshot covers are deleted unread, and a start that had to replay a long journal or
+// a half-finished rotation takes a snapshot at once (in the background).
+//
 // Domains never touch files: they get collections from `store.collection()` and use only the seam.
-import { mkdirSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, existsSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { planQuery, type Collection, type CollectionSchema, type Store, type StoredRecord, type Where } from './collection.js';
+import { cutTornTail, fsyncDir, journalOf, readJournal, recoverJournals, rotatedJournal, rotatedJournals, type Mutation } from './journal-files.js';
 import { MemoryIndexes } from './memory-index.js';
-import { SnapshotFile, type SnapshotData } from './snapshot-file.js';
+import { imageOf, SnapshotFile, type SnapshotData } from './snapshot-file.js';
 
 export type { Collection, CollectionSchema, Page, Query, Store, StoredRecord, Where } from './collection.js';
+export { removeStoreFiles } from './journal-files.js';
 
-type Mutation = [collection: string, id: string, record: StoredRecord | null];
+/** Default journal size that triggers a compaction (SIM_COMPACT_AFTER_BYTES overrides it). */
+export const DEFAULT_COMPACT_AFTER_BYTES = 64 * 1024 * 1024;
 
 /** Mutations per journal line: a line is one JSON string, so its size stays bounded. */
 const LINE_MUTATIONS = 1000;
@@ -33,12 +41,13 @@ export interface StoreOptions {
 
 export async function openStore(options: StoreOptions = {}): Promise<Store> {
   const file = options.file ? path.resolve(options.file) : undefined;
-  const journalFile = file ? `${file}.journal` : undefined;
-  const compactAfterBytes = options.compactAfterBytes ?? 64 * 1024 * 1024;
+  const journalFile = file ? journalOf(file) : undefined;
+  const compactAfterBytes = options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES;
   const onError = options.onError ?? ((error) => console.error(error));
   if (file) mkdirSync(path.dirname(file), { recursive: true });
 
-  const db = new Low<SnapshotData>(file ? new SnapshotFile(file) : new Memory<SnapshotData>(), { seq: 0, collections: new Map() });
+  const snapshotFile = file ? new SnapshotFile(file) : undefined;
+  const db = new Low<SnapshotData>(snapshotFile ?? new Memory<SnapshotData>(), { seq: 0, collections: new Map() });
   await db.read();
   // The snapshot's maps are the live collections from here on (no copy).
   const data = db.data.collections;
@@ -50,19 +59,28 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     if (record) records.set(id, Object.freeze(record));
     else records.delete(id);
   };
-  if (journalFile) {
-    for (const journal of journalsToReplay(journalFile)) {
-      for (const entry of readJournal(journal)) {
+  let replayedBytes = 0;
+  let halfRotation = false;
+  if (file && journalFile) {
+    const recovered = recoverJournals(file, seq);
+    halfRotation = recovered.halfRotation;
+    for (const journal of recovered.replay) {
+      const { entries, wholeBytes } = readJournal(journal);
+      replayedBytes += wholeBytes;
+      for (const entry of entries) {
         if (entry.s <= seq) continue;
         entry.m.forEach(apply);
         seq = entry.s;
       }
+      if (journal === journalFile) cutTornTail(journal, wholeBytes);
     }
   }
 
   const stats = { journalBytes: 0, journalWrites: 0, snapshotWrites: 0 };
+  const journalExisted = journalFile !== undefined && existsSync(journalFile);
   let journal: FileHandle | undefined = journalFile ? await open(journalFile, 'a') : undefined;
-  if (journalFile && existsSync(journalFile)) stats.journalBytes = (await journal!.stat()).size;
+  if (journal && journalExisted) stats.journalBytes = (await journal.stat()).size;
+  else if (file) await fsyncDir(path.dirname(file)); // the new journal's name is durable
   let pending: Mutation[] = [];
   let tail: Promise<void> = Promise.resolve();
   let scheduled: Promise<void> | undefined;
@@ -101,36 +119,50 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     return result;
   };
 
+  /** Appends every pending mutation; runs only inside `serialized`. */
+  const appendPending = async () => {
+    const batch = pending;
+    pending = [];
+    if (batch.length) await appendBatch(batch);
+  };
+
   const flush = (): Promise<void> => {
     if (pending.length === 0) return tail;
     scheduled ??= serialized(async () => {
       scheduled = undefined;
-      const batch = pending;
-      pending = [];
-      if (batch.length) await appendBatch(batch);
+      await appendPending();
     });
     return scheduled;
   };
 
   const compact = async () => {
-    await flush();
-    const rotated = await serialized(async () => {
-      // Rotate, then take the snapshot in the same step: later writes go to the fresh journal, and
-      // replaying them over a snapshot that already holds some of them is harmless (whole-record puts).
-      let old: string | undefined;
-      if (journal && journalFile) {
+    const image = await serialized(async () => {
+      // Memory is always the journal plus `pending`. Taking the image and the pending writes in one
+      // synchronous step, then journaling those writes before the rotation, makes the image exactly the
+      // journal up to `seq`: a snapshot never holds a write the journal lacks.
+      const batch = pending;
+      pending = [];
+      const taken = imageOf(0, data);
+      if (batch.length) await appendBatch(batch);
+      const image = { ...taken, seq };
+      // An empty journal is not rotated: its name could be that of a rotated journal a crash left at the
+      // same seq, still needed until this snapshot is written.
+      if (journal && journalFile && stats.journalBytes > 0) {
         await journal.close();
-        old = `${journalFile}.${seq}.old`;
-        await rename(journalFile, old);
+        await rename(journalFile, rotatedJournal(journalFile, seq));
         journal = await open(journalFile, 'a');
+        await fsyncDir(path.dirname(journalFile));
         stats.journalBytes = 0;
       }
-      db.data = { seq, collections: data };
-      return old;
+      return image;
     });
-    await db.write(); // streamed to a temp file, renamed over the old snapshot (snapshot-file.ts)
+    if (!snapshotFile || !journalFile) return;
+    await snapshotFile.writeImage(image); // temp file, fsync, rename, directory fsync (snapshot-file.ts)
     stats.snapshotWrites += 1;
-    if (rotated) await rm(rotated, { force: true });
+    // The snapshot covers every journal rotated up to its seq: this rotation's, and any a crash left.
+    const covered = rotatedJournals(journalFile).filter((r) => r.seq <= image.seq);
+    for (const { file: old } of covered) await rm(old, { force: true });
+    if (covered.length > 0) await fsyncDir(path.dirname(journalFile));
   };
 
   const recordsOf = (name: string) => {
@@ -212,6 +244,12 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     return collection;
   }
 
+  // Restart time: a start that replayed a half-finished rotation or a journal past the threshold snapshots
+  // at once, so the next start reads a snapshot and a short journal.
+  if (journalFile && (halfRotation || replayedBytes > compactAfterBytes)) {
+    compacting = compact().catch(onError).finally(() => (compacting = undefined));
+  }
+
   return {
     stats,
     collection: openCollection,
@@ -231,38 +269,4 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
       journal = undefined;
     },
   };
-}
-
-function journalsToReplay(journalFile: string): string[] {
-  const dir = path.dirname(journalFile);
-  const base = path.basename(journalFile);
-  const rotated = readdirSync(dir)
-    .map((name) => new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.old$`).exec(name))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .sort((a, b) => Number(a[1]) - Number(b[1]))
-    .map((m) => path.join(dir, m[0]));
-  return existsSync(journalFile) ? [...rotated, journalFile] : rotated;
-}
-
-/** Journal entries in order. A torn last line (a crash mid-append) was never acknowledged: it is dropped. */
-function readJournal(file: string): Array<{ s: number; m: Mutation[] }> {
-  const entries: Array<{ s: number; m: Mutation[] }> = [];
-  const lines = readFileSync(file, 'utf8').split('\n');
-  for (const [i, line] of lines.entries()) {
-    if (!line.trim()) continue;
-    try {
-      entries.push(JSON.parse(line));
-    } catch (error) {
-      if (i < lines.length - 2) throw new Error(`journal ${file} is corrupt at line ${i + 1}: ${(error as Error).message}`);
-    }
-  }
-  return entries;
-}
-
-/** Deletes a store's snapshot and journals (tests, `--reset`). */
-export function removeStoreFiles(file: string): void {
-  const resolved = path.resolve(file);
-  if (!existsSync(path.dirname(resolved))) return;
-  for (const journal of journalsToReplay(`${resolved}.journal`)) rmSync(journal, { force: true });
-  rmSync(resolved, { force: true });
 }
