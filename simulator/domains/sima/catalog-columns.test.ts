@@ -38,6 +38,9 @@ describe('the catalog adapters\' columns', () => {
 
   it('names the first rule a row breaks, with its SKU', () => {
     expect(toCatalogItem({ ...row, sku: '  ' }, 'catalog-excel', {})).toEqual({ ok: false, reason: 'missing_sku', sku: null, field: 'sku', value: '  ' });
+    // The contract addresses a SKU of at most 200 characters (SimaSku maxLength): a longer one is skipped.
+    expect(toCatalogItem({ ...row, sku: 'S'.repeat(201) }, 'catalog-excel', {})).toMatchObject({ ok: false, reason: 'sku_too_long', field: 'sku' });
+    expect(toCatalogItem({ ...row, sku: 'S'.repeat(200) }, 'catalog-excel', {})).toMatchObject({ ok: true });
     expect(toCatalogItem({ ...row, annualImportValue: '-5' }, 'catalog-excel', {})).toMatchObject({ reason: 'invalid_annual_import_value', sku: 'SKU-1' });
     expect(toCatalogItem({ ...row, currency: 'C$' }, 'catalog-excel', {})).toMatchObject({ reason: 'invalid_currency' });
     expect(toCatalogItem({ ...row, countryOfOrigin: 'CHN' }, 'catalog-excel', {})).toMatchObject({ reason: 'invalid_country_of_origin' });

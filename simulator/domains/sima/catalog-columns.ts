@@ -2,6 +2,7 @@
 // the spec names the adapters, not their columns: these are the sandbox's, documented in
 // fixtures/catalog/README.md) and the rules that turn one file row into a catalog item or a skip reason.
 import type { CatalogItemRecord } from './catalog.store.js';
+import { MAX_SKU_LENGTH } from '../../kernel/bounds.js';
 
 export type CatalogAdapter = 'catalog-excel' | 'extended-excel';
 export const CATALOG_ADAPTERS: readonly CatalogAdapter[] = ['catalog-excel', 'extended-excel'];
@@ -43,6 +44,7 @@ export type CatalogRowItem = Omit<CatalogItemRecord, 'id' | 'tenantId' | 'create
 /** Why a row was skipped (job `skippedRows.counts` keys, spec 2.2). */
 export type SkipReason =
   | 'missing_sku'
+  | 'sku_too_long'
   | 'invalid_hs_code'
   | 'invalid_country_of_origin'
   | 'invalid_destination_country'
@@ -61,6 +63,7 @@ export function toCatalogItem(values: Partial<Record<CatalogColumn, string>>, ad
   const sku = values.sku?.trim() ?? '';
   const refuse = (reason: SkipReason, field: CatalogColumn): RowVerdict => ({ ok: false, reason, sku: sku || null, field, value: (values[field] ?? '').slice(0, 100) });
   if (sku === '') return refuse('missing_sku', 'sku');
+  if (sku.length > MAX_SKU_LENGTH) return refuse('sku_too_long', 'sku');
 
   // HS code: 4 to 10 digits once dots, spaces and dashes are dropped (heading to national tariff line).
   const hs = values.hsCode?.trim() ?? '';

@@ -139,7 +139,7 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
   };
 }
 
-const BLOCKING_ROW_TYPES = new Set(['missing_sku', 'missing_product_name', 'invalid_hs_code', 'invalid_country', 'duplicate_sku']);
+const BLOCKING_ROW_TYPES = new Set(['missing_sku', 'sku_too_long', 'missing_product_name', 'invalid_hs_code', 'invalid_country', 'duplicate_sku']);
 
 /** A row's values by column (the first column of each name), and every other named column as an attribute. */
 function rowValues(values: Record<string, string>) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTRY_CODES } from '../../../fixtures/trade/countries.js';
+import { MAX_SKU_LENGTH } from '../../kernel/bounds.js';
 import { countryRule, dottedHs, duplicateRule, feedColumnOf, headerIssues, hsRule, productNameRule, rowFingerprint, skuRule, type FeedDefaults } from './feed-normalize.rules.js';
 
 const DEFAULTS: FeedDefaults = { originCountry: 'CN', defaultDestinationCountry: 'CA', hasDestinationColumn: true, countries: COUNTRY_CODES };
@@ -8,6 +9,12 @@ describe('the trade feed normalizer rules', () => {
   it('blocks a row without a SKU', () => {
     expect(skuRule('  ', 4)).toEqual({ sku: null, issues: [expect.objectContaining({ issueType: 'missing_sku', isBlocking: true, issueKey: 'missing_sku:row:4', field: 'sku' })] });
     expect(skuRule(' TS-1 ', 4)).toEqual({ sku: 'TS-1', issues: [] });
+  });
+
+  it('blocks a SKU longer than the contract lets the API address (200 characters), and keeps one of exactly 200', () => {
+    expect(MAX_SKU_LENGTH).toBe(200);
+    expect(skuRule('S'.repeat(201), 7)).toEqual({ sku: null, issues: [expect.objectContaining({ issueType: 'sku_too_long', isBlocking: true, issueKey: 'sku_too_long:row:7', field: 'sku' })] });
+    expect(skuRule(` ${'S'.repeat(200)} `, 7)).toEqual({ sku: 'S'.repeat(200), issues: [] });
   });
 
   it('blocks a row without a product name, and trims one with stray spaces (non-blocking)', () => {

@@ -2,6 +2,7 @@
 // header. A blocking issue keeps the session PREVIEW_BLOCKED until the file is fixed and uploaded again; a
 // non-blocking one needs an operator's acknowledgement (dashboard only). Issue keys are stable: the same
 // file gives the same keys.
+import { MAX_SKU_LENGTH } from '../../kernel/bounds.js';
 
 /** The columns the normalizer reads (normalized header -> column); any other named column is an attribute. */
 export const FEED_COLUMN_ALIASES = {
@@ -52,10 +53,12 @@ export function headerIssues(keys: readonly string[], labels: readonly string[])
   return issues;
 }
 
-/** sku: required (blocking missing_sku). */
+/** sku: required (blocking missing_sku), at most MAX_SKU_LENGTH characters (blocking sku_too_long: the API could not address it). */
 export function skuRule(value: string, line: number): { sku: string | null; issues: RowIssue[] } {
   const sku = value.trim();
-  return sku ? { sku, issues: [] } : { sku: null, issues: [issue('missing_sku', line, true, 'sku', `row ${line} has no SKU`)] };
+  if (!sku) return { sku: null, issues: [issue('missing_sku', line, true, 'sku', `row ${line} has no SKU`)] };
+  if (sku.length > MAX_SKU_LENGTH) return { sku: null, issues: [issue('sku_too_long', line, true, 'sku', `row ${line} has a SKU of ${sku.length} characters (at most ${MAX_SKU_LENGTH})`)] };
+  return { sku, issues: [] };
 }
 
 /** productName: required (blocking missing_product_name); surrounding or repeated spaces trimmed (non-blocking name_trimmed). */
