@@ -69,31 +69,62 @@ export function coverValues(doc: OpenApiDocument, schemas: ContractSchemas, raw:
   return { values, notGenerated };
 }
 
+/** Characters tried as padding, at the end and at the start of a draw: path, digit, space, separator. */
+const PADS = ['a', '0', ' ', '-', 'x'];
+
+/**
+ * A string of exactly `length` characters the schema accepts: a draw (from its pattern or format) padded at
+ * one end, or undefined. Never a line break: a multipart form field's `\n` travels as `\r\n` (longer).
+ */
+function paddedOfLength(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json, schema: Record<string, unknown>, length: number, seed: number): string | undefined {
+  const validate = schemas.validator(raw);
+  const unbounded = { ...schema, minLength: undefined, maxLength: undefined } as unknown as Json;
+  for (const draw of fc.sample(validValue(doc, unbounded, { schemas }), { seed, numRuns: 20 }) as string[]) {
+    if (typeof draw !== 'string' || draw.length > length || /[\r\n]/.test(draw)) continue;
+    for (const pad of PADS) {
+      const fill = pad.repeat(length - draw.length);
+      for (const candidate of [draw + fill, fill + draw]) if (validate(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
 function stringValues(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json, schema: Record<string, unknown>, seed: number, notGenerated: string[]): unknown[] {
   const out: unknown[] = [];
   if (typeof schema.pattern === 'string') {
     try {
       // Drawn from the pattern with the seed (fast-check stringMatching; lookaheads are stripped and the
       // whole pattern filters the draws, schema-arbitraries/valid.ts).
-      out.push(...fc.sample(validValue(doc, raw, { schemas }), { seed, numRuns: PATTERN_DRAWS }));
+      // A multipart form sends every line break as CRLF (a longer value): draws that would then pass
+      // maxLength are left out.
+      const max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
+      const crlf = (v: unknown) => (typeof v === 'string' ? v.replace(/\r\n|\r|\n/g, '\r\n').length : 0);
+      out.push(...fc.sample(validValue(doc, raw, { schemas }), { seed, numRuns: PATTERN_DRAWS }).filter((v) => crlf(v) <= max));
     } catch (error) {
       notGenerated.push(`pattern: not generated: ${(error as Error).message.split('\n')[0]}`);
       return out;
     }
-    // Length edges of a patterned string: drawn from the pattern with the length pinned to the bound.
+    // Length edges of a patterned string: a draw from the pattern padded to the bound (filtering draws for
+    // an exact length can take forever: `\S` at 200 characters, a URL at 2,048).
     for (const keyword of ['minLength', 'maxLength'] as const) {
       const bound = schema[keyword];
       if (typeof bound !== 'number' || bound > MAX_EDGE_LENGTH) continue;
-      try {
-        out.push(fc.sample(validValue(doc, { ...schema, minLength: bound, maxLength: bound } as Json, { schemas }), { seed, numRuns: 1 })[0]);
-      } catch {
-        notGenerated.push(`${keyword}: not generated: the pattern gives no value of length ${bound}`);
-      }
+      const edge = paddedOfLength(doc, schemas, raw, schema, bound, seed);
+      if (edge === undefined) notGenerated.push(`${keyword}: not generated: no draw of the pattern padded to length ${bound} is valid`);
+      else out.push(edge);
     }
     return out;
   }
   if (typeof schema.format === 'string') {
     out.push(sampleValid(doc, raw, seed, { schemas }));
+    // Length edges of a formatted string (an e-mail address of 254 characters): a draw padded to the bound.
+    for (const keyword of ['minLength', 'maxLength'] as const) {
+      const bound = schema[keyword];
+      if (typeof bound !== 'number' || bound > MAX_EDGE_LENGTH) continue;
+      const edge = paddedOfLength(doc, schemas, raw, schema, bound, seed);
+      if (edge === undefined) notGenerated.push(`${keyword}: not generated: no draw of the ${String(schema.format)} format padded to length ${bound} is valid`);
+      else out.push(edge);
+    }
     return out;
   }
   const min = typeof schema.minLength === 'number' ? schema.minLength : undefined;

@@ -19,6 +19,7 @@ export const KEPT_AS_EXAMPLE: Record<string, string> = {
   adapter_id: "checked against the key's adapter allowlist (spec 4.3)",
   code: 'a secret sent by e-mail (spec 4.7)',
   token: 'a secret sent by e-mail (spec 4.7)',
+  status: 'a free-text status filter names a result status (spec 4.2 types the report `status` as a string; the sandbox refuses another value, sandbox-defined)',
 };
 
 export const keptReason = (name: string): string | undefined => KEPT_AS_EXAMPLE[name];

@@ -135,7 +135,10 @@ function arrayMutations(gen: Gen, schema: JsonObject, base: unknown[] | undefine
   const add = (kind: MutationKind, value: unknown, detail: string, path: Array<string | number> = []) => out.push({ kind, detail, path, value, sandboxDefined: sb });
   const start = base && base.length ? base : items(Math.max(1, minItems), schema.uniqueItems === true);
   if (minItems > 0) add('too-few-items', start.slice(0, minItems - 1), `${minItems - 1} < ${minItems}`);
-  if (maxItems !== undefined && maxItems < 1000) {
+  // Unique items drawn from an enum of fewer values than maxItems + 1 cannot exist (uniqueness already bounds
+  // the array): asking fast-check for them never ends.
+  const itemChoices = isObject(itemSchema) && Array.isArray(itemSchema.enum) ? itemSchema.enum.length : Infinity;
+  if (maxItems !== undefined && maxItems < 1000 && !(schema.uniqueItems === true && itemChoices < maxItems + 1)) {
     try {
       add('too-many-items', items(maxItems + 1, schema.uniqueItems === true), `${maxItems + 1} > ${maxItems}`);
     } catch {
