@@ -26,7 +26,9 @@ afterAll(async () => {
 
 // Checks whose requests are all valid and whose operations the simulator implements: Prism answers a
 // 501 from upstream with its own mock, and flags the suite's deliberately invalid requests, so those stay out.
-const POSITIVE = /^(auth\.token-exchange|jobs\.|pagination\.|idempotency\.(replay|independent-without-key)|billing\.|isolation\.)/;
+// jobs.failed-job stays out with the webhook checks: it sends its webhook to the local receiver, which this
+// simulator (started without an allow list) refuses as an SSRF target.
+const POSITIVE = /^(auth\.token-exchange|jobs\.(?!failed-job)|pagination\.|idempotency\.(replay|independent-without-key)|billing\.|isolation\.)/;
 
 describe('the suite through Prism\'s validating proxy', () => {
   it('sees no response that Prism finds in violation of the contract', async () => {
