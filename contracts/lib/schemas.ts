@@ -43,14 +43,23 @@ function vendorKeywords(node: Json, found = new Set<string>()): Set<string> {
   return found;
 }
 
-export function createContractSchemas(doc: OpenApiDocument, options: { strict?: boolean } = {}): ContractSchemas {
+export interface ContractSchemaOptions {
+  strict?: boolean;
+  /**
+   * Report every error (default), so that a 400 can name the right field; false stops at the first one, for
+   * the simulator's fail-fast pass over large bodies (simulator/kernel/http/fail-fast-schemas.ts).
+   */
+  allErrors?: boolean;
+}
+
+export function createContractSchemas(doc: OpenApiDocument, options: ContractSchemaOptions = {}): ContractSchemas {
   const ajv = new Ajv2020({
     strict: options.strict ?? true,
     // Error variants narrow the shared envelope with `allOf: [Envelope, { required: [...] }]`; the required
     // keys are defined in the referenced schema, which strictRequired cannot see across allOf.
     strictRequired: false,
     allowUnionTypes: true, // OpenAPI 3.1 spells nullable as type: [T, "null"]
-    allErrors: true,
+    allErrors: options.allErrors ?? true,
     // Errors carry the failing schema: a `not: { required: [a, b] }` (fields that may not come together)
     // can then name its field in a 400 (simulator/kernel/http/validate-request.ts).
     verbose: true,
