@@ -15,6 +15,7 @@ import { assertAdapterAllowed } from '../auth/index.js';
 import type { JobsDomain, JobType } from '../jobs/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
 import type { UploadRegistry } from './upload-registry.store.js';
+import { keyedSerial } from '../../kernel/serial.js';
 
 type ShipUploadOperation = 'uploadShipFile' | 'uploadOrdersFile' | 'uploadCarrierAgreement';
 
@@ -34,6 +35,7 @@ async function pdfPart(request: HandlerRequest<ShipUploadOperation>) {
 
 export function shipUploadRoutes(deps: Pick<KernelDeps, 'config' | 'clocks' | 'defects'>, peers: { jobs: JobsDomain; webhooks: Pick<WebhooksDomain, 'parseConfig' | 'attach'>; registry: UploadRegistry }) {
   const { jobs, webhooks, registry } = peers;
+  const sameFile = keyedSerial();
 
   const accept = async (request: HandlerRequest<ShipUploadOperation>, type: JobType, input: (upload: StoredUpload, document: boolean) => Record<string, unknown>) => {
     const principal = request.principal as Principal;
@@ -43,25 +45,29 @@ export function shipUploadRoutes(deps: Pick<KernelDeps, 'config' | 'clocks' | 'd
     // are not read (no table to stream); anything else goes through the table-file checks (415).
     const pdf = operationId === 'uploadCarrierAgreement' ? await pdfPart(request) : null;
     const { file, format } = pdf ?? (await acceptUploadedFile(request, deps.defects));
-    const earlier = await registry.find(principal.tenantId, operationId, file.sha256);
-    // defect injection (SIM_DEFECTS): ship.duplicate-upload-allowed accepts the same file again
-    if (earlier && !deps.defects.has('ship.duplicate-upload-allowed')) {
-      const job = await jobs.get(principal.tenantId, earlier.jobId);
-      if (job && job.status !== 'FAILED') {
-        throw new ApiError('DUPLICATE_UPLOAD', `${file.originalName} was already uploaded (job ${earlier.jobId}, ${earlier.uploadedAt})`, { existingJobId: earlier.jobId, uploadedAt: earlier.uploadedAt });
+    // From the duplicate check to the registry entry, one file's uploads take turns: two copies sent at once
+    // would otherwise both pass the check and both be queued.
+    return sameFile(`${principal.tenantId} ${operationId} ${file.sha256}`, async () => {
+      const earlier = await registry.find(principal.tenantId, operationId, file.sha256);
+      // defect injection (SIM_DEFECTS): ship.duplicate-upload-allowed accepts the same file again
+      if (earlier && !deps.defects.has('ship.duplicate-upload-allowed')) {
+        const job = await jobs.get(principal.tenantId, earlier.jobId);
+        if (job && job.status !== 'FAILED') {
+          throw new ApiError('DUPLICATE_UPLOAD', `${file.originalName} was already uploaded (job ${earlier.jobId}, ${earlier.uploadedAt})`, { existingJobId: earlier.jobId, uploadedAt: earlier.uploadedAt });
+        }
       }
-    }
-    const upload = await storeUpload(deps, file, format);
-    let job;
-    try {
-      job = await jobs.enqueue({ tenantId: principal.tenantId, keyId: principal.keyId, type, family: 'upload', fileName: upload.fileName, input: input(upload, pdf !== null) });
-    } catch (error) {
-      await removeUpload(upload);
-      throw error;
-    }
-    await registry.record({ tenantId: principal.tenantId, operationId, sha256: file.sha256, jobId: job.id, uploadedAt: deps.clocks.of(principal.tenantId).nowIso() });
-    if (webhook) await webhooks.attach(job.id, principal.tenantId, webhook);
-    return { jobId: job.id, fileName: upload.fileName, status: 'PENDING' as const };
+      const upload = await storeUpload(deps, file, format);
+      let job;
+      try {
+        job = await jobs.enqueue({ tenantId: principal.tenantId, keyId: principal.keyId, type, family: 'upload', fileName: upload.fileName, input: input(upload, pdf !== null) });
+      } catch (error) {
+        await removeUpload(upload);
+        throw error;
+      }
+      await registry.record({ tenantId: principal.tenantId, operationId, sha256: file.sha256, jobId: job.id, uploadedAt: deps.clocks.of(principal.tenantId).nowIso() });
+      if (webhook) await webhooks.attach(job.id, principal.tenantId, webhook);
+      return { jobId: job.id, fileName: upload.fileName, status: 'PENDING' as const };
+    });
   };
 
   return {

@@ -28,6 +28,18 @@ describe('POST /api/ship/upload', () => {
     expect((await sandbox.call('POST', '/api/orders/upload', { form: form(file, 'invoice.csv') })).status).toBe(202);
   });
 
+  it('accepts only one of the same file sent several times at once: one 202, the rest 409 DUPLICATE_UPLOAD naming its job', async () => {
+    sandbox = await startTestSandbox({ config: SLOW_JOBS });
+    const file = shipmentCsv(sampleRows(sandbox));
+    const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => sandbox!.call('POST', '/api/ship/upload', { form: form(file, `copy-${i}.csv`) })));
+    const accepted = answers.filter((a) => a.status === 202);
+    expect(accepted).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.status !== 202)) {
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ code: 'DUPLICATE_UPLOAD', details: { existingJobId: accepted[0].body.jobId } });
+    }
+  });
+
   it('checks adapter_id against the key allowlist: 403 ADAPTER_NOT_ALLOWED', async () => {
     sandbox = await startTestSandbox({ config: SLOW_JOBS });
     const key = await sandbox.admin('POST', '/_sim/tenants', { name: 'Allowlisted', allowedAdapters: ['ups-billing-csv'] });
