@@ -1,6 +1,6 @@
 // npx tsx scripts/make-large-feed.ts FILE [ROWS]: writes a trade feed CSV of ROWS SKUs (default 200,000)
-// for POST /api/trade/feeds/upload (spec 4.4), streamed row by row. `npm run bench:upload-rss -- --endpoint
-// feed` makes one itself and measures its normalization.
+// for POST /api/trade/feeds/upload (spec 4.4), streamed row by row. `npm run bench:large -- --only feed`
+// makes a 49 MB one itself and measures its normalization.
 import { writeLargeFeedCsv } from '../simulator/testing/large-catalog.js';
 
 const [file, rows = '200000'] = process.argv.slice(2);

@@ -3,8 +3,8 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 
-/** Writes `catalog-excel` rows (spec 4.3 columns) until the file reaches `targetBytes`; answers the row count. */
-export async function writeLargeCatalogCsv(file: string, targetBytes: number): Promise<number> {
+/** Writes `catalog-excel` rows (spec 4.3 columns) until the file reaches `targetBytes` (or `maxRows`); answers the row count. */
+export async function writeLargeCatalogCsv(file: string, targetBytes: number, maxRows = Number.POSITIVE_INFINITY): Promise<number> {
   const out = createWriteStream(file);
   let bytes = 0;
   let rows = 0;
@@ -13,7 +13,7 @@ export async function writeLargeCatalogCsv(file: string, targetBytes: number): P
     if (!out.write(line)) await once(out, 'drain');
   };
   await write('sku,productName,hsCode,countryOfOrigin,materialType,annualImportValue,currency\n');
-  while (bytes < targetBytes) {
+  while (bytes < targetBytes && rows < maxRows) {
     rows += 1;
     const n = String(rows).padStart(7, '0');
     await write(`LRG-${n},"Upholstered chair ${n}, fabric, large catalog",9401.61.10.90,${rows % 3 ? 'CN' : 'VN'},upholstered,${1000 + (rows % 9000)},CAD\n`);
@@ -35,6 +35,15 @@ const FEED_ORIGINS = ['CN', 'VN', 'BD', 'IN', 'TW'] as const;
 
 /** Writes a trade feed (spec 4.4 columns) of `rows` SKUs, one in five without an HS code; answers its size in bytes. */
 export async function writeLargeFeedCsv(file: string, rows: number): Promise<number> {
+  return (await writeFeed(file, rows, Number.POSITIVE_INFINITY)).bytes;
+}
+
+/** Writes feed rows as writeLargeFeedCsv does until the file reaches `targetBytes`; answers the row count. */
+export async function writeLargeFeedCsvOfSize(file: string, targetBytes: number): Promise<number> {
+  return (await writeFeed(file, Number.POSITIVE_INFINITY, targetBytes)).rows;
+}
+
+async function writeFeed(file: string, maxRows: number, targetBytes: number): Promise<{ rows: number; bytes: number }> {
   const out = createWriteStream(file);
   let bytes = 0;
   const write = async (line: string) => {
@@ -42,12 +51,14 @@ export async function writeLargeFeedCsv(file: string, rows: number): Promise<num
     if (!out.write(line)) await once(out, 'drain');
   };
   await write('sku,productName,hsCode,originCountry,destinationCountry,material\n');
-  for (let i = 1; i <= rows; i++) {
+  let i = 0;
+  while (i < maxRows && bytes < targetBytes) {
+    i += 1;
     const [name, hs, material] = FEED_PRODUCTS[i % FEED_PRODUCTS.length];
     const n = String(i).padStart(7, '0');
     await write(`FEED-${n},"${name} ${n}",${hs},${FEED_ORIGINS[i % FEED_ORIGINS.length]},${i % 2 ? 'CA' : 'US'},${material}\n`);
   }
   out.end();
   await once(out, 'finish');
-  return bytes;
+  return { rows: i, bytes };
 }

@@ -7,6 +7,7 @@ import { access } from 'node:fs/promises';
 import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { COLUMN_ALIASES, COLUMN_SETS, columnOf, toCatalogItem, type CatalogAdapter, type CatalogColumn } from './catalog-columns.js';
+import { internedValues } from '../../kernel/uploads/interned-values.js';
 import { readUploadedTable, type StoredUpload } from '../../kernel/uploads/uploaded-file.js';
 import type { TableEvent } from '../../kernel/uploads/table-file.js';
 import type { CatalogStore } from './catalog.store.js';
@@ -54,6 +55,8 @@ export async function importCatalogFile(
   let rows = 0;
   const source = `upload ${name} (${adapter}, job ${job.jobId})`;
 
+  // Columns whose values repeat across a catalog share one string per value (interned-values.ts).
+  const interned = internedValues();
   const giveWay = cooperative();
   for await (const event of readUploadedTable(file)) {
     await giveWay();
@@ -79,11 +82,18 @@ export async function importCatalogFile(
     } else if (out.skus.has(verdict.item.sku)) {
       out.rowsDeduplicated += 1; // the first row of a SKU wins; later ones are counted, not written
     } else {
+      const item = verdict.item;
+      item.hsCode = interned.of(item.hsCode);
+      item.countryOfOrigin = interned.of(item.countryOfOrigin);
+      item.materialType = interned.of(item.materialType);
+      item.currency = interned.of(item.currency);
+      if (item.destinationCountry !== undefined) item.destinationCountry = interned.of(item.destinationCountry);
       out.skus.add(verdict.item.sku);
       const before = await catalog.get(tenantId, verdict.item.sku);
       // catalog-excel does not read the extended columns: what an earlier extended upload set stays.
       const kept = adapter === 'catalog-excel' && before && (before.destinationCountry != null || before.attributes) ? { destinationCountry: before.destinationCountry ?? null, attributes: before.attributes } : null;
-      await catalog.put(tenantId, { ...kept, ...verdict.item, source });
+      // Object.assign, not spreads: one hidden class for every row (see the store's write, kernel/store/store.ts).
+      await catalog.put(tenantId, Object.assign({}, kept, item, { source }));
       out.rowsUploaded += 1;
       if (before) out.skusUpdated += 1;
       else out.skusCreated += 1;

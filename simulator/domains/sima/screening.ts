@@ -27,6 +27,9 @@ export interface ScreenedItem {
   attributes?: Readonly<Record<string, string>>;
 }
 
+/** The fields of a screening every answer sets the same way (`answer` in screenItem). */
+type BaseField = 'currentHs' | 'correctedHs' | 'countryOfOrigin' | 'materialType' | 'adRate' | 'cvdRate' | 'combinedRate' | 'exposureAnnual' | 'hasRestrictedComponents';
+
 export interface Screening {
   outcome: SimaOutcome;
   reasonCode: string;
@@ -103,22 +106,28 @@ export function screenItem(item: ScreenedItem, authority: ScreeningAuthority, me
   const origin = item.countryOfOrigin?.trim().toUpperCase() || null;
   const currentHs = item.hsCode?.trim() ?? '';
   const correctedHs = completedHs(digits(currentHs));
-  const base = {
+  const materialType = item.materialType ?? null;
+  const hasRestrictedComponents = restrictedComponentsOf(item);
+  // The fields every answer has, then the answer's own (which may replace the null rates). Written as a
+  // literal and then a spread, not `{ ...base, outcome, ... }`: in Node 20's V8 a spread followed by
+  // properties gives every object a hidden class of its own, old-generation garbage 100,000 times over in
+  // a large screening (issue 15; see kernel/store/store.ts). Same fields in the same order either way.
+  const answer = (own: Omit<Screening, BaseField> & Partial<Pick<Screening, BaseField>>): Screening => ({
     currentHs,
     correctedHs,
     countryOfOrigin: origin,
-    materialType: item.materialType ?? null,
+    materialType,
     adRate: null,
     cvdRate: null,
     combinedRate: null,
     exposureAnnual: null,
-    hasRestrictedComponents: restrictedComponentsOf(item),
-  };
+    hasRestrictedComponents,
+    ...own,
+  });
   const classification = correctedHs ? { correctedHs, completedFrom: currentHs, nomenclature: HS_NOMENCLATURE_SOURCE } : {};
 
   if (!digits(currentHs)) {
-    return {
-      ...base,
+    return answer({
       outcome: 'NEEDS_REVIEW',
       reasonCode: 'MISSING_HS_CODE',
       measureCode: null,
@@ -127,7 +136,7 @@ export function screenItem(item: ScreenedItem, authority: ScreeningAuthority, me
       confidence: SCREENING_CONFIDENCE.missingHs,
       evidence: null,
       missingAttributes: origin ? ['hsCode'] : ['hsCode', 'countryOfOrigin'],
-    };
+    });
   }
 
   const hsDigits = digits(correctedHs ?? currentHs);
@@ -140,8 +149,7 @@ export function screenItem(item: ScreenedItem, authority: ScreeningAuthority, me
     // A short code a measure's items lie under: in scope or not depends on digits the importer left out.
     const under = ofAuthority.filter((m) => itemsUnder(m, hsDigits).length > 0 && (!origin || m.countries.includes(origin)));
     if (hsDigits.length < 10 && under.length > 0) {
-      return {
-        ...base,
+      return answer({
         outcome: 'NEEDS_REVIEW',
         reasonCode: 'HS_CODE_INCOMPLETE',
         measureCode: null,
@@ -150,15 +158,14 @@ export function screenItem(item: ScreenedItem, authority: ScreeningAuthority, me
         confidence: SCREENING_CONFIDENCE.incompleteHs,
         evidence: { authority, ...classification, tariffItemsUnderCode: under.flatMap((m) => itemsUnder(m, hsDigits)), candidateMeasures: under.map(summary) },
         missingAttributes: origin ? ['hsCode'] : ['hsCode', 'countryOfOrigin'],
-      };
+      });
     }
-    return { ...base, outcome: 'CLEARED', reasonCode: 'HS_NOT_IN_SCOPE', measureCode: null, caseNumber: null, hsInScope: false, confidence: SCREENING_CONFIDENCE.hsNotInScope, evidence: correctedHs ? { authority, ...classification } : null, missingAttributes: [] };
+    return answer({ outcome: 'CLEARED', reasonCode: 'HS_NOT_IN_SCOPE', measureCode: null, caseNumber: null, hsInScope: false, confidence: SCREENING_CONFIDENCE.hsNotInScope, evidence: correctedHs ? { authority, ...classification } : null, missingAttributes: [] });
   }
 
   const first = candidates[0];
   if (!origin) {
-    return {
-      ...base,
+    return answer({
       outcome: 'NEEDS_REVIEW',
       reasonCode: 'MISSING_COUNTRY_OF_ORIGIN',
       measureCode: first.measure.measureCode,
@@ -167,18 +174,17 @@ export function screenItem(item: ScreenedItem, authority: ScreeningAuthority, me
       confidence: SCREENING_CONFIDENCE.missingOrigin,
       evidence: { authority, ...classification, matchedTariffItem: first.item, candidateMeasures: candidates.map((c) => summary(c.measure)) },
       missingAttributes: ['countryOfOrigin'],
-    };
+    });
   }
 
   // Several measures may cover the code (rebar: RB1, RB2, RB5): the origin decides; the highest rate wins.
   const subject = candidates
     .filter((c) => c.measure.countries.includes(origin))
-    .map((c) => ({ ...c, rates: ratesOf(c.measure, origin) }))
+    .map((c) => ({ measure: c.measure, item: c.item, rates: ratesOf(c.measure, origin) }))
     .sort((a, b) => (b.rates.combinedRate ?? -1) - (a.rates.combinedRate ?? -1))[0];
 
   if (!subject) {
-    return {
-      ...base,
+    return answer({
       outcome: 'CLEARED',
       reasonCode: 'ORIGIN_NOT_SUBJECT',
       measureCode: first.measure.measureCode,
@@ -187,13 +193,12 @@ export function screenItem(item: ScreenedItem, authority: ScreeningAuthority, me
       confidence: SCREENING_CONFIDENCE.originNotSubject,
       evidence: { authority, ...classification, matchedTariffItem: first.item, countryOfOrigin: origin, candidateMeasures: candidates.map((c) => summary(c.measure)) },
       missingAttributes: [],
-    };
+    });
   }
 
   const { adRate, cvdRate, combinedRate, basis } = subject.rates;
   const exposureAnnual = item.annualImportValue !== null && combinedRate !== null ? round2((item.annualImportValue * combinedRate) / 100) : null;
-  return {
-    ...base,
+  return answer({
     outcome: 'AT_RISK',
     reasonCode: 'HS_AND_ORIGIN_IN_SCOPE',
     measureCode: subject.measure.measureCode,
@@ -216,5 +221,5 @@ export function screenItem(item: ScreenedItem, authority: ScreeningAuthority, me
     cvdRate,
     combinedRate,
     missingAttributes: [],
-  };
+  });
 }

@@ -18,6 +18,8 @@ import { newCuid, type SimaResultRecord, type SimaResultStore } from './sima-res
 
 /** How many unknown SKUs the job result names (the rest are only counted). */
 const UNKNOWN_SKU_SAMPLE = 20;
+/** SKUs between store flushes: 100,000 results reach the journal as they are made, not in one batch at the end. */
+const FLUSH_EVERY = 500;
 
 /** Everything a screening reads: same fingerprint, same answer ("identical inputs", runPolicy). */
 function fingerprintOf(item: CatalogItemRecord, authority: ScreeningAuthority, configVersion: string): string {
@@ -58,6 +60,7 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
     for (const [index, sku] of requested.entries()) {
       await giveWay();
       if (index % 10 === 0) await report((index / Math.max(1, requested.length)) * 100);
+      if (index > 0 && index % FLUSH_EVERY === 0) await deps.store.flush();
       const item = await catalog.get(tenantId, sku);
       if (!item) {
         unknown.push(sku);

@@ -2,11 +2,12 @@
 // and written into the catalog, with the time it takes and the process's peak RSS (the simulator runs in
 // this process). Slow, so it runs only with SIM_LARGE_UPLOAD=1:
 //   SIM_LARGE_UPLOAD=1 npx vitest run simulator/domains/sima/upload.large-file.test.ts
-// The target is a peak under 600 MB, for the server alone: `npm run bench:upload-rss` measures that on the
+// The target is a peak under 600 MB, for the server alone: `npm run bench:large` measures that on the
 // simulator as a real process with its durable store. Here the test process holds client and server, so
 // the assertion is a ceiling that catches a file held in memory, not the target. Measured (Node 20.20,
-// 508,715 rows, ~11 s): 715-770 MB, of which ~130 MB is this process before the upload and ~260 MB the
-// catalog records the in-memory store keeps (every record lives in memory, kernel/store/store.ts).
+// 508,715 rows, ~10 s): ~450 MB, of which ~130 MB is this process before the upload and ~165 MB the
+// catalog records the in-memory store keeps (every record lives in memory, kernel/store/store.ts; ~323
+// bytes a record since issue 15, 475 before).
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -11,6 +11,7 @@ import { COUNTRY_CODES } from '../../../fixtures/trade/countries.js';
 import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { transition } from '../../kernel/machine.js';
+import { internedRecords, internedValues } from '../../kernel/uploads/interned-values.js';
 import { readUploadedTable } from '../../kernel/uploads/uploaded-file.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import { feedIssueId, feedSkuId, type FeedRowsStore } from './feed-rows.store.js';
@@ -22,6 +23,11 @@ import type { FeedNormalizeInput, FeedSessionRecord } from './trade.types.js';
 
 /** A readable sentence for a session that cannot be normalized. */
 class UnreadableFeed extends Error {}
+
+/** Rows between store flushes: a 50 MB feed's writes go to the journal as it streams, not all at the end. */
+const FLUSH_ROWS = 2000;
+/** The attributes of a row with none: one frozen object shared by every such SKU, not one each. */
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionStore, rows: FeedRowsStore): JobProcessor {
   /** Moves the session by the table (a refused move throws 409, which fails the job: it should not happen). */
@@ -51,7 +57,21 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
     try {
       const columns = new Set<string>();
       let defaults: FeedDefaults | undefined;
-      const seen = new Map<string, { line: number; fingerprint: string }>();
+      // The first row of a SKU, for the duplicate rule. A stored SKU is its own record (row number and
+      // data); only refused rows, which store nothing, are remembered here. A 50 MB feed has over 600,000
+      // SKUs: a map entry, a fingerprint and an object for each would cost over 100 MB (issue 15). After a
+      // restart the previous run's record of a SKU is found too: it names the same first row of the same
+      // file, so a row is a duplicate exactly when that row comes before it.
+      const refused = new Map<string, { line: number; fingerprint: string }>();
+      const firstOf = async (sku: string, line: number): Promise<{ line: number; fingerprint: string } | undefined> => {
+        const first = refused.get(sku);
+        if (first) return first;
+        const stored = await rows.getSku(sessionId, sku);
+        return stored && stored.rowNumber < line ? { line: stored.rowNumber, fingerprint: rowFingerprint(stored) } : undefined;
+      };
+      // Countries, HS codes and extra columns repeat across a feed: one string or object per value.
+      const interned = internedValues();
+      const extras = internedRecords();
       let lastReported = 0;
       const giveWay = cooperative();
       for await (const event of readUploadedTable(file)) {
@@ -66,6 +86,7 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
           continue;
         }
         counts.rows += 1;
+        if (counts.rows % FLUSH_ROWS === 0) await deps.store.flush();
         const line = event.line;
         const values = rowValues(event.values);
         const sku = skuRule(values.sku ?? '', line);
@@ -75,7 +96,7 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
         const destination = countryRule('destinationCountry', values.destinationCountry ?? '', line, defaults!);
         const issues = [...sku.issues, ...name.issues, ...hs.issues, ...origin.issues, ...destination.issues];
         const fingerprint = rowFingerprint({ productName: name.productName, providedHs: hs.providedHs, originCountry: origin.country, destinationCountry: destination.country });
-        const first = sku.sku ? seen.get(sku.sku) : undefined;
+        const first = sku.sku ? await firstOf(sku.sku, line) : undefined;
         if (sku.sku && first) {
           const duplicate = duplicateRule(sku.sku, line, first, fingerprint);
           await record(duplicate, line);
@@ -86,10 +107,9 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
         if (!sku.sku || issues.some((i) => i.isBlocking)) {
           counts.skipped += 1;
           if (sample.length < 10) sample.push({ row: line, reasons: issues.filter((i) => i.isBlocking).map((i) => i.issueType) });
-          if (sku.sku) seen.set(sku.sku, { line, fingerprint });
+          if (sku.sku) refused.set(sku.sku, { line, fingerprint });
           continue;
         }
-        seen.set(sku.sku, { line, fingerprint });
         counts.skus += 1;
         if (hs.providedHs === null) counts.unclassified += 1;
         await rows.putSku({
@@ -98,10 +118,10 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
           rowNumber: line,
           sku: sku.sku,
           productName: name.productName!,
-          providedHs: hs.providedHs,
-          originCountry: origin.country!,
-          destinationCountry: destination.country!,
-          attributes: values.attributes,
+          providedHs: interned.of(hs.providedHs),
+          originCountry: interned.of(origin.country!),
+          destinationCountry: interned.of(destination.country!),
+          attributes: Object.keys(values.attributes).length ? (extras.of(values.attributes) as Record<string, string>) : NO_ATTRIBUTES,
         });
         const percent = Math.floor(event.fraction * 100);
         if (percent >= lastReported + 5) {

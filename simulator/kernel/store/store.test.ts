@@ -43,6 +43,25 @@ describe('the journal store', () => {
     expect(await reopened.get('j0')).toMatchObject({ status: 'COMPLETED', rev: 2 });
   });
 
+  // The journal text is built mutation by mutation and written as bytes (issue 15: no ~350 KB line string):
+  // each line must still be exactly what JSON.stringify gives the whole line, multi-byte characters included.
+  it('writes each journal line as the JSON text of its mutations, however many bytes it spans', async () => {
+    const file = tempFile();
+    const store = await openStore({ file });
+    const items = store.collection<{ id: string; name: string; note?: string }>('items', BY_ID);
+    const name = 'Chaise longue \u00e9l\u00e9gante \u2014 \u6905\u5b50 \ud83e\ude91 '.repeat(20); // ~1 KB a record: lines far over 32 KB
+    for (let i = 0; i < 2100; i++) void items.put({ id: `i${i}`, name: `${name}${i}`, note: undefined });
+    await store.flush();
+    const lines = readFileSync(`${file}.journal`, 'utf8').trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l).m.length)).toEqual([1000, 1000, 100]);
+    lines.forEach((line, i) => {
+      const parsed = JSON.parse(line);
+      expect(parsed.s).toBe(i + 1);
+      expect(line).toBe(JSON.stringify({ s: parsed.s, m: parsed.m }));
+    });
+    expect(JSON.parse(lines[2]).m[99]).toEqual(['items', 'i2099', { rev: 1, id: 'i2099', name: `${name}2099` }]);
+  });
+
   it('streams the snapshot at compaction and reopens from it', async () => {
     const file = tempFile();
     const store = await openStore({ file });

