@@ -1,7 +1,8 @@
 // Builds a single-file OpenAPI document from a root document that references the shared components.
 // Unlike a generic bundler, component names come from their key in the component files, so the bundled
 // document reads `#/components/schemas/Job` and every version names a shared schema the same way.
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -10,7 +11,16 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type JsonObject = { [key: string]: Json };
 export type OpenApiDocument = JsonObject & { paths: JsonObject; components: JsonObject };
 
-export const CONTRACTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The contracts folder: this module's parent in the sources (contracts/lib/..), or, from a bundle built
+ *  elsewhere in the project (build/simulator/main.mjs, scripts/build-simulator.mjs), the nearest ancestor's. */
+export const CONTRACTS_DIR = (() => {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (let dir = here; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (path.basename(dir) === 'contracts' && existsSync(path.join(dir, 'components'))) return dir;
+    if (existsSync(path.join(dir, 'contracts', 'components'))) return path.join(dir, 'contracts');
+  }
+  return path.resolve(here, '..');
+})();
 export const CONTRACT_VERSIONS = ['v1.3.0', 'v1.2.0', 'v1.1.0'] as const;
 export type ContractVersion = (typeof CONTRACT_VERSIONS)[number];
 
@@ -146,8 +156,49 @@ export function readYamlFile(file: string): Json {
 
 const bundleCache = new Map<string, OpenApiDocument>();
 
-/** The bundled document of a contract version, cached per process. */
+/** The bundled document of a contract version, cached per process and on disk. */
 export function loadContract(version: string): OpenApiDocument {
-  if (!bundleCache.has(version)) bundleCache.set(version, bundleContract(rootDocumentPath(version)));
+  if (!bundleCache.has(version)) bundleCache.set(version, diskCachedBundle(version));
   return structuredClone(bundleCache.get(version)!);
+}
+
+// Parsing the YAML of five documents was about a fifth of the simulator's start-up (issue 15 item 2), and
+// every test worker paid it again. The bundles are kept as JSON under node_modules/.cache, keyed by a digest
+// of every YAML file of the contracts folder and of this module's source (a change to either is a new key),
+// so a stale bundle is never read. The cache is an optimisation only: any failure falls back to bundling.
+const CACHE_DIR = path.join(CONTRACTS_DIR, '..', 'node_modules', '.cache', 'tfas-contracts');
+let digest: string | undefined;
+
+function contractsDigest(): string {
+  if (digest) return digest;
+  // The TypeScript source, also when this code runs from the simulator's bundle: one key for both.
+  const hash = createHash('sha256').update(readFileSync(path.join(CONTRACTS_DIR, 'lib', 'bundle.ts')));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.name !== 'node_modules' && !e.name.startsWith('.'))
+      .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.yaml') ? [path.join(dir, e.name)] : []));
+  for (const file of walk(CONTRACTS_DIR).sort()) hash.update(`\0${path.relative(CONTRACTS_DIR, file)}\0`).update(readFileSync(file));
+  return (digest = hash.digest('hex').slice(0, 20));
+}
+
+function diskCachedBundle(version: string): OpenApiDocument {
+  let file: string;
+  try {
+    file = path.join(CACHE_DIR, `${version}.${contractsDigest()}.json`);
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument;
+  } catch {
+    return bundleContract(rootDocumentPath(version));
+  }
+  const doc = bundleContract(rootDocumentPath(version));
+  try {
+    mkdirSync(CACHE_DIR, { recursive: true });
+    // Written whole then renamed: a concurrent reader (another test worker) sees the old state or the new file.
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(doc));
+    renameSync(tmp, file);
+    for (const old of readdirSync(CACHE_DIR)) if (old.startsWith(`${version}.`) && old.endsWith('.json') && !file.endsWith(`/${old}`)) rmSync(path.join(CACHE_DIR, old), { force: true });
+  } catch {
+    // read-only install, full disk: bundling each time is slower, not wrong
+  }
+  return doc;
 }

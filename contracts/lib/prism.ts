@@ -25,7 +25,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function prismEntry(): string {
+export function prismEntry(): string {
   const require = createRequire(import.meta.url);
   const pkg = require.resolve('@stoplight/prism-cli/package.json');
   return path.join(path.dirname(pkg), 'dist', 'index.js');

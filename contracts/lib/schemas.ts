@@ -50,6 +50,12 @@ export interface ContractSchemaOptions {
    * the simulator's fail-fast pass over large bodies (simulator/kernel/http/fail-fast-schemas.ts).
    */
   allErrors?: boolean;
+  /**
+   * Check each component schema against the JSON Schema meta-schema when it is registered (default). The
+   * simulator turns it off: it serves our own contracts, which contracts.test.ts checks with it on, and
+   * meta-validating some two hundred schemas per document was a tenth of its start-up (issue 15 item 2).
+   */
+  checkComponents?: boolean;
 }
 
 export function createContractSchemas(doc: OpenApiDocument, options: ContractSchemaOptions = {}): ContractSchemas {
@@ -69,7 +75,7 @@ export function createContractSchemas(doc: OpenApiDocument, options: ContractSch
   for (const keyword of [...OPENAPI_SCHEMA_KEYWORDS, ...vendorKeywords(doc)]) ajv.addKeyword(keyword);
   const schemas = isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {};
   for (const [name, schema] of Object.entries(schemas)) {
-    ajv.addSchema({ ...(toAjvSchema(schema) as JsonObject), $id: SCHEMA_BASE + name });
+    ajv.addSchema({ ...(toAjvSchema(schema) as JsonObject), $id: SCHEMA_BASE + name }, undefined, undefined, options.checkComponents ?? true);
   }
   const compiled = new WeakMap<object, ValidateFunction>();
   return {

@@ -52,6 +52,17 @@ describe('bearer authentication (spec 5.1, 5.2; decisions 1 and 2)', () => {
     await expectApiError(() => auth.authenticate(listJobs, bearer(`${header}.${widened}.${signature}`)), 401, 'INVALID_TOKEN');
   });
 
+  it('refuses a tampered copy of a token it has already verified (verified tokens are remembered by their whole string)', async () => {
+    const { auth, tenant, exchange, bearer } = await authFixture();
+    const { integrationKey } = await auth.keys.create({ tenantId: tenant.id, scopes: ['jobs:read'] });
+    const token = await exchange(integrationKey);
+    await expect(auth.authenticate(listJobs, bearer(token))).resolves.toMatchObject({ scopes: ['jobs:read'] });
+    const [header, payload, signature] = token.split('.');
+    const widened = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), scopes: ['ship:upload'] })).toString('base64url');
+    await expectApiError(() => auth.authenticate(listJobs, bearer(`${header}.${widened}.${signature}`)), 401, 'INVALID_TOKEN');
+    await expect(auth.authenticate(listJobs, bearer(token))).resolves.toMatchObject({ scopes: ['jobs:read'] });
+  });
+
   it('refuses an unsigned (alg none) token with 401 INVALID_TOKEN', async () => {
     const { auth, tenant, exchange, bearer } = await authFixture();
     const { integrationKey } = await auth.keys.create({ tenantId: tenant.id });

@@ -15,16 +15,19 @@ const RECORD_ID = 'jwt-hs256';
 export function signingKeyStore(deps: KernelDeps) {
   const records = deps.store.collection<SigningKeyRecord>('authSigningKeys');
   const encoder = new TextEncoder();
+  // The same bytes for the same secret: token verification keys its cache on this object (tokens.ts).
+  let last: { secret: string; bytes: Uint8Array } | undefined;
+  const bytesOf = (secret: string) => (last?.secret === secret ? last.bytes : (last = { secret, bytes: encoder.encode(secret) }).bytes);
   return {
     /** The signing key, created on first use (and again after a sandbox reset cleared the store). */
     async current(): Promise<Uint8Array> {
-      if (deps.config.jwtSecret) return encoder.encode(deps.config.jwtSecret);
+      if (deps.config.jwtSecret) return bytesOf(deps.config.jwtSecret);
       // create() loses to a concurrent creator (another instance): then the winner's secret is read.
       const record =
         (await records.get(RECORD_ID)) ??
         (await records.create({ id: RECORD_ID, secret: deps.ids.secret(32), createdAt: deps.clock.nowIso() })) ??
         (await records.get(RECORD_ID))!;
-      return encoder.encode(record.secret);
+      return bytesOf(record.secret);
     },
   };
 }

@@ -8,6 +8,8 @@ import { invalidToken } from '../../kernel/errors.js';
 import type { SigningKeyStore } from './signing-key.store.js';
 
 export const TOKEN_TTL_SECONDS = 3600;
+/** Defects that alter what verification accepts (auth.defects.ts). */
+const AUTH_VERIFY_DEFECTS = ['auth.alg-none-accepted', 'auth.foreign-issuer-unverified', 'auth.foreign-key-accepted', 'auth.expired-token-accepted', 'auth.signature-not-verified'];
 const ISSUER = 'tcfa-sandbox';
 
 export type TokenPrincipalType = 'integration' | 'dashboard';
@@ -23,7 +25,22 @@ export interface TokenClaims {
   exp: number;
 }
 
+/** How many verified tokens are remembered (insertion order, the oldest dropped first). */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
+  // A token string whose HS256 signature, issuer and required claims verified once under a signing secret
+  // verifies again under that secret: remembering it keeps WebCrypto's key import and asynchronous HMAC
+  // (most of the CPU an authenticated read cost, issue 15) off every request. Expiry is time-dependent, so it
+  // is checked on every request, hit or miss. Emptied when the secret changes (a sandbox reset makes a new one).
+  const verified = new Map<string, Record<string, unknown>>();
+  let verifiedUnder: Uint8Array | undefined;
+  const remember = (cacheKey: string, payload: Record<string, unknown>) => {
+    if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+    // Frozen: every request holding this token gets the same claims object.
+    if (Array.isArray(payload.scopes)) Object.freeze(payload.scopes);
+    verified.set(cacheKey, Object.freeze(payload));
+  };
   /** The key a token's own `jwk` header names, else the sandbox's: only ever used with the defect below on. */
   const embeddedKeyOrOwn: JWTVerifyGetKey = async (header) =>
     typeof header.jwk === 'object' && header.jwk !== null ? importJWK(header.jwk as JWK, 'HS256') : signingKeys.current();
@@ -45,13 +62,27 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
     /** The token's claims, or 401 INVALID_TOKEN (decision 1: absent, malformed, forged and expired alike). */
     async verify(token: string): Promise<TokenClaims> {
       let payload: Record<string, unknown>;
-      try {
+      const secret = await signingKeys.current();
+      // A new secret (a sandbox reset) verifies none of the tokens signed with the old one.
+      if (secret !== verifiedUnder) {
+        verified.clear();
+        verifiedUnder = secret;
+      }
+      // The defects below change what verification accepts: with any of them on, nothing is remembered.
+      const cacheable = !AUTH_VERIFY_DEFECTS.some((id) => deps.defects.has(id));
+      const cacheKey = token;
+      const cached = cacheable ? verified.get(cacheKey) : undefined;
+      if (cached) {
+        // jose's own rule (exp <= now is expired) on the sandbox clock, as the full verification below.
+        if (typeof cached.exp !== 'number' || cached.exp <= Math.floor(deps.clock.now() / 1000)) throw invalidToken('bearer token has expired; exchange the integration key again');
+        payload = cached;
+      } else try {
         // defect injection (SIM_DEFECTS): auth.alg-none-accepted reads the claims of an unsigned (`alg: none`) token.
         if (deps.defects.has('auth.alg-none-accepted') && /^none$/i.test(String(decodeProtectedHeader(token).alg))) payload = decodeJwt(token);
         // defect injection (SIM_DEFECTS): auth.foreign-issuer-unverified takes a token of another issuer as the identity provider's, unverified.
         else if (deps.defects.has('auth.foreign-issuer-unverified') && decodeJwt(token).iss !== ISSUER) payload = decodeJwt(token);
         // defect injection (SIM_DEFECTS): auth.foreign-key-accepted verifies with the key the token embeds in its `jwk` header.
-        else ({ payload } = await jwtVerify(token, deps.defects.has('auth.foreign-key-accepted') ? embeddedKeyOrOwn : await signingKeys.current(), {
+        else ({ payload } = await jwtVerify(token, deps.defects.has('auth.foreign-key-accepted') ? embeddedKeyOrOwn : secret, {
           algorithms: ['HS256'],
           issuer: ISSUER,
           requiredClaims: ['exp', 'iat', 'jti'],
@@ -61,6 +92,7 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
           // defect injection (SIM_DEFECTS): auth.expired-token-accepted never finds a token expired.
           clockTolerance: deps.defects.has('auth.expired-token-accepted') ? Number.MAX_SAFE_INTEGER : 0,
         }));
+        if (cacheable) remember(cacheKey, payload);
       } catch (error) {
         // defect injection (SIM_DEFECTS): auth.signature-not-verified reads the claims of a token whose signature does not match.
         if (deps.defects.has('auth.signature-not-verified') && error instanceof errors.JWSSignatureVerificationFailed) payload = decodeJwt(token);

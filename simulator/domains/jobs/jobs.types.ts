@@ -80,7 +80,7 @@ export interface FinishedJob {
 }
 
 export interface JobsDomain extends DomainModule {
-  /** The store collection holding the jobs (scripts/bench/store-growth.ts fills it directly). */
+  /** The store collection holding the jobs (scripts/bench/fill-store.ts fills it directly). */
   readonly collectionName: string;
   /** One processor per type; registering a second one for a type throws. */
   /** The processor of a job type, or of one `variant` of it (jobs enqueued with that variant). */

@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import PDFDocument from 'pdfkit';
+import type PDFKit from 'pdfkit';
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { ClaimSubmissionRecord, FindingRecord } from './ship.types.js';
 
@@ -18,8 +18,14 @@ export interface PacketInput {
 
 const money = (n: number, currency: string) => `${n.toFixed(2)} ${currency}`;
 
+// pdfkit (with its fonts and compression) is loaded on the first packet, not at start-up: it was a sixth of
+// the start-up time (issue 15 item 2) for a feature many sandbox sessions never use.
+let pdfkit: Promise<typeof PDFKit> | undefined;
+const loadPdfkit = () => (pdfkit ??= import('pdfkit').then((m) => m.default));
+
 /** The packet as PDF bytes. */
-export function renderPacket(input: PacketInput): Promise<Buffer> {
+export async function renderPacket(input: PacketInput): Promise<Buffer> {
+  const PDFDocument = await loadPdfkit();
   const { submission, claimant, findings, generatedAt } = input;
   const doc = new PDFDocument({ size: 'LETTER', margin: 54, info: { Title: `Carrier claim ${submission.id}`, Author: claimant.name, Subject: `Freight billing claim to ${submission.carrier}`, CreationDate: new Date(generatedAt) } });
   const chunks: Buffer[] = [];

@@ -21,16 +21,25 @@ function deepFreeze<T>(value: T): T {
   return Object.freeze(value);
 }
 
+// Read on every request (rate limits): merged once per stored tenant record. Records are frozen and replaced
+// on every change, so a record is its own cache key and a change is never served stale.
+const merged = new WeakMap<Tenant, TenantSettings>();
+
 /** Settings with defaults for anything a tenant has not set (read-only: change a tenant through update()). */
 export function settingsOf(tenant: Tenant | undefined): TenantSettings {
   const base = DEFAULTS;
   if (!tenant) return base;
-  return {
-    ...base,
-    ...tenant.settings,
-    rateLimits: { ...base.rateLimits, ...tenant.settings.rateLimits },
-    queueCaps: { ...base.queueCaps, ...tenant.settings.queueCaps },
-  };
+  let settings = merged.get(tenant);
+  if (!settings) {
+    settings = Object.freeze({
+      ...base,
+      ...tenant.settings,
+      rateLimits: Object.freeze({ ...base.rateLimits, ...tenant.settings.rateLimits }),
+      queueCaps: Object.freeze({ ...base.queueCaps, ...tenant.settings.queueCaps }),
+    });
+    merged.set(tenant, settings);
+  }
+  return settings;
 }
 
 export function tenantStore(deps: KernelDeps) {

@@ -1,5 +1,6 @@
 // Request validation from the contract: path, query and header parameters and the body of each operation
-// are checked with validators compiled once at start-up. A failure is 400 INVALID_REQUEST naming the field.
+// are checked with validators compiled on an operation's first request (compiling all of them at start-up
+// took most of the start-up's validator time, issue 15), then kept. A failure is 400 INVALID_REQUEST naming the field.
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../../contracts/lib/bundle.js';
 import { deref, type ContractOperation } from '../../../contracts/lib/operations.js';
@@ -34,8 +35,14 @@ interface ParameterRule {
   in: 'path' | 'query' | 'header';
   required: boolean;
   schema: Json;
-  validate: ValidateFunction;
+  validator: () => ValidateFunction;
 }
+
+/** A validator compiled on first use (ContractSchemas.validator caches it per schema). */
+const lazily = (schemas: ContractSchemas, schema: Json): (() => ValidateFunction) => {
+  let compiled: ValidateFunction | undefined;
+  return () => (compiled ??= schemas.validator(schema));
+};
 
 export type RequestValidator = (raw: RawRequest) => ValidRequest;
 
@@ -55,14 +62,14 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
     const param = deref(doc, raw);
     if (!isObject(param) || typeof param.name !== 'string' || !['path', 'query', 'header'].includes(String(param.in))) continue;
     const schema = param.schema ?? {};
-    parameters.push({ name: param.name, in: param.in as ParameterRule['in'], required: param.required === true, schema, validate: schemas.validator(schema) });
+    parameters.push({ name: param.name, in: param.in as ParameterRule['in'], required: param.required === true, schema, validator: lazily(schemas, schema) });
   }
   const requestBody = deref(doc, op.operation.requestBody ?? null);
   const content = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content : {};
   const bodyRequired = isObject(requestBody) && requestBody.required === true;
   const bodies = Object.entries(content).map(([mediaType, media]) => {
     const schema = isObject(media) ? media.schema ?? {} : {};
-    return { mediaType, schema, validate: schemas.validator(schema) };
+    return { mediaType, schema, validator: lazily(schemas, schema) };
   });
 
   return (raw) => {
@@ -79,10 +86,11 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
         continue;
       }
       const coerced = coerce(doc, value, rule.schema);
-      if (!rule.validate(coerced)) {
+      const validate = rule.validator();
+      if (!validate(coerced)) {
         // defect injection (SIM_DEFECTS): validation.lenient-bounds serves an out-of-range query limit/offset.
         const lenient = defects.has('validation.lenient-bounds') && rule.in === 'query' && (rule.name === 'limit' || rule.name === 'offset');
-        if (!(lenient && (rule.validate.errors ?? []).every((e) => BOUNDS.has(e.keyword)))) throw invalidRequest(`${rule.name} ${describe(rule.validate.errors)}`, rule.name);
+        if (!(lenient && (validate.errors ?? []).every((e) => BOUNDS.has(e.keyword)))) throw invalidRequest(`${rule.name} ${describe(validate.errors)}`, rule.name);
       }
       // defect injection (SIM_DEFECTS): validation.limit-max-refused reads a query limit's maximum as
       // exclusive (an off-by-one bound): the largest page the contract allows is 400.
@@ -108,7 +116,7 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
     const shape = bodyShape(body, MAX_BODY_DEPTH);
     if (shape.tooDeep) throw invalidRequest(`the body nests deeper than ${MAX_BODY_DEPTH} levels`, 'body');
     // A large body is checked fail-fast first (fail-fast-schemas.ts): collecting every error is quadratic.
-    const validate = shape.values > LARGE_BODY_VALUES ? failFastSchemasOf(doc).validator(chosen.schema) : chosen.validate;
+    const validate = shape.values > LARGE_BODY_VALUES ? failFastSchemasOf(doc).validator(chosen.schema) : chosen.validator();
     if (!validate(body)) {
       const field = fieldOf(validate.errors);
       throw invalidRequest(`${field ?? 'body'} ${describe(validate.errors)}`, field ?? 'body');

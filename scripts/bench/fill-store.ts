@@ -1,0 +1,45 @@
+// A store holding N completed jobs of the default tenant, written through the real store the way a long-
+// running sandbox writes them (every write acknowledged after the journal's fsync), and then, with
+// --crash, a SIGKILL instead of a clean stop: no compaction, every record still in the journal, as after a
+// crash. Run as its own process by the bench:
+//
+//   node --import tsx scripts/bench/fill-store.ts --file DIR/store.json --records 100000 [--crash]
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { createSimulator } from '../../simulator/app.js';
+import { testConfig } from '../../simulator/config.js';
+import { createClock } from '../../simulator/kernel/clock.js';
+import { createDefects } from '../../simulator/kernel/defects.js';
+import { randomIds } from '../../simulator/kernel/ids.js';
+import { openStore } from '../../simulator/kernel/store/store.js';
+import { clockDeps } from '../../simulator/testing/kernel.js';
+
+const { values } = parseArgs({ options: { file: { type: 'string' }, records: { type: 'string', default: '100000' }, crash: { type: 'boolean', default: false }, key: { type: 'string' }, admin: { type: 'string' } } });
+if (!values.file) throw new Error('--file is required');
+const count = Number(values.records);
+const config = testConfig({ dbPath: values.file, integrationKey: values.key ?? null, adminToken: values.admin ?? 'bench-admin', jobStartDelayMs: 3_600_000 });
+const log = pino({ level: 'silent' });
+const deps = { config, store: await openStore({ file: values.file }), ...clockDeps(createClock(), log), ids: randomIds, log, defects: createDefects([], []) };
+const sim = await createSimulator(deps);
+const identity = await sim.start();
+const template = await sim.domains.jobs.enqueue({ tenantId: identity.tenantId, keyId: null, type: 'sima_validation', family: 'sima' });
+// Opened without a schema: the jobs domain already declared the collection's fields and indexes.
+const jobs = deps.store.collection<typeof template>(sim.domains.jobs.collectionName);
+const start = deps.clock.now() - count * 1000;
+// Durable once flushed (store.ts: the HTTP layer flushes before answering); a batch shares one fsync, as
+// concurrent requests share one (group commit).
+const BATCH = 500;
+for (let i = 0; i < count; i += BATCH) {
+  await Promise.all(
+    Array.from({ length: Math.min(BATCH, count - i) }, (_, j) => {
+      const at = new Date(start + (i + j) * 1000).toISOString();
+      return jobs.put({ ...template, id: randomIds.uuid(), status: 'COMPLETED', progress: 100, seq: i + j + 2, createdAt: at, updatedAt: at, startedAt: at, finishedAt: at });
+    }),
+  );
+  await deps.store.flush();
+}
+await jobs.delete(template.id);
+await deps.store.flush();
+process.stdout.write(JSON.stringify({ tenantId: identity.tenantId, records: count }) + '\n');
+if (values.crash) process.kill(process.pid, 'SIGKILL');
+await sim.stop(); // a clean stop compacts into the snapshot

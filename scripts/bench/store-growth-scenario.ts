@@ -1,0 +1,63 @@
+// Store growth (issue 15 items 1-2): persisted POST /api/sima/batch against an empty store and against a
+// store of N records left by a crash (fill-store.ts --crash: every record still in the journal, a
+// compaction possibly cut short), in alternating rounds; the first start on the large store is the
+// "start-up after a crash" figure.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { median, type Round } from './load.js';
+import { ROOT, startSimulator } from './processes.js';
+import { prepareSimulatorState, runScenarioRounds, SIMULATOR_ENV, simulatorTarget } from './scenarios.js';
+
+export interface StoreGrowthResult {
+  records: number;
+  fillSeconds: number;
+  afterCrashStartupMs: number;
+  emptyStartupMs: number;
+  empty: Round[];
+  large: Round[];
+  /** Median large/empty throughput. */
+  ratio: number;
+}
+
+function fillStore(file: string, records: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/fill-store.ts', '--file', file, '--records', String(records), '--crash', '--key', SIMULATOR_ENV.SIM_INTEGRATION_KEY, '--admin', SIMULATOR_ENV.SIM_ADMIN_TOKEN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10 * 60_000);
+    // It kills itself once every record is acknowledged: SIGKILL after the summary line is success.
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (signal === 'SIGKILL' && out.includes('"records"')) resolve();
+      else reject(new Error(`fill-store ended with ${code ?? signal}:\n${out}`));
+    });
+  });
+}
+
+export async function measureStoreGrowth(options: { seconds: number; rounds: number; warmup: number; connections: number; records: number; tmp: (name: string) => string }): Promise<StoreGrowthResult> {
+  const largeFile = path.join(options.tmp('store-large'), 'store.json');
+  const t0 = performance.now();
+  await fillStore(largeFile, options.records);
+  const fillSeconds = (performance.now() - t0) / 1000;
+  console.log(`store growth: ${options.records.toLocaleString('en')} records written and the writer killed in ${fillSeconds.toFixed(1)} s`);
+  const large = await startSimulator({ SIM_DB: largeFile, SIM_CONTRACT: 'all', ...SIMULATOR_ENV }, 'simulator (large store)');
+  const empty = await startSimulator({ SIM_DB: path.join(options.tmp('store-empty'), 'store.json'), SIM_CONTRACT: 'all', ...SIMULATOR_ENV }, 'simulator (empty store)');
+  try {
+    const emptyTarget = { ...simulatorTarget(empty, await prepareSimulatorState(empty)), name: 'empty' };
+    const largeTarget = { ...simulatorTarget(large, await prepareSimulatorState(large)), name: 'large' };
+    const rounds = await runScenarioRounds('sima-batch', [emptyTarget, largeTarget], options);
+    const [emptyRounds, largeRounds] = [rounds.empty, rounds.large];
+    return {
+      records: options.records,
+      fillSeconds,
+      afterCrashStartupMs: large.startupMs,
+      emptyStartupMs: empty.startupMs,
+      empty: emptyRounds,
+      large: largeRounds,
+      ratio: median(largeRounds.map((r) => r.perSecond)) / median(emptyRounds.map((r) => r.perSecond)),
+    };
+  } finally {
+    await Promise.all([large.stop(), empty.stop()]);
+  }
+}
