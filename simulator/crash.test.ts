@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from './domains/webhooks/webhook.testing.js';
 import { bannerField, startSimulatorProcess, type SimulatorProcess } from './testing/process.js';
+import { seededRandom } from './kernel/ids.js';
 
 const SEED = Number(process.env.CRASH_SEED ?? 15_005);
 const MIN_KILLS = 20;
@@ -19,17 +20,8 @@ const MAX_KILLS = 30; // more only while no kill has landed inside a rotation ye
 const ADMIN = 'crash-admin';
 const KEY = 'tfk_crash_test_key';
 
-/** mulberry32: a small seeded generator, so the kill moments replay from the seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The kill moments replay from the seed. */
+const seeded = seededRandom;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -2,17 +2,8 @@
 // a seeded generator for the traffic mix, the tally of requests by kind and status, the memory samples
 // and their growth, and the Markdown report that goes into the issue note.
 
-/** mulberry32: a small seeded generator, so a run's mix of kinds and payloads replays from its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The simulator's mulberry32, so a run's mix of kinds and payloads replays from its seed. */
+export { seededRandom } from '../../simulator/kernel/ids.js';
 
 /** The key whose weight range `r` (in [0, 1)) falls into; weights need not sum to 1. */
 export function pickWeighted<K extends string>(weights: Record<K, number>, r: number): K {

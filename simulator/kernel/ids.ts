@@ -12,16 +12,21 @@ export const randomIds: IdGenerator = {
   secret: (bytes = 24) => randomBytes(bytes).toString('base64url'),
 };
 
-/** Deterministic ids from a seed (mulberry32): same seed, same sequence. */
-export function seededIds(seed: number): IdGenerator {
+/** mulberry32: a small seeded generator of numbers in [0, 1): same seed, same sequence. */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
-  const next = () => {
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** Deterministic ids from a seed (mulberry32): same seed, same sequence. */
+export function seededIds(seed: number): IdGenerator {
+  const next = seededRandom(seed);
   const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => Math.floor(next() * 256)));
   return {
     uuid() {
