@@ -6,6 +6,17 @@ import { writeFileSync } from 'node:fs';
 
 const file = process.env.SOAK_MEMORY_FILE;
 if (file) {
+  // On SIGUSR2 (sent by the soak at the end of warm-up and at the end of the traffic): a full GC (the
+  // process runs with --expose-gc), then the live heap to `<file>.live`. What survives a full GC is what the
+  // process holds; the once-a-second samples also count garbage not yet collected.
+  process.on('SIGUSR2', () => {
+    try {
+      globalThis.gc?.();
+      writeFileSync(`${file}.live`, JSON.stringify({ at: Date.now(), ...process.memoryUsage() }));
+    } catch {
+      // as below
+    }
+  });
   setInterval(() => {
     try {
       writeFileSync(file, JSON.stringify({ at: Date.now(), ...process.memoryUsage() }));

@@ -18,24 +18,49 @@ const FEED_CSV = readFileSync(path.join(ROOT, 'fixtures', 'trade', 'feed-direct-
 /** The SKUs of the sample catalog: uploaded before the traffic starts, screened by the SIMA batches. */
 export const CATALOG_SKUS = CATALOG_CSV.toString('utf8').trim().split('\n').slice(1).map((line) => line.split(',')[0]);
 
-/** Requests per kind, relative: reads dominate as they would for a polling integration. */
-export const MIX = {
-  'job-get': 20,
-  'jobs-list': 5,
-  'sima-read': 14,
-  'sima-batch': 8,
-  token: 4,
-  'landed-cost': 10,
-  'catalog-upload': 2,
-  'feed-upload': 2,
-  'feed-step': 5,
-  'ship-upload': 2,
-  'findings-list': 4,
-  'finding-transition': 8,
-  'claim-step': 6,
-  invalid: 10,
+/**
+ * Requests per kind, relative. `integration` (the default): what a polling integration sends, reads far ahead
+ * of writes; uploads and screening batches, which create hundreds of records each, are a small share.
+ * `write-heavy`: a fifth of the traffic creates work; the store (all in memory, spec-faithful history kept)
+ * then grows with the data, which is what the RSS of such a run mostly shows.
+ */
+export const MIXES = {
+  integration: {
+    'job-get': 30,
+    'jobs-list': 6,
+    'sima-read': 20,
+    'sima-batch': 1,
+    token: 4,
+    'landed-cost': 10,
+    'catalog-upload': 0.25,
+    'feed-upload': 0.25,
+    'feed-step': 2,
+    'ship-upload': 0.25,
+    'findings-list': 8,
+    'finding-transition': 6,
+    'claim-step': 4,
+    invalid: 8,
+  },
+  'write-heavy': {
+    'job-get': 20,
+    'jobs-list': 5,
+    'sima-read': 14,
+    'sima-batch': 8,
+    token: 4,
+    'landed-cost': 10,
+    'catalog-upload': 2,
+    'feed-upload': 2,
+    'feed-step': 5,
+    'ship-upload': 2,
+    'findings-list': 4,
+    'finding-transition': 8,
+    'claim-step': 6,
+    invalid: 10,
+  },
 } as const;
-export type Kind = keyof typeof MIX;
+export type MixName = keyof typeof MIXES;
+export type Mix = (typeof MIXES)[MixName];
+export type Kind = keyof Mix;
 
 interface PendingJob {
   origin: string;
@@ -68,6 +93,7 @@ export class Traffic {
     private readonly rng: () => number,
     private readonly apiKey: string,
     private readonly webhookUrl: string,
+    private readonly mix: Mix = MIXES.integration,
   ) {
     this.ship = new ShipTraffic(client, rng);
   }
@@ -78,7 +104,7 @@ export class Traffic {
 
   /** One arrival of the open-loop schedule. */
   next(): Promise<void> {
-    const kind = pickWeighted(MIX, this.rng());
+    const kind = pickWeighted(this.mix, this.rng());
     switch (kind) {
       case 'job-get': return this.pollJob();
       case 'jobs-list': return this.listJobs();

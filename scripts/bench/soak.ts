@@ -1,7 +1,7 @@
 // npm run soak — mixed traffic at a steady rate against the simulator as a real process (loopback only),
 // for a bounded time (issue 15 item 7):
 //
-//   npm run soak -- [--minutes 10] [--rate 200] [--warmup-seconds 60] [--seed 20261121]
+//   npm run soak -- [--minutes 10] [--rate 200] [--warmup-seconds 60] [--seed 20261121] [--mix integration|write-heavy]
 //
 // Open loop: arrivals are scheduled by the clock (`rate` per second), not by answers, so a slow server
 // meets the same load instead of a gentler one. The mix (soak-traffic.ts) covers token exchanges, SIMA
@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { bannerField, startSimulatorProcess, type SimulatorProcess } from '../../simulator/testing/process.js';
 import { REQUEST_TIMEOUT_MS, SoakClient } from './soak-client.js';
 import { growthPercent, seededRandom, settledAt, Tally, type MemorySample } from './soak-stats.js';
-import { MIX, Traffic } from './soak-traffic.js';
+import { MIXES, Traffic, type MixName } from './soak-traffic.js';
 import { startWebhookReceiver } from './soak-webhooks.js';
 
 const { values } = parseArgs({
@@ -27,8 +27,11 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '200' },
     'warmup-seconds': { type: 'string', default: '60' },
     seed: { type: 'string', default: '20261121' },
+    mix: { type: 'string', default: 'integration' },
   },
 });
+if (!(values.mix! in MIXES)) throw new Error(`--mix must be one of ${Object.keys(MIXES).join(', ')}`);
+const MIX = MIXES[values.mix as MixName];
 const MINUTES = Number(values.minutes);
 const RATE = Number(values.rate);
 const WARMUP_MS = Number(values['warmup-seconds']) * 1000;
@@ -68,7 +71,8 @@ sim = await startSimulatorProcess({
   SIM_WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
   SIM_JOB_START_DELAY_MS: '50',
   SIM_JOB_PROCESSING_MS: '200',
-  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'soak-memory-probe.mjs')).href}`.trim(),
+  // --expose-gc: on SIGUSR2 the probe runs a full GC first, so the soak can read the live heap.
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --import=${pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'soak-memory-probe.mjs')).href}`.trim(),
   SOAK_MEMORY_FILE: memoryFile,
 });
 const pid = sim.child.pid!;
@@ -93,7 +97,7 @@ const settings = await fetch(`${sim.url}/_sim/tenants/${tenantId}/settings`, {
 if (settings.status !== 200) throw new Error(`PUT settings answered ${settings.status}: ${await settings.text()}`);
 
 const client = new SoakClient(sim.url, tally);
-const traffic = new Traffic(client, seededRandom(SEED), KEY, receiver.url);
+const traffic = new Traffic(client, seededRandom(SEED), KEY, receiver.url, MIX);
 await traffic.exchangeToken();
 await traffic.catalogUpload(); // the SKUs the SIMA batches screen
 if (tally.errorCount) throw new Error(`set-up failed: ${JSON.stringify(Object.fromEntries(tally.errors))}`);
@@ -127,11 +131,35 @@ let sent = 0;
 let inFlight = 0;
 let dropped = 0;
 let atWarmup: { requests: number; storeBytes: number } | undefined;
+/** The heap left after a full GC (the probe's SIGUSR2 handler), MB: what the process holds. */
+const liveHeapMb = async (): Promise<number | undefined> => {
+  const liveFile = `${memoryFile}.live`;
+  const before = (() => {
+    try {
+      return statSync(liveFile).mtimeMs;
+    } catch {
+      return 0;
+    }
+  })();
+  sim!.child.kill('SIGUSR2');
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    try {
+      if (statSync(liveFile).mtimeMs > before) return JSON.parse(readFileSync(liveFile, 'utf8')).heapUsed / 2 ** 20;
+    } catch {
+      // not written yet
+    }
+  }
+  return undefined;
+};
+let liveAtWarmup: Promise<number | undefined> | undefined;
 const inFlightDone = new Set<Promise<void>>();
 await new Promise<void>((resolve) => {
   const ticker = setInterval(() => {
     const elapsed = performance.now() - startedAt;
-    if (!atWarmup && elapsed >= WARMUP_MS) atWarmup = { requests: tally.requestCount, storeBytes: storeBytes() };
+    if (!atWarmup && elapsed >= WARMUP_MS) {
+      atWarmup = { requests: tally.requestCount, storeBytes: storeBytes() };
+      liveAtWarmup = liveHeapMb();
+    }
     if (elapsed >= TRAFFIC_MS) {
       clearInterval(ticker);
       return resolve();
@@ -153,6 +181,8 @@ await new Promise<void>((resolve) => {
 const trafficEnd = performance.now() - startedAt;
 if (dropped) tally.error('arrivals dropped: too many requests in flight', `${dropped} arrivals while ${MAX_IN_FLIGHT} requests were in flight`);
 await Promise.all(inFlightDone); // each request is bounded by REQUEST_TIMEOUT_MS
+const [liveWarm, liveEnd] = [await liveAtWarmup, await liveHeapMb()];
+const storeBytesAtTrafficEnd = storeBytes();
 
 // Drain: every job enqueued must end, and COMPLETE (spec 3.1); then the webhooks must arrive (spec 6).
 const drainDeadline = Date.now() + DRAIN_MS;
@@ -185,7 +215,7 @@ const peak = Math.max(...samples.map((s) => s.rssMb));
 const measured = tally.requestCount - (atWarmup?.requests ?? 0);
 const mb = (n: number) => `${n.toFixed(1)} MB`;
 console.log(`\n## Soak: ${MINUTES} min at ${RATE} req/s, warm-up ${WARMUP_MS / 1000} s, seed ${SEED}`);
-console.log(`node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; mix (weights) ${JSON.stringify(MIX)}\n`);
+console.log(`node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; mix ${values.mix} (weights) ${JSON.stringify(MIX)}\n`);
 console.log(tally.table());
 console.log(`\nrequests: ${tally.requestCount} (${(tally.requestCount / (trafficEnd / 1000)).toFixed(1)} req/s achieved; ${measured} after warm-up; scheduled ${sent}, dropped ${dropped})`);
 console.log(`jobs: ${[...traffic.jobsByStatus.entries()].sort().map(([k, n]) => `${k}: ${n}`).join(', ')}`);
@@ -193,6 +223,11 @@ console.log(`webhooks: ${traffic.webhookJobs.size} jobs with a webhook completed
 console.log(`ship: ${traffic.ship.findings.size} findings in the pool, ${traffic.ship.submissions.size} submissions active at the end`);
 console.log(`RSS (median of the ${SETTLE_WINDOW_MS / 1000} s before): after warm-up ${mb(warm)}, at the end ${mb(end)}, growth ${growth.toFixed(1)} % (target < ${RSS_TARGET_PERCENT} %); peak ${mb(peak)}`);
 console.log(`heap used (same windows): ${Number.isNaN(heapWarm) ? 'not available' : `${mb(heapWarm)} -> ${mb(heapEnd)} (${growthPercent(heapWarm, heapEnd).toFixed(1)} %)`}`);
+// What the heap holds after a full GC against what the store wrote to disk in the same span: growth that
+// tracks the stored data is data (every record lives in memory), growth without it would be a leak.
+console.log(
+  `live heap after a full GC: ${liveWarm === undefined || liveEnd === undefined ? 'not available' : `${mb(liveWarm)} -> ${mb(liveEnd)} (+${mb(liveEnd - liveWarm)})`}; store on disk in the same span +${mb((storeBytesAtTrafficEnd - (atWarmup?.storeBytes ?? 0)) / 2 ** 20)}`,
+);
 const timeline = samples.filter((s, i) => i % 30 === 29).map((s) => `${Math.round(s.at / 1000)}s ${s.rssMb.toFixed(0)}/${s.heapUsedMb?.toFixed(0) ?? '?'}`);
 console.log(`RSS/heap MB every 30 s: ${timeline.join(', ')}`);
 console.log(`store on disk (journal, snapshot, artifacts): ${mb((atWarmup?.storeBytes ?? 0) / 2 ** 20)} after warm-up -> ${mb(endStoreBytes / 2 ** 20)} at the end`);
