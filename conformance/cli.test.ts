@@ -31,7 +31,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('conform CLI against a simulator process', () => {
   let target: TestTarget;
   beforeAll(async () => {
-    target = await startTestTarget({ label: 'cli-test' });
+    // No allow list at start, as `npm start` runs it: the CLI allows its receiver through the control API.
+    target = await startTestTarget({ label: 'cli-test', env: { SIM_WEBHOOK_ALLOW_TARGETS: undefined } });
   });
   afterAll(() => target?.close());
 
@@ -47,7 +48,23 @@ describe('conform CLI against a simulator process', () => {
     expect(readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toContain('<testcase classname="auth" name="auth.token-exchange"');
     expect(cli.out()).toContain('[1/1] auth.token-exchange passed');
     expect(cli.out()).toContain('1 passed, 0 failed, 0 skipped');
-    expect(cli.out()).toContain('seed 7; replay: npm run conform --');
+    expect(cli.out()).toContain('seed 7; replay: CONFORM_API_KEY="$CONFORM_API_KEY" CONFORM_ADMIN_TOKEN="$CONFORM_ADMIN_TOKEN" npm run conform -- --base-url');
+  });
+
+  it('in the simulator profile, allows its webhook receiver through the control API, then puts the allow list back and deletes the tenants it created', async () => {
+    const tenantsBefore = (await target.control('GET', '/_sim/tenants?limit=500')).tenants;
+    const clockBefore = (await target.control('GET', '/_sim/clock')).offsetSeconds;
+    const cli = io();
+    const env = { CONFORM_BASE_URL: target.url, CONFORM_API_KEY: target.apiKey, CONFORM_ADMIN_TOKEN: target.adminToken, CONFORM_PROFILE: 'simulator' };
+    const code = await main(['--only', 'webhooks.signature,webhooks.retry-schedule,sima.summary-matches-results', '--format', 'none', '--seed', '11'], env, cli);
+    expect(code, cli.out() + cli.err()).toBe(EXIT.ok);
+    expect(cli.out()).toContain('3 passed, 0 failed, 0 skipped');
+    expect(cli.out()).not.toContain('note:');
+    expect(cli.out()).not.toContain(target.apiKey);
+    expect(cli.out()).not.toContain(target.adminToken);
+    expect((await target.control('GET', '/_sim/webhooks/allow-targets')).targets).toEqual([]);
+    expect((await target.control('GET', '/_sim/tenants?limit=500')).tenants).toEqual(tenantsBefore);
+    expect((await target.control('GET', '/_sim/clock')).offsetSeconds).toBe(clockBefore);
   });
 
   it('exits 1 when a check fails (a wrong integration key), still writing the reports', async () => {

@@ -50,6 +50,9 @@ export const USAGE = `Usage: npm run conform -- --base-url URL --api-key KEY [op
 Certifies a deployment of the Trade Compliance and Freight Audit Service public interface against its
 OpenAPI contract and writes JUnit, JSON and HTML reports.
 
+Pass secrets (keys, tokens) through their variables, not flags: npm run echoes its command line.
+  e.g.  CONFORM_API_KEY=... npm run conform -- --base-url https://staging.example.com
+
 Options (each also read from the environment variable in brackets; a flag wins over the variable):
   --base-url URL          the deployment's base address, e.g. https://staging.example.com  [CONFORM_BASE_URL]
   --api-key KEY           an integration key of the tenant under test                      [CONFORM_API_KEY]
@@ -57,7 +60,9 @@ Options (each also read from the environment variable in brackets; a flag wins o
   --profile PROFILE       readonly | sandbox (default) | simulator                          [CONFORM_PROFILE]
                             readonly: token exchange and GETs only (safe on production)
                             sandbox: full workflows with writes (staging)
-                            simulator: adds checks that use the sandbox control API (/_sim)
+                            simulator: adds checks that use the sandbox control API (/_sim); allows its
+                            webhook receiver there, deletes the tenants it creates, moves only its
+                            own tenants' clocks
   --seed N                seed of every generated input (default: random, printed)          [CONFORM_SEED]
   --runs N                property runs: generated cases per property (default 100)         [CONFORM_RUNS]
   --report-dir DIR        where reports go (default reports/conformance-<timestamp>)        [CONFORM_REPORT_DIR]

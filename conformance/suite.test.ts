@@ -18,13 +18,29 @@ const NEEDS_UNBUILT: string[] = [];
 let target: TestTarget;
 let report: RunReport;
 let seconds: number;
+/** What a run must give back to a shared sandbox (harness/run-scope.ts): read before and after it. */
+let before: SandboxState;
+let after: SandboxState;
+interface SandboxState {
+  tenantIds: string[];
+  sandboxOffsetSeconds: number;
+  allowTargets: string[];
+}
+const sandboxState = async (t: TestTarget): Promise<SandboxState> => ({
+  tenantIds: (await t.control('GET', '/_sim/tenants?limit=500')).tenants.map((tenant: { id: string }) => tenant.id),
+  sandboxOffsetSeconds: (await t.control('GET', '/_sim/clock')).offsetSeconds,
+  allowTargets: (await t.control('GET', '/_sim/webhooks/allow-targets')).targets,
+});
 
 beforeAll(async () => {
-  // The simulator's own job timings, as deployed.
-  target = await startTestTarget({ label: 'suite', env: { SIM_JOB_START_DELAY_MS: undefined, SIM_JOB_PROCESSING_MS: undefined } });
+  // The simulator's own job timings, as deployed, and no webhook allow list at start: the run allows its
+  // local receiver through the control API, as the README's simulator-profile command does.
+  target = await startTestTarget({ label: 'suite', env: { SIM_JOB_START_DELAY_MS: undefined, SIM_JOB_PROCESSING_MS: undefined, SIM_WEBHOOK_ALLOW_TARGETS: undefined } });
+  before = await sandboxState(target);
   const started = performance.now();
   report = await runSuite(target.options({ runs: 100 }), checksFor(loadTargetContract('v1.3.0')));
   seconds = (performance.now() - started) / 1000;
+  after = await sandboxState(target);
   console.log(`suite against the simulator: ${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals.skipped} skipped in ${seconds.toFixed(1)} s`);
 }, 300_000);
 afterAll(async () => target?.close());
@@ -44,6 +60,12 @@ describe('the conformance suite against the simulator', () => {
       expect(result.failures.some((f) => f.rule === 'response-conformance' && f.message.includes('501')), op).toBe(true);
     }
     expect(report.results.filter((r) => r.verdict === 'skipped').map((r) => `${r.id}: ${r.reason}`)).toEqual(EXPECTED_SKIPS);
+  });
+
+  it('leaves the tenant list, the sandbox-wide clock and the webhook allow list as it found them', () => {
+    expect(report.notes ?? []).toEqual([]);
+    expect(after).toEqual(before);
+    expect(before.allowTargets).toEqual([]);
   });
 
   it('runs every check of the simulator profile in under three minutes', () => {

@@ -1,6 +1,7 @@
 // createSimulator(deps): the whole middleware order on one screen.
-//   request id + log line -> response defects (off unless switched on) -> error envelope -> /_sim control API
-//   -> contract routes per served version
+//   request id + log line + request log entry -> fault scope (per tenant, X-Sim-Fault) -> response defects (off
+//   unless switched on) -> error envelope -> site pages (/, /healthz, /contracts, /docs) -> console page
+//   (/_sim/console) -> /_sim control API -> contract routes per served version
 // Each contract route runs: authenticate -> rate limit -> parse + validate -> idempotency -> handler -> flush.
 import os from 'node:os';
 import path from 'node:path';
@@ -9,22 +10,29 @@ import Koa from 'koa';
 import { DASHBOARD_CONTRACT, loadContract } from '../contracts/lib/bundle.js';
 import { createContractSchemas } from '../contracts/lib/schemas.js';
 import { SERVABLE_VERSIONS } from './config.js';
+import { consoleRoutes } from './console/routes.js';
 import { createControl } from './control/index.js';
 import type { SandboxIdentity } from './control/bootstrap.js';
 import { createDomains, type Domains } from './domains/index.js';
 import type { KernelDeps } from './kernel/deps.js';
 import { contractRouter } from './kernel/http/contract-routes.js';
 import { errorEnvelope } from './kernel/http/error-envelope.js';
+import { faultScope } from './kernel/http/fault-scope.js';
 import { createIdempotency } from './kernel/http/idempotency.js';
 import { createRateLimiter, type RateLimiter } from './kernel/http/rate-limit.js';
 import { requestLog } from './kernel/http/request-log.js';
 import { responseDefects } from './kernel/http/response-defects.js';
+import { createRequestJournal, DEFAULT_REQUEST_LOG_SIZE, type RequestJournal } from './kernel/request-journal.js';
+import type { StoreHealth } from './site/health.js';
+import { siteRoutes } from './site/site.routes.js';
 
 export interface Simulator {
   app: Koa;
   deps: KernelDeps;
   domains: Domains;
   rateLimiter: RateLimiter;
+  /** The request log of the public API (GET /_sim/requests); main.ts adds the HTTP parser's refusals. */
+  requests: RequestJournal;
   /** Served versions and the URL prefix of each ('' for the default). */
   versions: Array<{ version: string; prefix: string }>;
   /** operationIds per version that answer 501 because their domain is not built yet. */
@@ -39,7 +47,13 @@ export function servedVersions(contract: string, defaultVersion: string): Array<
   return [{ version: defaultVersion, prefix: '' }, ...SERVABLE_VERSIONS.map((version) => ({ version, prefix: `/versions/${version}` }))];
 }
 
-export async function createSimulator(deps: KernelDeps): Promise<Simulator> {
+/** What main.ts knows beyond the kernel: the store's write failures, for GET /healthz (site/health.ts). */
+export interface SimulatorOptions {
+  storeHealth?: StoreHealth;
+}
+
+export async function createSimulator(deps: KernelDeps, options: SimulatorOptions = {}): Promise<Simulator> {
+  const startedAt = performance.now();
   const { config, store, log, ids } = deps;
   const domains = createDomains(deps);
   const rateLimiter = createRateLimiter(deps.clocks, async (tenantId) => (await domains.tenants.settings(tenantId)).rateLimits, { defects: deps.defects });
@@ -49,14 +63,22 @@ export async function createSimulator(deps: KernelDeps): Promise<Simulator> {
 
   const app = new Koa();
   app.proxy = false;
-  app.use(requestLog(log, ids));
+  // The request log of the public API (GET /_sim/requests): a bounded ring, SIM_REQUEST_LOG_SIZE entries.
+  const requests = createRequestJournal(config.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE);
+  app.use(requestLog(log, ids, { journal: requests, clocks: deps.clocks }));
+  // Faults per tenant and per request (X-Sim-Fault): the scope every defect hook reads (kernel/defects.ts).
+  app.use(faultScope(deps.defects, config));
   // Defect injection: outside the envelope, so it sees final bodies (README "Defect injection").
   app.use(responseDefects(deps.defects, domains.responseDefects));
   app.use(errorEnvelope(log));
 
   const versions = servedVersions(config.contract, config.defaultVersion);
   const unhandled: Record<string, string[]> = {};
-  const control = createControl({ deps, domains, rateLimiter, versions, unhandled: () => unhandled });
+  const control = createControl({ deps, domains, rateLimiter, versions, unhandled: () => unhandled, requests });
+  // The root page, /healthz, the served contracts and /docs (site/site.routes.ts): public, no tenant data.
+  app.use(siteRoutes({ versions, store: config.dbPath ? 'file' : 'memory', storeHealth: options.storeHealth, startedAt }));
+  // The sandbox console's page and assets (no data, no token); its data comes from the control API.
+  app.use(consoleRoutes());
   app.use(control.router.routes());
   /** One contract's routes, served with the public authentication (every operation has a principal). */
   const mount = (version: string, handlers: Parameters<typeof contractRouter>[0]['handlers'], prefix?: string) => {
@@ -93,6 +115,7 @@ export async function createSimulator(deps: KernelDeps): Promise<Simulator> {
     deps,
     domains,
     rateLimiter,
+    requests,
     versions,
     unhandled,
     async start() {

@@ -37,30 +37,103 @@ export interface SimulatorConfig {
   logLevel: string;
   /** Defect injection (README "Defect injection"): catalogue ids switched on at start; none by default. */
   defects: string[];
+  /** `--help`: print {@link usage} and exit (main.ts). */
+  help: boolean;
+  /** `--new-key`: issue another integration key for the default tenant at start and print it (keys are kept
+   *  only as hashes, so one shown on an earlier run cannot be shown again). */
+  newKey: boolean;
+  /** SIM_ALLOW_FAULT_HEADER: honour `X-Sim-Fault` (one request's faults; simulator/kernel/http/fault-scope.ts). Off by default. */
+  allowFaultHeader: boolean;
+  /** SIM_REQUEST_LOG_SIZE: requests the in-memory request log keeps (GET /_sim/requests; kernel/request-journal.ts). */
+  requestLogSize: number;
 }
 
 const bool = (value: string | undefined) => value !== undefined && /^(1|true|yes|on)$/i.test(value);
 
+/** A command line or setting the simulator cannot start with: main.ts prints its message alone, exit 2. */
+export class ConfigError extends Error {}
+
+/** One line per unknown option, missing value or stray argument, instead of node:util's TypeError text. */
+function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        contract: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        db: { type: 'string' },
+        strict: { type: 'boolean' },
+        'no-strict': { type: 'boolean' },
+        'new-key': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    const option = /'([^']+)'/.exec(message)?.[1];
+    const reason =
+      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `unknown option ${option ?? ''}`.trim()
+      : code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' ? `unexpected argument ${option ?? ''}`.trim()
+      : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? `${option?.split(' ')[0] ?? 'an option'} needs a value`
+      : message.split('\n')[0];
+    throw new ConfigError(`${reason} (npm start -- --help lists the options)`);
+  }
+}
+
+/** `npm start -- --help`: every option and environment variable (simulator/README.md "Settings" explains each). */
+export function usage(): string {
+  const rows: Array<[string, string]> = [
+    ['--port N, PORT', 'port to listen on (4010)'],
+    ['--host H, HOST', 'address to listen on (127.0.0.1)'],
+    ['--contract V, SIM_CONTRACT', `served version: ${SERVABLE_VERSIONS.join(', ')} or all (v1.3.0)`],
+    ['SIM_DEFAULT_CONTRACT', 'with --contract all: the version served without prefix (v1.3.0)'],
+    ['--db FILE, SIM_DB', 'store snapshot file; journal, lock and artifacts beside it (.sim-data/store.json)'],
+    ['SIM_ARTIFACTS', 'uploaded files and generated documents (<SIM_DB>.artifacts)'],
+    ['SIM_ADMIN_TOKEN', 'bearer of the /_sim control API (generated once, kept in the store)'],
+    ['SIM_INTEGRATION_KEY', "pins the default tenant's integration key (generated on first run)"],
+    ['--new-key', 'issue another integration key for the default tenant and print it'],
+    ['SIM_JWT_SECRET', 'HS256 secret of bearer tokens (generated once, kept in the store)'],
+    ['ALLOW_API_KEY_FALLBACK', 'spec 5.3 legacy x-api-key + x-org-id pair (off)'],
+    ['SIM_WEBHOOK_ALLOW_TARGETS', 'local testing only: webhook hosts allowed despite SSRF rules, plain HTTP (empty)'],
+    ['SIM_JOB_START_DELAY_MS', 'virtual delay before a job starts (250)'],
+    ['SIM_JOB_PROCESSING_MS', 'virtual time a job processes (1500)'],
+    ['SIM_IDEMPOTENCY_TTL_SECONDS', 'how long an Idempotency-Key is remembered (86400)'],
+    ['SIM_COMPACT_AFTER_BYTES', 'journal size that triggers a snapshot (67108864)'],
+    ['SIM_REQUEST_TIMEOUT_MS', 'time a client may take to send a request (30000)'],
+    ['SIM_HEADERS_TIMEOUT_MS', 'time a client may take to send its headers (10000)'],
+    ['--strict, --no-strict, SIM_STRICT', 'refuse to start while an operation has no handler (off)'],
+    ['LOG_LEVEL', 'pino level: fatal, error, warn, info, debug, trace, silent (info)'],
+    ['SIM_DEFECTS', 'testing only: comma-separated defect ids switched on (empty)'],
+    ['SIM_ALLOW_FAULT_HEADER', 'testing only: honour X-Sim-Fault on a request (off)'],
+    ['SIM_REQUEST_LOG_SIZE', 'requests kept in memory for GET /_sim/requests; 0: off (2000)'],
+    ['-h, --help', 'this text'],
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length)) + 2;
+  return [
+    'Trade Compliance and Freight Audit Service sandbox',
+    '',
+    'usage: npm start -- [options]     (options win over the environment; defaults in brackets)',
+    '',
+    ...rows.map(([name, meaning]) => `  ${name.padEnd(width)}${meaning}`),
+    '',
+    'Once started: GET / lists every page and contract; GET /healthz; /docs; /_sim/console.',
+    '',
+  ].join('\n');
+}
+
 export function loadConfig(argv: string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): SimulatorConfig {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      contract: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      db: { type: 'string' },
-      strict: { type: 'boolean' },
-      'no-strict': { type: 'boolean' },
-    },
-    strict: true,
-  });
+  const values = parseCommandLine(argv);
   const contract = values.contract ?? env.SIM_CONTRACT ?? 'v1.3.0';
   if (contract !== 'all' && !(SERVABLE_VERSIONS as readonly string[]).includes(contract)) {
-    throw new Error(`--contract must be one of ${SERVABLE_VERSIONS.join(', ')} or all`);
+    throw new ConfigError(`--contract must be one of ${SERVABLE_VERSIONS.join(', ')} or all`);
   }
+  const port = Number(values.port ?? env.PORT ?? 4010);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`port must be a number from 0 to 65535, not ${values.port ?? env.PORT}`);
   const dbPath = values.db ?? env.SIM_DB ?? '.sim-data/store.json';
   return {
-    port: Number(values.port ?? env.PORT ?? 4010),
+    port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
     contract,
     defaultVersion: contract === 'all' ? env.SIM_DEFAULT_CONTRACT ?? 'v1.3.0' : contract,
@@ -81,6 +154,10 @@ export function loadConfig(argv: string[] = process.argv.slice(2), env: NodeJS.P
     strict: values['no-strict'] ? false : values.strict ?? bool(env.SIM_STRICT),
     logLevel: env.LOG_LEVEL ?? 'info',
     defects: (env.SIM_DEFECTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    help: values.help ?? false,
+    newKey: values['new-key'] ?? false,
+    allowFaultHeader: bool(env.SIM_ALLOW_FAULT_HEADER),
+    requestLogSize: Number(env.SIM_REQUEST_LOG_SIZE ?? 2000),
   };
 }
 

@@ -1,55 +1,128 @@
-// Boot: config -> store -> kernel -> simulator -> HTTP server + worker. `npm start` runs this.
+// Boot: config -> store lock -> store -> kernel -> simulator -> HTTP server bound -> start -> banner.
+// `npm start` runs this (from its bundle, scripts/start.mjs). What a user gets wrong at start (an unknown
+// option, a busy port, a store another sandbox holds) ends in one line, never a stack trace (issue 16).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import pino from 'pino';
-import { loadConfig } from './config.js';
+import { ConfigError, loadConfig, usage, type SimulatorConfig } from './config.js';
 import { createSimulator } from './app.js';
 import { DEFECT_IDS } from './control/defects.catalogue.js';
 import { createClock, createScheduler, createTenantClocks } from './kernel/clock.js';
 import { createDefects } from './kernel/defects.js';
 import { createHttpServer } from './kernel/http/server.js';
+import { recordRefusal } from './kernel/http/request-log.js';
 import { randomIds } from './kernel/ids.js';
 import { openStore } from './kernel/store/store.js';
+import { bannerLines } from './site/banner.js';
+import { createStoreHealth } from './site/health.js';
+import { acquireStoreLock, StoreLockedError } from './site/store-lock.js';
 
-const config = loadConfig();
+/** Prints one line to stderr and exits: the user's mistake, not the program's, so no stack trace. */
+const refuse = (line: string, code: number): never => {
+  process.stderr.write(`${line}\n`);
+  process.exit(code);
+};
+
+const config: SimulatorConfig = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) return refuse(`npm start: ${error.message}`, 2);
+    throw error;
+  }
+})();
+if (config.help) {
+  process.stdout.write(usage());
+  process.exit(0);
+}
 // Defect injection: an unknown SIM_DEFECTS id refuses to start (README "Defect injection").
 const defects = (() => {
   try {
     return createDefects(config.defects, DEFECT_IDS);
   } catch (error) {
-    process.stderr.write(`SIM_DEFECTS: ${(error as Error).message}\n`);
-    process.exit(1);
+    return refuse(`SIM_DEFECTS: ${(error as Error).message}`, 1);
   }
 })();
 const log = pino({ level: config.logLevel, base: undefined });
-const store = await openStore({ file: config.dbPath ?? undefined, compactAfterBytes: config.compactAfterBytes, onError: (err) => log.error({ err }, 'store write failed') });
+
+// One process per store (site/store-lock.ts): released on any exit, taken over when its holder is gone.
+if (config.dbPath) {
+  mkdirSync(path.dirname(path.resolve(config.dbPath)), { recursive: true });
+  try {
+    const lock = acquireStoreLock(config.dbPath, { notice: (line) => process.stderr.write(`${line}\n`) });
+    process.on('exit', () => lock.release());
+  } catch (error) {
+    if (error instanceof StoreLockedError) refuse(error.message, 1);
+    throw error;
+  }
+}
+
+const storeHealth = createStoreHealth();
+const store = await openStore({
+  file: config.dbPath ?? undefined,
+  compactAfterBytes: config.compactAfterBytes,
+  onError: (err) => {
+    storeHealth.record(err);
+    log.error({ err }, 'store write failed');
+  },
+});
 const clock = createClock();
 const clocks = createTenantClocks(clock);
 const scheduler = createScheduler(clocks, (err) => log.error({ err }, 'scheduled task failed'));
-const simulator = await createSimulator({ config, store, clock, clocks, scheduler, ids: randomIds, log, defects });
-const identity = await simulator.start();
+const simulator = await createSimulator({ config, store, clock, clocks, scheduler, ids: randomIds, log, defects }, { storeHealth });
 
+// The port is bound before the sandbox is set up, so a busy port refuses before a first run creates (and
+// would never show) the default key. Requests arriving meanwhile wait for the set-up to finish.
+let markStarted!: () => void;
+const started = new Promise<void>((resolve) => (markStarted = resolve));
+const handle = simulator.app.callback();
+// Until the set-up is done each request waits for it; then requests go straight to the app (no promise hop).
+let dispatch: (req: IncomingMessage, res: ServerResponse) => unknown = (req, res) => void started.then(() => handle(req, res));
+void started.then(() => (dispatch = handle));
 // Parser refusals answered in the envelope, slow or short requests timed out (kernel/http/server.ts).
-const server = createHttpServer(simulator.app.callback(), {
+const server = createHttpServer((req, res) => dispatch(req, res), {
   log,
   ids: randomIds,
   timeouts: { requestTimeoutMs: config.requestTimeoutMs, headersTimeoutMs: config.headersTimeoutMs },
+  // The request log shows these too (GET /_sim/requests): a malformed request is an integrator's to see.
+  onRefused: (refusal) => recordRefusal(simulator.requests, clocks, refusal),
 });
-server.listen(config.port, config.host, () => {
-  const baseUrl = `http://${config.host}:${config.port}`;
-  const lines = [
-    `Trade Compliance and Freight Audit Service sandbox`,
-    `  base URL        ${baseUrl}${simulator.versions.length > 1 ? `  (also ${simulator.versions.filter((v) => v.prefix).map((v) => v.prefix + '/').join(', ')})` : ''}`,
-    `  contract        ${simulator.versions.map((v) => v.version).filter((v, i, all) => all.indexOf(v) === i).join(', ')}`,
-    `  store           ${config.dbPath ?? '(memory)'}`,
-    `  admin token     ${identity.adminToken}`,
-    `  tenant          ${identity.tenantId}`,
-    `  integration key ${identity.integrationKey ?? `(shown on first run; key id ${identity.integrationKeyId}. Create another: POST ${baseUrl}/_sim/tenants)`}`,
-  ];
-  if (defects.active().length) lines.push(`  DEFECTS ON      ${defects.active().join(', ')}  (deliberate misbehaviour; GET/PUT /_sim/defects)`);
-  for (const [version, ops] of Object.entries(simulator.unhandled)) {
-    if (ops.length) lines.push(`  not implemented yet in ${version} (answer 501): ${ops.join(', ')}`);
-  }
-  process.stdout.write(lines.join('\n') + '\n');
+await new Promise<void>((resolve) => {
+  server.once('error', (error: NodeJS.ErrnoException) => {
+    const where = `${config.host}:${config.port}`;
+    const line =
+      error.code === 'EADDRINUSE' ? `port ${config.port} is in use: set PORT or --port`
+      : error.code === 'EACCES' ? `cannot listen on ${where}: permission denied (a port under 1024 needs privileges): set PORT or --port`
+      : error.code === 'EADDRNOTAVAIL' ? `cannot listen on ${where}: no such address on this machine: set HOST or --host`
+      : `cannot listen on ${where}: ${error.message}`;
+    simulator.stop().finally(() => refuse(line, 1));
+  });
+  server.listen(config.port, config.host, resolve);
 });
+
+let identity = await simulator.start();
+if (config.newKey) {
+  // Keys are stored as hashes (domains/auth/key.store.ts): a key shown once cannot be shown again, so a user
+  // who lost it gets another one; the earlier keys keep working until revoked.
+  const key = await simulator.domains.auth.keys.create({ tenantId: identity.tenantId, defaultAdapter: 'catalog-excel' });
+  await store.flush();
+  identity = { ...identity, integrationKeyId: key.keyId, integrationKey: key.integrationKey };
+}
+markStarted();
+const address = server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+process.stdout.write(
+  bannerLines({
+    baseUrl: `http://${config.host}:${port}`,
+    versions: simulator.versions,
+    store: config.dbPath,
+    identity,
+    newKeyIssued: config.newKey,
+    defects: defects.active(),
+    unhandled: simulator.unhandled,
+  }).join('\n') + '\n',
+);
 
 let stopping = false;
 const shutdown = (signal: string) => {

@@ -7,6 +7,7 @@ import { SkipCheck } from './check.js';
 import { ConformanceClient, TokenCache } from './client.js';
 import { loadTargetContract } from './contract.js';
 import { startReceiver, type Receiver } from './receiver.js';
+import { RunScope, tenantOfToken } from './run-scope.js';
 import type { CheckResult, Failure, Need, Profile, RunReport, TargetOptions } from './types.js';
 
 export interface RunHooks {
@@ -16,10 +17,22 @@ export interface RunHooks {
 
 const PROFILE_RANK: Record<Profile, number> = { readonly: 0, sandbox: 1, simulator: 2 };
 
+/** The secrets of a run and the environment variables the CLI reads them from (cli.ts parseCli). */
+const SECRET_VARIABLES = [
+  ['apiKey', 'CONFORM_API_KEY'],
+  ['secondApiKey', 'CONFORM_SECOND_API_KEY'],
+  ['adminToken', 'CONFORM_ADMIN_TOKEN'],
+] as const satisfies ReadonlyArray<readonly [keyof TargetOptions, string]>;
+
+/**
+ * The command that runs the same checks with the same inputs again, as it can be pasted into a POSIX shell.
+ * Secrets are never written out, and never passed as flags (`npm run` echoes its command line): each is handed
+ * to the CLI through the variable it reads, from the shell variable of the same name (`CONFORM_API_KEY="$CONFORM_API_KEY"`),
+ * so the command works whether that variable is exported or only set in the shell. `--only` may be appended.
+ */
 export function replayCommand(options: TargetOptions, only?: string[]): string {
-  const parts = ['npm run conform --', `--base-url ${options.baseUrl}`, '--api-key $API_KEY', `--contract ${options.contract}`, `--profile ${options.profile}`, `--seed ${options.seed}`, `--runs ${options.runs}`];
-  if (options.adminToken) parts.push('--admin-token $ADMIN_TOKEN');
-  if (options.secondApiKey) parts.push('--second-api-key $SECOND_API_KEY');
+  const secrets = SECRET_VARIABLES.filter(([option]) => options[option]).map(([, variable]) => `${variable}="$${variable}"`);
+  const parts = [...secrets, 'npm run conform --', `--base-url ${options.baseUrl}`, `--contract ${options.contract}`, `--profile ${options.profile}`, `--seed ${options.seed}`, `--runs ${options.runs}`];
   if (options.webhookUrl) parts.push(`--webhook-url ${options.webhookUrl}`);
   if (only?.length) parts.push(`--only ${only.join(',')}`);
   return parts.join(' ');
@@ -37,7 +50,8 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
   const selected = selectChecks(checks, options.only);
   const noSink = () => {};
   const client = new ConformanceClient(options.baseUrl, options.apiKey, contract, noSink, tokens, options.timeoutMs);
-  const admin = options.profile === 'simulator' && options.adminToken ? new AdminClient(options.adminUrl ?? rootUrl(options.baseUrl), options.adminToken, noSink) : undefined;
+  const scope = options.profile === 'simulator' && options.adminToken ? await runScope(options, contract) : undefined;
+  const admin = scope && options.adminToken ? new AdminClient(options.adminUrl ?? rootUrl(options.baseUrl), options.adminToken, noSink, scope) : undefined;
   let second: ConformanceClient | undefined = options.secondApiKey ? client.withApiKey(options.secondApiKey) : undefined;
   let receiver: Receiver | undefined;
 
@@ -51,7 +65,7 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
       case 'secondTenant':
         if (second) return undefined;
         if (admin) {
-          const created = await admin.createTenant({ name: 'Conformance second tenant' });
+          const created = await admin.createTenant({ name: 'Conformance second tenant' }, 'run');
           second = client.withApiKey(created.integrationKey);
           return undefined;
         }
@@ -60,7 +74,11 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
         if (PROFILE_RANK[options.profile] < 1) return `profile ${options.profile} sends no writes`;
         if (receiver) return undefined;
         if (options.webhookUrl) receiver = await startReceiver({ publicUrl: options.webhookUrl, host: '0.0.0.0', port: Number(process.env.CONFORM_WEBHOOK_PORT ?? 0) || undefined });
-        else if (options.profile === 'simulator') receiver = await startReceiver();
+        else if (options.profile === 'simulator') {
+          receiver = await startReceiver();
+          // The sandbox refuses loopback targets (spec 6 rule 4) unless allowed: the receiver is allowed for this run.
+          if (admin && scope) await scope.allow(admin, new URL(receiver.url).host).catch((error: Error) => scope.problems.push(`the local webhook receiver could not be allowed: ${error.message}`));
+        }
         else return 'needs --webhook-url: a public URL that forwards to the built-in receiver';
         return undefined;
     }
@@ -105,6 +123,8 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
         } catch (error) {
           if (error instanceof SkipCheck) reason = error.message;
           else failures.push({ rule: 'check-error', message: (error as Error).stack?.split('\n').slice(0, 3).join(' ') ?? String(error) });
+        } finally {
+          if (admin) await scope?.endCheck(admin);
         }
         requests = counter.count;
       }
@@ -122,6 +142,7 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
       hooks.onCheckEnd?.(result, index, selected.length);
     }
   } finally {
+    if (admin) await scope?.endRun(admin);
     await receiver?.close();
   }
   const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -133,7 +154,27 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
     results,
     totals,
     replay: replayCommand(options),
+    ...(scope?.problems.length ? { notes: [...scope.problems] } : {}),
   };
+}
+
+/**
+ * The run scope of the simulator profile (run-scope.ts): the tenant of the key under test, read from the
+ * `tenant_id` claim of a token exchanged for it (the sandbox's token format: the simulator profile may rely on
+ * it) and confirmed through the control API. Unknown (a wrong key, another token format), the clock moves stay
+ * sandbox-wide, as before.
+ */
+async function runScope(options: TargetOptions, contract: ReturnType<typeof loadTargetContract>): Promise<RunScope> {
+  const noSink = () => {};
+  const probe = new AdminClient(options.adminUrl ?? rootUrl(options.baseUrl), options.adminToken!, noSink);
+  try {
+    const token = await new ConformanceClient(options.baseUrl, options.apiKey, contract, noSink, new TokenCache(), options.timeoutMs).token();
+    const tenantId = tenantOfToken(token);
+    if (tenantId) await probe.sandboxClock(tenantId);
+    return new RunScope(tenantId);
+  } catch {
+    return new RunScope(undefined);
+  }
 }
 
 /** The control API lives at the server root, also when the base URL addresses a versioned prefix. */

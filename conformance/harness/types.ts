@@ -90,4 +90,6 @@ export interface RunReport {
   results: CheckResult[];
   totals: { passed: number; failed: number; skipped: number };
   replay: string;
+  /** What the run could not give back to a shared sandbox (simulator profile, harness/run-scope.ts). */
+  notes?: string[];
 }

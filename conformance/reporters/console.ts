@@ -1,9 +1,11 @@
 // The console reporter: progress while the suite runs (one updating line on a terminal, one line per check
-// otherwise), then a table per area, each failure in short (rule, message, request line, response status),
-// the totals, the seed and the replay command. Colour only on a terminal (and never with NO_COLOR).
+// otherwise), then a table per area, the failures grouped by cause (one line per cause with its count and
+// check ids; the JSON and HTML reports keep every failure in full), the totals, the seed and the replay
+// command. Colour only on a terminal (and never with NO_COLOR).
 import type { Check } from '../harness/check.js';
 import type { RunHooks } from '../harness/runner.js';
-import type { CheckResult, Failure, RunReport, Verdict } from '../harness/types.js';
+import type { CheckResult, RunReport, Verdict } from '../harness/types.js';
+import { groupFailuresByCause, type FailureCause } from './causes.js';
 import { formatDuration, groupByArea, oneLine, runDurationMs, totalsLine, certified, type RunContext } from './format.js';
 
 export interface ConsoleStream {
@@ -80,12 +82,13 @@ export function renderConsoleSummary(report: RunReport, options: RunContext & { 
 
   const failed = report.results.filter((result) => result.verdict === 'failed');
   if (failed.length) {
-    out.push(paint('1', 'Failures'));
-    for (const result of failed) {
-      out.push(`  ${paint('31', result.id)}: ${result.title}`);
-      for (const failure of result.failures) out.push(...failureLines(failure));
-      if (!result.failures.some((failure) => failure.replay)) out.push(`    ${paint('2', `replay: ${report.replay} --only ${result.id}`)}`);
-    }
+    // One line per cause (causes.ts): the reports files keep every failure with its request and response.
+    const causes = groupFailuresByCause(failed);
+    const failureCount = causes.reduce((sum, cause) => sum + cause.count, 0);
+    const where = options.reportFiles?.length ? 'every failure in full in the reports below' : 'every failure in full in the JSON and HTML reports';
+    out.push(paint('1', `Failures by cause: ${plural(failureCount, 'failure')} in ${plural(failed.length, 'check')}, ${plural(causes.length, 'cause')} (${where})`));
+    for (const cause of causes) out.push(causeLine(cause, paint));
+    out.push(`  ${paint('2', `replay the failed checks: ${report.replay} --only ${failed.map((result) => result.id).join(',')}`)}`);
     out.push('');
   }
 
@@ -94,6 +97,7 @@ export function renderConsoleSummary(report: RunReport, options: RunContext & { 
   const { target } = report;
   out.push(`target ${target.baseUrl}, contract ${target.contract}, profile ${target.profile}, runs ${target.runs}${options.only?.length ? `, only ${options.only.join(',')}` : ''}`);
   out.push(`seed ${target.seed}; replay: ${report.replay}${options.only?.length ? ` --only ${options.only.join(',')}` : ''}`);
+  for (const note of report.notes ?? []) out.push(paint('33', `note: ${note}`));
   if (options.reportFiles?.length) out.push(`reports: ${options.reportFiles.join(', ')}`);
   return out.join('\n') + '\n';
 }
@@ -113,15 +117,15 @@ function table(results: CheckResult[], paint: Paint): string[] {
   return lines;
 }
 
-function failureLines(failure: Failure): string[] {
-  const lines = [`    [${failure.rule}] ${oneLine(failure.message, 300)}`];
-  if (failure.exchange) {
-    const { request, response } = failure.exchange;
-    lines.push(`      ${request.method} ${request.url} -> ${response.status}`);
-  }
-  if (failure.counterexample) lines.push(`      counterexample: ${oneLine(failure.counterexample, 200)}`);
-  if (failure.replay) lines.push(`      replay: ${failure.replay}`);
-  return lines;
+/** Check ids shown on a cause's line before "and N more". */
+const IDS_SHOWN = 6;
+
+function causeLine(cause: FailureCause, paint: Paint): string {
+  const status = cause.status !== undefined ? ` (HTTP ${cause.status})` : '';
+  const shown = cause.checkIds.slice(0, IDS_SHOWN).join(', ');
+  const more = cause.checkIds.length > IDS_SHOWN ? `, and ${cause.checkIds.length - IDS_SHOWN} more` : '';
+  const checks = cause.checkIds.length === 1 ? shown : `${cause.checkIds.length} checks: ${shown}${more}`;
+  return `  ${paint('31', `${cause.count}×`)} [${cause.rule}] ${oneLine(cause.message, 200)}${status} ${paint('2', `— ${checks}`)}`;
 }
 
 function plural(count: number, word: string): string {

@@ -37,7 +37,7 @@ describe('JUnit reporter', () => {
     expect(text).toContain('response: 500 (application/json)');
     expect(text).toContain('[response-conformance] enqueueSimaBatch: status 500 is not documented');
     expect(text).toContain('counterexample: [Enqueue({"skus":["A&B"]}), Cancel(), Poll()]');
-    expect(text).toContain('replay: npm run conform --');
+    expect(text).toContain('replay: CONFORM_API_KEY="$CONFORM_API_KEY" npm run conform --');
     expect(text).toContain('more characters'); // the 20,000-character body is cut
     expect(xml).not.toContain('<script>');
   });

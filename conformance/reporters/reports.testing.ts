@@ -38,7 +38,7 @@ export function syntheticReport(): RunReport {
     target: { baseUrl: 'https://staging.example.test', contract: 'v1.3.0', profile: 'sandbox', seed: 424242, runs: 50 },
     startedAt: '2025-06-01T10:00:00.000Z',
     finishedAt: '2025-06-01T10:01:05.500Z',
-    replay: 'npm run conform -- --base-url https://staging.example.test --api-key $API_KEY --contract v1.3.0 --profile sandbox --seed 424242 --runs 50',
+    replay: 'CONFORM_API_KEY="$CONFORM_API_KEY" npm run conform -- --base-url https://staging.example.test --contract v1.3.0 --profile sandbox --seed 424242 --runs 50',
     totals: { passed: 2, failed: 2, skipped: 2 },
     results: [
       { id: 'auth.token-exchange', title: 'The integration key exchanges for a Bearer token', area: 'auth', verdict: 'passed', failures: [], durationMs: 120, requests: 2 },
@@ -63,7 +63,7 @@ export function syntheticReport(): RunReport {
             exchange: jobsExchange,
             seed: 424242,
             counterexample: '[Enqueue({"skus":["A&B"]}), Cancel(), Poll()]',
-            replay: 'npm run conform -- --base-url https://staging.example.test --api-key $API_KEY --seed 424242 --only jobs.state-machine',
+            replay: 'CONFORM_API_KEY="$CONFORM_API_KEY" npm run conform -- --base-url https://staging.example.test --seed 424242 --only jobs.state-machine',
           },
           { rule: 'response-conformance', message: 'enqueueSimaBatch: status 500 is not documented', exchange: jobsExchange },
         ],

@@ -29,6 +29,8 @@ export interface TestTarget {
   setDefects(active: string[]): Promise<void>;
   /** Runs `body` with exactly these defects active, and none once it settles. */
   withDefects<T>(active: string[], body: () => Promise<T>): Promise<T>;
+  /** A control API call (admin token); throws unless it answers 2xx. */
+  control<T = any>(method: string, path: string, body?: unknown): Promise<T>;
   /** Stops the simulator and removes its store. */
   close(): Promise<void>;
 }
@@ -79,6 +81,12 @@ export async function startTestTarget({ label = 'conform-test', env = {} }: Test
       } finally {
         await setDefects([]);
       }
+    },
+    async control(method, path, body) {
+      const res = await fetch(`${sim.url}${path}`, { method, headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+      return text ? JSON.parse(text) : undefined;
     },
     async close() {
       await sim.kill();

@@ -27,11 +27,35 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the tenants, oldest first (the default tenant first)
+         * @description Sandbox-defined (the console's tenant picker). Names and ids only; keys are never listed.
+         */
+        get: operations["listSandboxTenants"];
         put?: never;
         /** Create a tenant with an integration key */
         post: operations["createSandboxTenant"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/tenants/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tenant and every record it owns
+         * @description Sandbox-defined (no public operation: tenants are an operator's concern). Removes the tenant, its integration keys, its own clock and everything it owns (catalog, jobs, results, feed sessions, shipments, findings, claim submissions, usage, webhook configurations and deliveries), and cancels what was scheduled for it. Its tokens stop working at once. The conformance suite's simulator profile deletes the tenants it created, so that a run leaves the sandbox's tenant list as it found it. An unknown tenant is 404.
+         */
+        delete: operations["deleteSandboxTenant"];
         options?: never;
         head?: never;
         patch?: never;
@@ -269,6 +293,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sim/webhooks/allow-targets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook targets let through despite the SSRF rules
+         * @description Sandbox-defined, for local testing only. Spec 6 rule 4 refuses private, loopback and link-local targets, and a signed webhook must use https; a host or host:port on this list is let through, over plain http too. Empty by default; SIM_WEBHOOK_ALLOW_TARGETS sets it at start.
+         */
+        get: operations["getSandboxWebhookAllowTargets"];
+        /**
+         * Replace the webhook allow list at run time
+         * @description Sandbox-defined. Replaces the list from SIM_WEBHOOK_ALLOW_TARGETS until the next change or restart (a restart starts from the variable again), so a local receiver can be allowed without a restart: the conformance CLI adds its receiver here in the simulator profile and puts the previous list back at the end. It applies to new enqueues and to every later delivery attempt.
+         */
+        put: operations["setSandboxWebhookAllowTargets"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The request log of the public API, newest first
+         * @description Sandbox-defined (issue 16: no public operation). The last requests to the public API kept in memory (a ring of SIM_REQUEST_LOG_SIZE entries, default 2,000; not durable, emptied by a restart or a reset), each with its X-Request-Id, wall-clock and tenant virtual time, tenant, operation, status, duration, request and response headers and bodies, and the faults (defects, test faults) that altered it. Credentials are masked ("***"): the Authorization, x-api-key, x-admin-token, Cookie and Set-Cookie headers, and every JSON field named like a secret (access_token, integrationKey, webhookSecret, password...) at any depth. A body longer than 16 KB is cut (`bodyTruncated`); a multipart body is summarized (its fields, and each file's field, name, size and type, never its bytes). The control API is not logged.
+         */
+        get: operations["listSandboxRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/transitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The append-only transition log of every lifecycle machine, oldest first
+         * @description Sandbox-defined (issue 16: the state histories of the console, usable as audit evidence). Every state change of every machine the contract marks with x-lifecycle (job, feed-session, finding, claim-submission, signup-session, sima-workflow, classification-review), creation included (`from` null), in the order it was made. Kept in the store with the records (durable across restarts; a reset empties it; deleting a tenant keeps its entries). A refused move (409 ACTION_NOT_ALLOWED) records nothing. `requestId` names the request that made the move (X-Request-Id; the request log holds it while it is recent), null for background work such as the job worker.
+         */
+        get: operations["listSandboxTransitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sim/reset": {
         parameters: {
             query?: never;
@@ -303,6 +391,74 @@ export interface paths {
          * @description The ids given become the active set (an empty list switches every defect off). An unknown id changes nothing.
          */
         put: operations["setSandboxDefects"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/tenants/{tenantId}/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The defects and webhook chaos switched on for one tenant
+         * @description Sandbox-defined (the spec has no fault injection). Faults of one tenant apply to its requests once authenticated and to its background work (jobs, webhook deliveries), beside the sandbox-wide defects of /_sim/defects; other tenants are not altered. Nothing is on unless set; kept in memory for the run, and a reset forgets it.
+         */
+        get: operations["getSandboxTenantFaults"];
+        /**
+         * Replace the defects and webhook chaos of one tenant
+         * @description Sandbox-defined. `defects` are catalogue ids (GET /_sim/defects); an unknown id is 400 and changes nothing. `webhookChaos` members left out are off. `{ "defects": [] }` switches everything off.
+         */
+        put: operations["setSandboxTenantFaults"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/fault-header": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the X-Sim-Fault request header is honoured
+         * @description Sandbox-defined. `X-Sim-Fault: <defect id>[, <id>...]` switches catalogue defects on for one request of the public API, only in a sandbox that allows it (SIM_ALLOW_FAULT_HEADER=1, or PUT here); otherwise the header is ignored like any unknown header. While allowed, an unknown id is 400 INVALID_REQUEST.
+         */
+        get: operations["getSandboxFaultHeader"];
+        /**
+         * Allow or refuse the X-Sim-Fault request header
+         * @description Sandbox-defined. `allowed` true or false overrides SIM_ALLOW_FAULT_HEADER for the run; null goes back to it.
+         */
+        put: operations["setSandboxFaultHeader"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/test-values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sandbox's test values (like a payment sandbox's test cards)
+         * @description Sandbox-defined. Values an integrator chooses to get a known outcome (a screening job that fails, an HS code that always needs review, a finding of each type...), documented in simulator/TEST-VALUES.md. Any other value behaves as the spec says.
+         */
+        get: operations["getSandboxTestValues"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -564,6 +720,8 @@ export interface components {
             statusCode: number | null;
             error: string | null;
             durationMs: number;
+            /** @description Sandbox-defined: the X-SVC-Signature header this attempt carried (null when unsigned), so an integrator can compare it with what their receiver computed. Absent on attempts recorded before it was kept. */
+            signature?: string | null;
         };
         /**
          * @example {
@@ -648,6 +806,21 @@ export interface components {
             code: string;
             message: string;
             details?: components["schemas"]["ErrorDetails"];
+        };
+        /**
+         * @example {
+         *       "allowed": true,
+         *       "setting": true,
+         *       "environment": false
+         *     }
+         */
+        FaultHeaderState: {
+            /** @description Whether X-Sim-Fault is honoured now. */
+            allowed: boolean;
+            /** @description The run-time setting (null when SIM_ALLOW_FAULT_HEADER decides). */
+            setting: boolean | null;
+            /** @description SIM_ALLOW_FAULT_HEADER. */
+            environment: boolean;
         };
         /**
          * @example {
@@ -888,6 +1061,11 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @description The contract's x-lifecycle name of a state machine.
+         * @enum {string}
+         */
+        LifecycleName: "job" | "feed-session" | "finding" | "claim-submission" | "signup-session" | "sima-workflow" | "classification-review";
         /** Format: date-time */
         NullableTimestamp: string | null;
         QueueCapSettings: {
@@ -900,6 +1078,89 @@ export interface components {
             read?: components["schemas"]["BucketLimit"];
             write?: components["schemas"]["BucketLimit"];
             upload?: components["schemas"]["BucketLimit"];
+        };
+        RequestLogBody: {
+            headers: {
+                [key: string]: string;
+            };
+            /** @description Parsed JSON, text, { multipart: { fields, files } }, { binary: true, contentType, bytes }, or null. Secrets read ***. */
+            body: unknown;
+            /** @description The body was longer than 16 KB and is cut (body is then the cut text). */
+            bodyTruncated: boolean;
+            bodyBytes: number | null;
+        };
+        RequestLogEntry: {
+            /** @description The X-Request-Id. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Wall-clock arrival time.
+             */
+            at: string;
+            /**
+             * Format: date-time
+             * @description The tenant's virtual time when answered (the sandbox clock without a tenant).
+             */
+            virtualAt: string;
+            /** Format: uuid */
+            tenantId: string | null;
+            method: string;
+            path: string;
+            /** @description The raw query string (without "?"). */
+            query: string;
+            operationId: string | null;
+            status: number;
+            durationMs: number;
+            request: components["schemas"]["RequestLogBody"];
+            response: components["schemas"]["RequestLogBody"];
+            /** @description Defect ids that altered the request. */
+            faults: string[];
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
+         *           "at": "2026-11-02T14:00:01.500Z",
+         *           "virtualAt": "2026-11-02T14:00:01.500Z",
+         *           "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+         *           "method": "POST",
+         *           "path": "/api/auth/token/integration",
+         *           "query": "",
+         *           "operationId": "exchangeIntegrationToken",
+         *           "status": 200,
+         *           "durationMs": 3.4,
+         *           "request": {
+         *             "headers": {
+         *               "content-type": "application/json"
+         *             },
+         *             "body": {
+         *               "integrationKey": "***"
+         *             },
+         *             "bodyTruncated": false,
+         *             "bodyBytes": 52
+         *           },
+         *           "response": {
+         *             "headers": {
+         *               "content-type": "application/json; charset=utf-8"
+         *             },
+         *             "body": {
+         *               "access_token": "***",
+         *               "token_type": "Bearer",
+         *               "expires_in": 3600
+         *             },
+         *             "bodyTruncated": false,
+         *             "bodyBytes": 96
+         *           },
+         *           "faults": []
+         *         }
+         *       ],
+         *       "nextCursor": "41"
+         *     }
+         */
+        RequestLogPage: {
+            items: components["schemas"]["RequestLogEntry"][];
+            nextCursor: string | null;
         };
         /**
          * @example {
@@ -1230,6 +1491,79 @@ export interface components {
             integrationKey: string;
         };
         /**
+         * @description Sandbox-defined. The deleted tenant and how many stored records went with it.
+         * @example {
+         *       "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+         *       "recordsRemoved": 42
+         *     }
+         */
+        TenantDeleted: {
+            /** Format: uuid */
+            tenantId: string;
+            recordsRemoved: number;
+        };
+        /**
+         * @example {
+         *       "tenantId": "3f0c1d2e-5b6a-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "defects": [
+         *         "limits.missing-retry-after"
+         *       ],
+         *       "webhookChaos": {
+         *         "duplicate": true,
+         *         "reorder": false,
+         *         "delaySeconds": 0,
+         *         "badSignature": false,
+         *         "oldTimestamp": false
+         *       }
+         *     }
+         */
+        TenantFaults: {
+            tenantId: string;
+            defects: string[];
+            webhookChaos: WithRequired<components["schemas"]["WebhookChaos"], "duplicate" | "reorder" | "delaySeconds" | "badSignature" | "oldTimestamp">;
+        };
+        /**
+         * @example {
+         *       "defects": [
+         *         "limits.missing-retry-after"
+         *       ],
+         *       "webhookChaos": {
+         *         "duplicate": true
+         *       }
+         *     }
+         */
+        TenantFaultsUpdate: {
+            defects: string[];
+            webhookChaos?: components["schemas"]["WebhookChaos"];
+        };
+        /**
+         * @example {
+         *       "total": 1,
+         *       "tenants": [
+         *         {
+         *           "id": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+         *           "name": "Sandbox tenant",
+         *           "slug": "sandbox-0b7e3c1a",
+         *           "status": "active",
+         *           "createdAt": "2026-11-02T14:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        TenantList: {
+            total: number;
+            tenants: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                slug: string;
+                /** @enum {string} */
+                status: "active" | "suspended";
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+        };
+        /**
          * @example {
          *       "rateLimits": {
          *         "read": {
@@ -1321,6 +1655,28 @@ export interface components {
             };
         };
         /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "sima.screening-fails",
+         *           "area": "sima",
+         *           "value": "SKU prefix SIM-FAIL-",
+         *           "effect": "the sima_validation job FAILS",
+         *           "operation": "uploadSimaValidation"
+         *         }
+         *       ]
+         *     }
+         */
+        TestValues: {
+            items: {
+                id: string;
+                area: string;
+                value: string;
+                effect: string;
+                operation: string;
+            }[];
+        };
+        /**
          * @description Integration token response (spec 2.1).
          * @example {
          *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJrZXkifQ.c2lnbmF0dXJl",
@@ -1337,6 +1693,58 @@ export interface components {
             /** @description Seconds; typically 3600. */
             expires_in: number;
             default_adapter?: string | null;
+        };
+        /**
+         * @example {
+         *       "seq": 2,
+         *       "at": "2026-11-02T14:00:01.750Z",
+         *       "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+         *       "machine": "job",
+         *       "resourceId": "8d3c2b1a-4e5f-4a6b-9c7d-0e1f2a3b4c5d",
+         *       "from": "PENDING",
+         *       "to": "PROCESSING",
+         *       "requestId": null
+         *     }
+         */
+        Transition: {
+            /** @description Order of recording, sandbox-wide. */
+            seq: number;
+            /**
+             * Format: date-time
+             * @description The tenant's virtual time (the sandbox clock for records of no tenant).
+             */
+            at: string;
+            /** Format: uuid */
+            tenantId: string | null;
+            machine: components["schemas"]["LifecycleName"];
+            /** @description The id of the job, session, finding, submission, SIMA result or review. */
+            resourceId: string;
+            /** @description null when the record was created in `to`. */
+            from: string | null;
+            to: string;
+            /** @description X-Request-Id of the request that made the move; null for background work. */
+            requestId: string | null;
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "seq": 1,
+         *           "at": "2026-11-02T14:00:01.500Z",
+         *           "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+         *           "machine": "job",
+         *           "resourceId": "8d3c2b1a-4e5f-4a6b-9c7d-0e1f2a3b4c5d",
+         *           "from": null,
+         *           "to": "PENDING",
+         *           "requestId": "3f2e1d0c-9b8a-4765-8432-10fedcba9876"
+         *         }
+         *       ],
+         *       "nextCursor": null
+         *     }
+         */
+        TransitionPage: {
+            items: components["schemas"]["Transition"][];
+            nextCursor: string | null;
         };
         /**
          * @example {
@@ -1403,6 +1811,35 @@ export interface components {
              * @description On the tenant's virtual clock.
              */
             recordedAt: string;
+        };
+        /**
+         * @description Sandbox-defined. Hosts or host:port pairs (no scheme, no path) a webhook may target despite the SSRF rules of spec 6 rule 4, over plain http too. Local testing only.
+         * @example {
+         *       "targets": [
+         *         "127.0.0.1",
+         *         "127.0.0.1:8787"
+         *       ]
+         *     }
+         */
+        WebhookAllowTargets: {
+            targets: string[];
+        };
+        /**
+         * @description Sandbox-defined webhook chaos of one tenant, every member off by default: `duplicate` sends every attempt twice (same delivery id, bytes and signature); `reorder` holds each delivery until the tenant's next one has gone (60 s at most), so pairs arrive newest first; `delaySeconds` delays the first attempt (tenant virtual clock); `badSignature` signs the body alone (the signature does not verify); `oldTimestamp` sends a timestamp (and a valid signature over it) 600 s before the attempt.
+         * @example {
+         *       "duplicate": true,
+         *       "reorder": false,
+         *       "delaySeconds": 30,
+         *       "badSignature": false,
+         *       "oldTimestamp": false
+         *     }
+         */
+        WebhookChaos: {
+            duplicate?: boolean;
+            reorder?: boolean;
+            delaySeconds?: number;
+            badSignature?: boolean;
+            oldTimestamp?: boolean;
         };
     };
     responses: {
@@ -1506,6 +1943,31 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
         };
     };
+    listSandboxTenants: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tenants and how many there are. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantList"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
     createSandboxTenant: {
         parameters: {
             query?: never;
@@ -1530,6 +1992,31 @@ export interface operations {
             };
             400: components["responses"]["ControlInvalidRequest"];
             401: components["responses"]["AdminUnauthorized"];
+        };
+    };
+    deleteSandboxTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant is gone; how many records were removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDeleted"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
         };
     };
     createSandboxIntegrationKey: {
@@ -1930,6 +2417,123 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
         };
     };
+    getSandboxWebhookAllowTargets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAllowTargets"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
+    setSandboxWebhookAllowTargets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "targets": [
+                 *         "127.0.0.1:8787"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookAllowTargets"];
+            };
+        };
+        responses: {
+            /** @description The list now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAllowTargets"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
+    listSandboxRequests: {
+        parameters: {
+            query?: {
+                tenantId?: string;
+                operationId?: string;
+                /** @description An exact status (404) or a class (4xx). */
+                status?: string;
+                /** @description Wall-clock time, inclusive. */
+                since?: string;
+                /** @description Wall-clock time, inclusive. */
+                until?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching requests, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogPage"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
+    listSandboxTransitions: {
+        parameters: {
+            query?: {
+                tenantId?: string;
+                machine?: components["schemas"]["LifecycleName"];
+                resourceId?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching transitions, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransitionPage"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
     resetSandbox: {
         parameters: {
             query?: never;
@@ -1995,6 +2599,129 @@ export interface operations {
                 };
             };
             400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
+    getSandboxTenantFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What is on for the tenant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantFaults"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+        };
+    };
+    setSandboxTenantFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantFaultsUpdate"];
+            };
+        };
+        responses: {
+            /** @description What is on for the tenant now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantFaults"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+        };
+    };
+    getSandboxFaultHeader: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allowance in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultHeaderState"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
+    setSandboxFaultHeader: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    allowed: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The allowance in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultHeaderState"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
+    getSandboxTestValues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every test value. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestValues"];
+                };
+            };
             401: components["responses"]["AdminUnauthorized"];
         };
     };
@@ -2100,11 +2827,16 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};
 
 /** operationIds of the operations under `paths`: the requests this API answers (the keys of a handler table). */
 export type PathOperationId =
     | "getSandboxStatus"
+    | "listSandboxTenants"
     | "createSandboxTenant"
+    | "deleteSandboxTenant"
     | "createSandboxIntegrationKey"
     | "issueSandboxDashboardToken"
     | "getSandboxTenantSettings"
@@ -2118,9 +2850,18 @@ export type PathOperationId =
     | "getSandboxClock"
     | "advanceSandboxClock"
     | "listSandboxWebhookDeliveries"
+    | "getSandboxWebhookAllowTargets"
+    | "setSandboxWebhookAllowTargets"
+    | "listSandboxRequests"
+    | "listSandboxTransitions"
     | "resetSandbox"
     | "getSandboxDefects"
     | "setSandboxDefects"
+    | "getSandboxTenantFaults"
+    | "setSandboxTenantFaults"
+    | "getSandboxFaultHeader"
+    | "setSandboxFaultHeader"
+    | "getSandboxTestValues"
     | "getSandboxSignupSettings"
     | "updateSandboxSignupSettings"
     | "getSandboxSignupVerification"

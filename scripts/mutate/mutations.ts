@@ -598,8 +598,8 @@ export const MUTATIONS: Mutation[] = [
     id: 'webhooks.timestamp-in-ms',
     family: 'webhooks',
     file: DISPATCHER,
-    find: 'const timestamp = Math.floor(startedAt / 1000);',
-    replace: 'const timestamp = startedAt;',
+    find: 'const timestamp = Math.floor(startedAt / 1000) - ',
+    replace: 'const timestamp = startedAt - ',
     visible: 'spec 6: X-SVC-Timestamp is a Unix timestamp (seconds); the mutation sends milliseconds (signed consistently).',
   },
   {

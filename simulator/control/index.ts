@@ -12,7 +12,12 @@ import type { ControlHandlerTable } from '../kernel/http/types.js';
 import { settingsOf, type TenantSettings } from '../domains/tenants/index.js';
 import { bootstrapSandbox, type SandboxIdentity } from './bootstrap.js';
 import { DEFECT_CATALOGUE } from './defects.catalogue.js';
+import { faultHeaderAllowed } from '../kernel/http/fault-scope.js';
+import { TEST_VALUES } from './test-values.js';
 import { sandboxStore } from './sandbox.store.js';
+import { tenantPurge } from './tenant-purge.js';
+import type { RequestJournal } from '../kernel/request-journal.js';
+import { logHandlers } from './logs.routes.js';
 
 export interface ControlOptions {
   deps: KernelDeps;
@@ -20,6 +25,8 @@ export interface ControlOptions {
   rateLimiter: RateLimiter;
   versions: Array<{ version: string; prefix: string }>;
   unhandled?: () => Record<string, string[]>;
+  /** The request log of the public API (GET /_sim/requests), written by the request-log middleware. */
+  requests: RequestJournal;
 }
 
 const sameSecret = (given: string, expected: string) => {
@@ -31,6 +38,7 @@ const sameSecret = (given: string, expected: string) => {
 export function createControl(options: ControlOptions) {
   const { deps, domains } = options;
   const sandbox = sandboxStore(deps);
+  const purge = tenantPurge(deps);
   const tenantNamed = async (tenantId: string) => {
     const tenant = await domains.tenants.get(tenantId);
     if (!tenant) throw notFound('tenant');
@@ -41,6 +49,7 @@ export function createControl(options: ControlOptions) {
     const clock = deps.clocks.of((await tenantNamed(tenantId)).id);
     return { tenantId, now: clock.nowIso(), offsetSeconds: clock.offsetMs() / 1000 };
   };
+  const faultHeaderState = () => ({ allowed: faultHeaderAllowed(deps.defects, deps.config), setting: deps.defects.headerAllowance(), environment: deps.config.allowFaultHeader === true });
   const defectState = () => ({ catalogue: DEFECT_CATALOGUE.map((d) => ({ ...d })), active: deps.defects.active() });
 
   const handlers = {
@@ -58,12 +67,21 @@ export function createControl(options: ControlOptions) {
         },
       };
     },
+    // Sandbox-defined: the console's tenant picker (names and ids; keys are never listed).
+    listSandboxTenants: async ({ query }) => ({ status: 200, body: await domains.tenants.list({ limit: query.limit ?? 100, offset: query.offset ?? 0 }) }),
     createSandboxTenant: async ({ body = {} }) => {
       const { status, ...keyOptions } = body;
       // Sandbox-defined `status` (spec 4.1 "tenant must be active"): a suspended tenant to try that refusal on.
       const tenant = await domains.tenants.create({ name: body.name, status });
       const key = await domains.auth.keys.create({ tenantId: tenant.id, ...keyOptions });
       return { status: 201, body: { tenantId: tenant.id, integrationKeyId: key.keyId, integrationKey: key.integrationKey } };
+    },
+    // Sandbox-defined (tenant-purge.ts): the tenant and every record it owns; the conformance CLI's cleanup.
+    deleteSandboxTenant: async ({ params }) => {
+      const tenant = await tenantNamed(params.tenantId);
+      const recordsRemoved = await purge.purge(tenant.id, tenant.paymentCustomerId);
+      deps.log.info({ tenantId: tenant.id, recordsRemoved }, 'tenant deleted');
+      return { status: 200, body: { tenantId: tenant.id, recordsRemoved } };
     },
     createSandboxIntegrationKey: async ({ params, body = {} }) => {
       const tenant = await tenantNamed(params.tenantId);
@@ -130,9 +148,35 @@ export function createControl(options: ControlOptions) {
       await sandbox.advanceClock(Math.round(Number(body.seconds) * 1000), body.tenantId);
       return { status: 200, body: await clockState(body.tenantId) };
     },
+    // Sandbox-defined, local testing only (webhooks/allow-targets.ts): the SSRF allow list, replaceable at run time.
+    getSandboxWebhookAllowTargets: () => ({ status: 200, body: { targets: [...domains.webhooks.allowTargets.list()] } }),
+    setSandboxWebhookAllowTargets: ({ body }) => {
+      const targets = [...domains.webhooks.allowTargets.replace(body.targets)];
+      deps.log.warn({ targets }, 'webhook allow list changed');
+      return { status: 200, body: { targets } };
+    },
+    // Sandbox-defined (issue 16): the request log and the transition log (logs.routes.ts).
+    ...logHandlers(deps, options.requests),
     listSandboxWebhookDeliveries: async ({ query }) => ({ status: 200, body: { deliveries: await domains.webhooks.deliveries({ tenantId: query.tenantId, jobId: query.jobId }) } }),
     // Defect injection (README "Defect injection"): the catalogue and the active set; an unknown id is 400.
     getSandboxDefects: () => ({ status: 200, body: defectState() }),
+    // Faults of one tenant (kernel/defects.ts): catalogue defects and webhook chaos, sandbox-defined.
+    getSandboxTenantFaults: async ({ params }) => {
+      const tenant = await tenantNamed(params.tenantId);
+      return { status: 200, body: { tenantId: tenant.id, ...deps.defects.tenant(tenant.id) } };
+    },
+    setSandboxTenantFaults: async ({ params, body }) => {
+      const tenant = await tenantNamed(params.tenantId);
+      const faults = deps.defects.setTenant(tenant.id, { defects: body.defects, webhookChaos: body.webhookChaos });
+      deps.log.warn({ tenantId: tenant.id, ...faults }, 'tenant faults changed');
+      return { status: 200, body: { tenantId: tenant.id, ...faults } };
+    },
+    getSandboxFaultHeader: () => ({ status: 200, body: faultHeaderState() }),
+    setSandboxFaultHeader: ({ body }) => {
+      deps.defects.allowHeader(body.allowed ?? null);
+      return { status: 200, body: faultHeaderState() };
+    },
+    getSandboxTestValues: () => ({ status: 200, body: { items: TEST_VALUES.map((v) => ({ id: v.id, area: v.area, value: v.value, effect: v.effect, operation: v.operation })) } }),
     setSandboxDefects: ({ body }) => {
       deps.defects.set(body.active);
       deps.log.warn({ defects: deps.defects.active() }, 'defect injection changed');
@@ -146,6 +190,8 @@ export function createControl(options: ControlOptions) {
     resetSandbox: async () => {
       const adminToken = await sandbox.adminToken();
       await deps.store.clear();
+      options.requests.clear();
+      deps.defects.clearTenants(); // their tenants are gone (the sandbox-wide defects stay)
       options.rateLimiter.reset();
       await sandbox.reinstate(adminToken);
       const identity = await bootstrapSandbox(deps, domains, sandbox);

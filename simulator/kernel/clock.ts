@@ -1,6 +1,7 @@
 // Time for everything that depends on it (token expiry, job delays, webhook retries, idempotency expiry,
 // rate windows). Real time plus an offset that the sandbox control API can advance, so an integrator can
 // skip an hour of token life or a webhook back-off without waiting. The offset is persisted by the caller.
+import { inTenantScope } from './defects.js';
 export interface Clock {
   /** Milliseconds since the epoch, virtual. */
   now(): number;
@@ -238,7 +239,8 @@ export function createScheduler(clocks: TenantClocks | Clock, onError: (error: u
         queue = { clock: clockOf(tenantId), tasks: [], head: 0 };
         queues.set(tenantId, queue);
       }
-      const task: Task = { when, seq: seq++, run, cancelled: false };
+      // Each task runs in its tenant's fault scope (kernel/defects.ts), never in that of the request that armed it.
+      const task: Task = { when, seq: seq++, run: () => inTenantScope(tenantId, run), cancelled: false };
       // Binary search for the first later task: equal times keep insertion order.
       let low = queue.head;
       let high = queue.tasks.length;

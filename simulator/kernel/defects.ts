@@ -2,40 +2,250 @@
 // PUT /_sim/defects at run time). Off by default. Integrators use it to test their clients against a
 // misbehaving server; the conformance suite uses it to prove each of its checks can fail. The ids are
 // the catalogue's (simulator/control/defects.catalogue.ts); every hook asks `defects.has` for one id.
+//
+// Beside the sandbox-wide set, a defect can be on for one tenant (PUT /_sim/tenants/{id}/faults) or for one
+// request (the `X-Sim-Fault` header, when the sandbox allows it). The hooks do not change for that: `has`
+// reads the fault scope of the code running now from an AsyncLocalStorage (the request's tenant and header
+// faults, or the tenant of a scheduled task), so a hook deep in a domain needs no tenant argument.
+// Every id `has` answers true for inside a request is remembered as having altered it (the request log).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { invalidRequest } from './errors.js';
 
+/**
+ * Webhook chaos of one tenant (sandbox-defined, off by default): ways a real network and a real
+ * at-least-once sender misbehave that a receiver must survive (spec 6: deliveries are retried, so the
+ * same delivery id can arrive twice; signatures and timestamps are the receiver's to verify).
+ */
+export interface WebhookChaos {
+  /** Every attempt is sent twice, back to back, with the same delivery id, body and signature. */
+  duplicate: boolean;
+  /** Deliveries are held and sent in pairs, the newer first (a lone delivery goes after the hold). */
+  reorder: boolean;
+  /** Seconds (tenant virtual clock) between a job's end and the first attempt of its delivery. */
+  delaySeconds: number;
+  /** The signature does not verify (HMAC over the body alone, like the webhooks.bad-signature defect). */
+  badSignature: boolean;
+  /** The timestamp (and the signature over it) is OLD_TIMESTAMP_SECONDS before the attempt. */
+  oldTimestamp: boolean;
+}
+
+export const NO_CHAOS: Readonly<WebhookChaos> = Object.freeze({ duplicate: false, reorder: false, delaySeconds: 0, badSignature: false, oldTimestamp: false });
+
+/** How old an `oldTimestamp` delivery's timestamp is: well past any replay window a receiver keeps (10 min). */
+export const OLD_TIMESTAMP_SECONDS = 600;
+
+/** What is switched on for one tenant. */
+export interface TenantFaults {
+  defects: string[];
+  webhookChaos: WebhookChaos;
+}
+
+/** The fault scope of the code running now: one request, or one scheduled task of a tenant. */
+interface FaultScope {
+  tenantId: string | null;
+  /** X-Sim-Fault ids of this request (already checked against the catalogue). */
+  header: ReadonlySet<string>;
+  /** Ids that altered this request, in the order they first did; null outside a request. */
+  marked: string[] | null;
+  /** The request's X-Request-Id (the transition log names it); null in background work. */
+  requestId?: string | null;
+}
+
+const scopes = new AsyncLocalStorage<FaultScope>();
+
+// Node 20's AsyncLocalStorage works through promise hooks: while it is enabled, every promise of the process
+// pays for them (about 10 of the 65 µs of an authenticated read, issue 15 bench). So a scope is entered only
+// where it matters (a request that may change state, whose transitions name it; any request or task while
+// a fault is in use), and the storage is disabled again as soon as no scope is running and no fault is in use.
+let running = 0;
+/** Defects objects with a fault in use: sandbox-wide, for a tenant, or the header allowed at run time. */
+const faultsInUse = new Set<object>();
+
+/** Whether every request and task needs its scope now (a fault is in use somewhere). */
+export const scopingWanted = (): boolean => faultsInUse.size > 0;
+
+function inScope<T>(scope: FaultScope, fn: () => T): T {
+  running += 1;
+  let result: T;
+  try {
+    result = scopes.run(scope, fn);
+  } catch (error) {
+    leaveScope();
+    throw error;
+  }
+  if (result instanceof Promise) return result.finally(leaveScope) as T;
+  leaveScope();
+  return result;
+}
+
+function leaveScope(): void {
+  running -= 1;
+  // Disabled a second after the last scope ended, not at once: switching V8's promise hooks on and off
+  // between the requests of a steady write load cost more than keeping them. Work a finished request left
+  // running (none should) loses its scope then: its transitions name no request.
+  if (running === 0 && !idleCheck) idleCheck = setTimeout(disableWhenIdle, IDLE_BEFORE_DISABLE_MS).unref();
+}
+
+const IDLE_BEFORE_DISABLE_MS = 1000;
+let idleCheck: NodeJS.Timeout | undefined;
+function disableWhenIdle(): void {
+  idleCheck = undefined;
+  if (running === 0 && faultsInUse.size === 0) scopes.disable();
+}
+
+/**
+ * Runs `fn` as one request: its header faults, its tenant once authentication names it (`enterTenant`),
+ * and the list `marked` that collects the faults that altered it (the request log reads it back).
+ */
+export function inRequestScope<T>(header: readonly string[], marked: string[], fn: () => T, requestId: string | null = null): T {
+  return inScope({ tenantId: null, header: new Set(header), marked, requestId }, fn);
+}
+
+/** The X-Request-Id of the request the code running now serves; null in background work (jobs, webhooks). */
+export const currentRequestId = (): string | null => scopes.getStore()?.requestId ?? null;
+
+/**
+ * Runs `fn` as background work of one tenant (a job, a webhook attempt): the tenant's faults apply, no
+ * request's header does. The scheduler wraps every task in it, so work a request started (a timer armed
+ * while it ran) never inherits that request's header faults.
+ */
+export function inTenantScope<T>(tenantId: string | undefined, fn: () => T): T {
+  // Without a fault in use a task needs no scope of its own, only none of the request's that armed it or
+  // moved the clock (its transitions name no request).
+  if (!scopingWanted()) return scopes.getStore() ? scopes.exit(fn) : fn();
+  return inScope({ tenantId: tenantId ?? null, header: new Set(), marked: null }, fn);
+}
+
+/** Authentication named the request's tenant: its faults apply from here on. Outside a request: nothing. */
+export function enterTenant(tenantId: string | null | undefined): void {
+  const scope = scopes.getStore();
+  if (scope && tenantId) scope.tenantId = tenantId;
+}
+
+/** Records that a fault altered the current request (no-op outside a request). */
+export function markFault(id: string): void {
+  const marked = scopes.getStore()?.marked;
+  if (marked && !marked.includes(id)) marked.push(id);
+}
+
+/** The faults that altered the current request so far ([] outside a request). */
+export function markedFaults(): string[] {
+  return [...(scopes.getStore()?.marked ?? [])];
+}
+
+/** The tenant of the code running now, when known. */
+export const currentFaultTenant = (): string | null => scopes.getStore()?.tenantId ?? null;
+
 export interface Defects {
+  /** On for the code running now: sandbox-wide, for its tenant, or by its request's header. Marks it. */
   has(id: string): boolean;
-  /** The active ids, in catalogue order. */
+  /** Like `has`, without recording that it altered anything (a check before deciding to apply). */
+  isOn(id: string): boolean;
+  /** The sandbox-wide active ids, in catalogue order. */
   active(): string[];
-  /** Replaces the active set; an unknown id throws 400 INVALID_REQUEST and changes nothing. */
+  /** Replaces the sandbox-wide set; an unknown id throws 400 INVALID_REQUEST and changes nothing. */
   set(ids: string[]): void;
+  /** Checks ids against the catalogue (400 INVALID_REQUEST naming `field`); answers them in catalogue order. */
+  validate(ids: string[], field?: string): string[];
+  /** What is on for one tenant (nothing unless set). */
+  tenant(tenantId: string): TenantFaults;
+  /** Replaces one tenant's faults; unknown ids are 400 and change nothing. */
+  setTenant(tenantId: string, faults: { defects: string[]; webhookChaos?: Partial<WebhookChaos> }): TenantFaults;
+  /** The webhook chaos of the tenant running now (background work or a request). */
+  chaos(tenantId?: string | null): WebhookChaos;
+  /** Forgets every tenant's faults (a sandbox reset removes the tenants). */
+  clearTenants(): void;
+  /** The run-time X-Sim-Fault allowance (PUT /_sim/fault-header); null: SIM_ALLOW_FAULT_HEADER decides. */
+  headerAllowance(): boolean | null;
+  allowHeader(allowed: boolean | null): void;
 }
 
 /** Nothing active and nothing settable: for kernel modules built without a Defects object. */
 export const NO_DEFECTS: Defects = {
   has: () => false,
+  isOn: () => false,
   active: () => [],
   set(ids) {
     if (ids.length) throw invalidRequest('defect injection is not available here', 'active');
+  },
+  validate(ids, field = 'active') {
+    if (ids.length) throw invalidRequest('defect injection is not available here', field);
+    return [];
+  },
+  tenant: () => ({ defects: [], webhookChaos: { ...NO_CHAOS } }),
+  setTenant() {
+    throw invalidRequest('defect injection is not available here', 'defects');
+  },
+  chaos: () => ({ ...NO_CHAOS }),
+  clearTenants: () => {},
+  headerAllowance: () => false,
+  allowHeader() {
+    throw invalidRequest('defect injection is not available here', 'allowed');
   },
 };
 
 export function createDefects(initial: string[], known: string[]): Defects {
   const catalogue = new Set(known);
   let active = new Set<string>();
-  const validated = (ids: string[]): Set<string> => {
+  let headerAllowance: boolean | null = null;
+  const perTenant = new Map<string, { defects: Set<string>; webhookChaos: WebhookChaos }>();
+  const validate = (ids: string[], field = 'active'): string[] => {
     const unknown = ids.filter((id) => !catalogue.has(id));
     if (unknown.length) {
-      throw invalidRequest(`unknown defect id(s): ${unknown.join(', ')} (known: ${known.join(', ')})`, 'active', { unknown });
+      throw invalidRequest(`unknown defect id(s): ${unknown.join(', ')} (known: ${known.join(', ')})`, field, { unknown });
     }
-    return new Set(ids);
+    const wanted = new Set(ids);
+    return known.filter((id) => wanted.has(id));
+  };
+  const isOn = (id: string): boolean => {
+    if (active.has(id)) return true;
+    const scope = scopes.getStore();
+    if (!scope) return false;
+    return scope.header.has(id) || (scope.tenantId !== null && perTenant.get(scope.tenantId)?.defects.has(id) === true);
+  };
+  const tenant = (tenantId: string): TenantFaults => {
+    const faults = perTenant.get(tenantId);
+    return { defects: known.filter((id) => faults?.defects.has(id)), webhookChaos: { ...(faults?.webhookChaos ?? NO_CHAOS) } };
+  };
+  /** Keeps `faultsInUse` true to this object's faults (see scopingWanted). */
+  const refresh = () => {
+    if (active.size > 0 || perTenant.size > 0 || headerAllowance === true) faultsInUse.add(perTenant);
+    else faultsInUse.delete(perTenant);
   };
   const defects: Defects = {
-    has: (id) => active.has(id),
+    has(id) {
+      const on = isOn(id);
+      if (on) markFault(id);
+      return on;
+    },
+    isOn,
     active: () => known.filter((id) => active.has(id)),
     set(ids) {
-      active = validated(ids);
+      active = new Set(validate(ids));
+      refresh();
+    },
+    validate,
+    tenant,
+    setTenant(tenantId, faults) {
+      const ids = validate(faults.defects, 'defects');
+      const webhookChaos = { ...NO_CHAOS, ...faults.webhookChaos };
+      const quiet = ids.length === 0 && Object.entries(webhookChaos).every(([key, value]) => value === NO_CHAOS[key as keyof WebhookChaos]);
+      if (quiet) perTenant.delete(tenantId);
+      else perTenant.set(tenantId, { defects: new Set(ids), webhookChaos });
+      refresh();
+      return tenant(tenantId);
+    },
+    chaos(tenantId = currentFaultTenant()) {
+      return { ...((tenantId !== null && perTenant.get(tenantId)?.webhookChaos) || NO_CHAOS) };
+    },
+    clearTenants: () => {
+      perTenant.clear();
+      refresh();
+    },
+    headerAllowance: () => headerAllowance,
+    allowHeader(allowed) {
+      headerAllowance = allowed;
+      refresh();
     },
   };
   defects.set(initial);

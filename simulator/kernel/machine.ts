@@ -1,5 +1,8 @@
 // Lifecycles as data: a table of transitions per machine, read by one transition() that refuses every
 // move the table does not allow with the spec's 409 ACTION_NOT_ALLOWED.
+// transition() only computes the next state; each move is recorded when the record holding the state is
+// written (transition-log.ts: the append-only log behind GET /_sim/transitions), so a refused move or a
+// compare-and-set that loses a race records nothing.
 import { actionNotAllowed, type ErrorDetails } from './errors.js';
 
 export interface Transition<S extends string, A extends string, C> {

@@ -61,7 +61,7 @@ class Verify implements fc.AsyncCommand<SignupModel, SignupReal> {
   async run(model: SignupModel, real: SignupReal) {
     const session = pick(model, this.n);
     const shown = await real.control.verification(session.id);
-    const now = (await real.admin.clock()).now;
+    const now = (await real.admin.sandboxClock()).now;
     const wrongCode = String((Number(shown.code) + 1) % 1_000_000).padStart(6, '0');
     const [suffix, body] = this.how === 'magic-link' ? ['verify-magic-link', { token: shown.magicLinkToken }] : ['verify-email', { code: this.how === 'code' ? shown.code : wrongCode }];
     const exchange = await call(real.client, 'POST', `${SESSIONS}/${session.id}/${suffix}`, body);
@@ -117,7 +117,8 @@ class AdvanceClock implements fc.AsyncCommand<SignupModel, SignupReal> {
   constructor(readonly seconds: number) {}
   check = () => true;
   async run(model: SignupModel, real: SignupReal) {
-    const { now } = await real.admin.advanceClock(this.seconds);
+    // Signup sessions belong to no tenant: the sandbox-wide clock, not the run's (harness/run-scope.ts).
+    const { now } = await real.admin.advanceSandboxClock(this.seconds);
     for (const session of model.sessions) if (EXPIRABLE.includes(session.status) && now > session.expiresAt) session.mustExpire = true;
   }
   toString = () => `AdvanceClock(${this.seconds} s)`;

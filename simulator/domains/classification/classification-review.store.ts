@@ -2,6 +2,7 @@
 // queries on declared indexes, newest first (creation order within the tenant, `seq`), optionally by status;
 // the compliance check asks whether a SKU has a review still PENDING.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { transitionLog } from '../../kernel/transition-log.js';
 import type { Page } from '../../kernel/store/collection.js';
 import type { ClassificationReviewStatus } from './classification-review.machine.js';
 import type { ClassificationCandidate } from './classification.types.js';
@@ -28,7 +29,7 @@ export interface ClassificationReviewRecord {
 type ReviewField = 'tenantId' | 'status' | 'sku' | 'seq';
 
 export function classificationReviewStore(deps: KernelDeps) {
-  const reviews = deps.store.collection<ClassificationReviewRecord, ReviewField>('classificationReviews', {
+  const reviews = transitionLog(deps).tracked(deps.store.collection<ClassificationReviewRecord, ReviewField>('classificationReviews', {
     fields: { tenantId: (r) => r.tenantId, status: (r) => r.status, sku: (r) => r.sku, seq: (r) => r.seq },
     indexes: {
       // GET /api/trade/classify/reviews, newest first, with or without `status`.
@@ -37,7 +38,7 @@ export function classificationReviewStore(deps: KernelDeps) {
       // POST /api/compliance/check: a SKU's reviews in a state.
       bySku: { keys: ['tenantId', 'sku', 'status'], order: [['seq', 'desc']] },
     },
-  });
+  }), { machine: 'classification-review', state: (r) => r.status, tenantId: (r) => r.tenantId });
   return {
     async get(tenantId: string, id: string): Promise<ClassificationReviewRecord | undefined> {
       const found = await reviews.get(id);

@@ -17,7 +17,7 @@ export type * from './jobs.types.js';
 export { JOBS_DEFECTS, jobsResponseDefects } from './jobs.defects.js';
 
 export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): JobsDomain {
-  const jobs = jobStore(deps.store);
+  const jobs = jobStore(deps);
   const worker = createWorker(deps, jobs);
   const admission = queueAdmission(deps, jobs, peers.tenants);
   // Admission counts the tenant's in-flight jobs and then the job is created: one tenant's enqueues must not

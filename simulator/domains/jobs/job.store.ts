@@ -1,7 +1,9 @@
 // The `jobs` collection: the only file that touches it. Every list and count is a query over a declared
 // index (one tenant's jobs newest first, optionally of one type and status; the in-flight jobs per tenant
 // and family), never a scan; each maps to one SQL statement on a database store.
-import type { Store } from '../../kernel/store/collection.js';
+import type { KernelDeps } from '../../kernel/deps.js';
+import type { Collection } from '../../kernel/store/collection.js';
+import { transitionLog } from '../../kernel/transition-log.js';
 import { isInFlight, type JobStatus } from './job.machine.js';
 import type { JobOutcomeCounts, JobReconciliation, JobRecord, JobSkippedRows, JobType, QueueFamily } from './jobs.types.js';
 
@@ -32,8 +34,8 @@ const NEWEST_FIRST = [
   ['seq', 'desc'],
 ] as const;
 
-export function jobStore(store: Store) {
-  const jobs = store.collection<JobRecord, JobField>(JOBS_COLLECTION, {
+export function jobStore(deps: Pick<KernelDeps, 'store' | 'clocks'>) {
+  const jobs = trackedJobs(deps, deps.store.collection<JobRecord, JobField>(JOBS_COLLECTION, {
     fields: {
       tenantId: (j) => j.tenantId,
       type: (j) => j.type,
@@ -57,7 +59,7 @@ export function jobStore(store: Store) {
       // The finished jobs whose listeners have not all run yet (a crash between the end and its notice).
       noticePending: { keys: ['noticePending'], order: [['createdAt', 'asc']] },
     },
-  });
+  }));
 
   const inFlightWhere = (tenantId: string, family?: QueueFamily) => (family === undefined ? { inFlight: true, tenantId } : { inFlight: true, tenantId, family });
 
@@ -113,3 +115,8 @@ export function jobStore(store: Store) {
 }
 
 export type JobStore = ReturnType<typeof jobStore>;
+
+/** Every status change of a job goes to the transition log (kernel/transition-log.ts, lifecycle `job`). */
+function trackedJobs<F extends string>(deps: Pick<KernelDeps, 'store' | 'clocks'>, jobs: Collection<JobRecord, F>): Collection<JobRecord, F> {
+  return transitionLog(deps).tracked(jobs, { machine: 'job', state: (j) => j.status, tenantId: (j) => j.tenantId });
+}

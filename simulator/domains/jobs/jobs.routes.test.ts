@@ -44,7 +44,7 @@ describe('GET /api/jobs and GET /api/jobs/{id}', () => {
 
   it('keeps creation order for jobs created in the same millisecond', async () => {
     const deps = await createTestDeps({ config: SLOW_JOBS });
-    const store = jobStore(deps.store);
+    const store = jobStore(deps);
     const now = deps.clock.nowIso();
     const ids: string[] = [];
     for (const id of ['a', 'b', 'c']) ids.push((await store.create({ id, tenantId: 't', type: 'ship_upload', family: 'upload', input: null, now })).id);
@@ -119,7 +119,7 @@ describe('GET /api/jobs and GET /api/jobs/{id}', () => {
 
   it('lists one tenant quickly with 100,000 jobs in the store', async () => {
     const deps = await createTestDeps({ config: SLOW_JOBS });
-    const store = jobStore(deps.store);
+    const store = jobStore(deps);
     const now = deps.clock.nowIso();
     for (let i = 0; i < 100_000; i++) {
       await store.create({ id: `big-${i}`, tenantId: i % 10 === 0 ? 'small' : 'big', type: i % 3 === 0 ? 'sima_validation' : 'ship_upload', family: 'upload', input: null, now });

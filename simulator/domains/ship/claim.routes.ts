@@ -16,6 +16,7 @@ import { writePacket } from './claim-packet.js';
 import type { claimPresenter } from './claim.response.js';
 import type { ClaimStore } from './claim.store.js';
 import { CLAIMABLE_STATES, explainFinding, isBlockingPolicy } from './finding.explain.js';
+import { TEST_CARRIER_POLICIES } from './ship.test-values.js';
 import type { FindingPresenter } from './finding.response.js';
 import type { FindingStore } from './finding.store.js';
 import { carrierOf } from './shipment-columns.js';
@@ -61,7 +62,8 @@ export function claimRoutes(deps: Pick<KernelDeps, 'clocks' | 'ids' | 'config' |
   }
 
   const refuseBlockedCarrier = async (tenantId: string, carrier: string, action: string) => {
-    const policy = (await tenants.settings(tenantId)).carrierPolicies?.[carrier]?.policy ?? null;
+    // The tenant's policy, else a test carrier's built-in one (ship.test-values.ts).
+    const policy = (await tenants.settings(tenantId)).carrierPolicies?.[carrier]?.policy ?? TEST_CARRIER_POLICIES[carrier] ?? null;
     // defect injection (SIM_DEFECTS): ship.carrier-policy-ignored lets a blocked carrier's claims through
     if (isBlockingPolicy(policy) && !deps.defects.has('ship.carrier-policy-ignored')) throw actionNotAllowed(`carrier ${carrier} is configured as ${policy} for this tenant: ${action} is blocked`, { subcode: 'carrier_blocked', carrier, policy, action });
   };

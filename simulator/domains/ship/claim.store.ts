@@ -2,6 +2,7 @@
 // touching them. A link says a finding is bundled in a submission; whether it still holds the finding
 // depends on the submission's status (spec 4.5 rule 3), so links are never rewritten, only read with it.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { transitionLog } from '../../kernel/transition-log.js';
 import { INACTIVE_SUBMISSION_STATES } from './claim.machine.js';
 import type { ClaimSubmissionRecord, ClaimSubmissionStatus } from './ship.types.js';
 
@@ -14,15 +15,15 @@ interface ClaimLink {
   submissionId: string;
 }
 
-export function claimStore(deps: Pick<KernelDeps, 'store' | 'ids'>) {
-  const submissions = deps.store.collection<ClaimSubmissionRecord, Field>('shipClaimSubmissions', {
+export function claimStore(deps: Pick<KernelDeps, 'store' | 'ids' | 'clocks'>) {
+  const submissions = transitionLog(deps).tracked(deps.store.collection<ClaimSubmissionRecord, Field>('shipClaimSubmissions', {
     fields: { tenantId: (s) => s.tenantId, status: (s) => s.status, createdAt: (s) => s.createdAt },
     indexes: {
       // spec 4.5 GET /api/ship/claims/submissions: newest first, optionally in one status.
       byTenant: { keys: ['tenantId'], order: [['createdAt', 'desc']] },
       byStatus: { keys: ['tenantId', 'status'], order: [['createdAt', 'desc']] },
     },
-  });
+  }), { machine: 'claim-submission', state: (s) => s.status, tenantId: (s) => s.tenantId });
   const links = deps.store.collection<ClaimLink, 'findingId'>('shipClaimLinks', {
     fields: { findingId: (l) => l.findingId },
     indexes: { byFinding: { keys: ['findingId'] } },

@@ -2,19 +2,20 @@
 // /api/ship/findings) pages a tenant's findings, optionally in one workflow state, newest upload first
 // then file order; the status counts are one GROUP BY; a shipment's findings come by their own index.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { transitionLog } from '../../kernel/transition-log.js';
 import type { FindingRecord, FindingWorkflowStatus } from './ship.types.js';
 
 type Field = 'tenantId' | 'workflowStatus' | 'shipmentId' | 'createdAt' | 'row';
 
-export function findingStore(deps: Pick<KernelDeps, 'store'>) {
-  const findings = deps.store.collection<FindingRecord, Field>('shipFindings', {
+export function findingStore(deps: Pick<KernelDeps, 'store' | 'clocks'>) {
+  const findings = transitionLog(deps).tracked(deps.store.collection<FindingRecord, Field>('shipFindings', {
     fields: { tenantId: (f) => f.tenantId, workflowStatus: (f) => f.workflowStatus, shipmentId: (f) => f.shipmentId, createdAt: (f) => f.createdAt, row: (f) => f.row },
     indexes: {
       byTenant: { keys: ['tenantId'], order: [['createdAt', 'desc'], ['row', 'asc']] },
       byStatus: { keys: ['tenantId', 'workflowStatus'], order: [['createdAt', 'desc'], ['row', 'asc']] },
       byShipment: { keys: ['shipmentId'], order: [['row', 'asc']] },
     },
-  });
+  }), { machine: 'finding', state: (f) => f.workflowStatus, tenantId: (f) => f.tenantId });
   return {
     create: (record: FindingRecord) => findings.create(record),
     /** The tenant's finding, or undefined (another tenant's reads as absent: spec 7 NOT_FOUND). */

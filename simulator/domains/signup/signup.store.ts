@@ -2,6 +2,7 @@
 // `signupSessions`, `signupSlugs` and `signupSettings` collections. Sessions belong to no tenant: every
 // time here is the sandbox clock (deps.clock). Reads by id only; a slug is its own record's id (no scan).
 import type { KernelDeps } from '../../kernel/deps.js';
+import { transitionLog } from '../../kernel/transition-log.js';
 import type { SignupSessionRecord, SignupSettings } from './signup.types.js';
 
 interface SlugClaim {
@@ -20,7 +21,8 @@ export const DEFAULT_SIGNUP_SETTINGS: SignupSettings = { enabled: true, retryAft
 const SETTINGS_ID = 'sandbox';
 
 export function signupStore(deps: KernelDeps) {
-  const sessions = deps.store.collection<SignupSessionRecord>('signupSessions');
+  // A session belongs to no tenant until provisioning names one (its entries then carry that tenant).
+  const sessions = transitionLog(deps).tracked(deps.store.collection<SignupSessionRecord>('signupSessions'), { machine: 'signup-session', state: (s) => s.status, tenantId: (s) => s.tenantId });
   const slugs = deps.store.collection<SlugClaim>('signupSlugs');
   const settings = deps.store.collection<SettingsRecord>('signupSettings');
   return {

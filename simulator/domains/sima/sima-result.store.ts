@@ -5,6 +5,7 @@
 import type { Schema } from '../../../contracts/generated/index.js';
 import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
+import { transitionLog } from '../../kernel/transition-log.js';
 import type { Page, Where } from '../../kernel/store/collection.js';
 import type { SimaOutcome } from './screening.js';
 import type { SimaReviewAction } from './sima-review.machine.js';
@@ -71,7 +72,10 @@ function currentWhere(tenantId: string, filter: SimaResultFilter): Where<ResultF
 }
 
 export function simaResultStore(deps: KernelDeps) {
-  const results = deps.store.collection<SimaResultRecord, ResultField>('simaResults', {
+  // The review workflow of each result (lifecycle sima-workflow; a result without a workflow is not in it).
+  // Its moves are logged, not its creation: a screening job records results by the hundred thousand (issue 15
+  // bench:large), and each result already carries the state it was created in and when (analysisDate).
+  const results = transitionLog(deps).tracked(deps.store.collection<SimaResultRecord, ResultField>('simaResults', {
     fields: {
       tenantId: (r) => r.tenantId,
       sku: (r) => r.sku,
@@ -90,7 +94,7 @@ export function simaResultStore(deps: KernelDeps) {
       // Every screening of a SKU, oldest first (evidence history).
       history: { keys: ['tenantId', 'sku'], order: [['analysisDate', 'asc']] },
     },
-  });
+  }), { machine: 'sima-workflow', state: (r) => r.workflowStatus, tenantId: (r) => r.tenantId, recordCreation: false });
 
   const markOne = async (id: string, version?: string) =>
     results.modify(id, (r) => (r.isStale || r.simaConfigVersion === version || r.supersededAt !== null ? undefined : { ...r, isStale: true }));

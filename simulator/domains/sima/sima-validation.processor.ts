@@ -13,6 +13,7 @@ import { importCatalogFile } from './catalog-import.js';
 import type { SimaUploadInput } from './sima.types.js';
 import type { CatalogItemRecord, CatalogStore } from './catalog.store.js';
 import { screenItem } from './screening.js';
+import { FAILING_SKU_PREFIX } from './sima.test-values.js';
 import type { MeasuresConfig } from './measures-config.js';
 import { newCuid, type SimaResultRecord, type SimaResultStore } from './sima-result.store.js';
 
@@ -41,6 +42,10 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
     const report = imported ? (p: number) => context.progress(50 + p / 2) : context.progress;
     // A SKU named twice is screened once.
     const requested = imported ? [...imported.skus] : input.skus === null ? (await catalog.all(tenantId)).map((item) => item.sku) : [...new Set(input.skus)];
+
+    // Test value (simulator/TEST-VALUES.md): a SKU with the failing prefix makes the whole job fail.
+    const failing = requested.find((sku) => sku.startsWith(FAILING_SKU_PREFIX));
+    if (failing !== undefined) throw new Error(`SKU ${failing} is a sandbox test value: screening jobs that include it fail (prefix ${FAILING_SKU_PREFIX})`);
 
     const outcomes = { atRisk: 0, cleared: 0, needsReview: 0, falsePositive: 0 };
     const unknown: string[] = [];

@@ -9,6 +9,7 @@ import { tenantStore } from '../tenants/index.js';
 import type { WebhookConfig, WebhooksDomain } from '../webhooks/index.js';
 import { createSima } from './index.js';
 import { simaResultStore } from './sima-result.store.js';
+import { allowTargets } from '../webhooks/allow-targets.js';
 
 /** Accepts `webhookUrl` (https only) and records what was attached. */
 export function recordingWebhooks() {
@@ -27,6 +28,7 @@ export function recordingWebhooks() {
     },
     async jobFinished() {},
     deliveries: async () => [],
+    allowTargets: allowTargets([]),
   } satisfies WebhooksDomain;
   return { webhooks, attached };
 }

@@ -52,6 +52,11 @@ export function tenantStore(deps: KernelDeps) {
     /** The first tenant created (the sandbox's default tenant). */
     first: async () => (await tenants.query({ where: {}, limit: 1 })).items[0],
     count: () => tenants.count(),
+    /** A page of tenants, oldest first (the default tenant first): the console's tenant picker. */
+    list: async (page: { limit: number; offset: number }) => {
+      const { items, total } = await tenants.query({ where: {}, limit: page.limit, offset: page.offset });
+      return { tenants: items.map(({ id, name, slug, status, createdAt }) => ({ id, name, slug, status, createdAt })), total };
+    },
     async create(input: { name?: string; slug?: string; id?: string; status?: Tenant['status'] } = {}): Promise<Tenant> {
       const id = input.id ?? deps.ids.uuid();
       const now = deps.clock.nowIso();

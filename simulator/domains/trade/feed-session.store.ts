@@ -1,13 +1,17 @@
 // Trade feed sessions (`feedSessions`): the only file that touches the collection. One record per session,
 // read by id within its tenant (another tenant's session is absent: 404) and changed by compare-and-set.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { transitionLog } from '../../kernel/transition-log.js';
 import type { FeedSessionRecord } from './trade.types.js';
 
 export function feedSessionStore(deps: KernelDeps) {
-  const sessions = deps.store.collection<FeedSessionRecord, 'tenantId' | 'createdAt'>('feedSessions', {
-    fields: { tenantId: (s) => s.tenantId, createdAt: (s) => s.createdAt },
-    indexes: { byTenant: { keys: ['tenantId'], order: [['createdAt', 'asc']] } },
-  });
+  const sessions = transitionLog(deps).tracked(
+    deps.store.collection<FeedSessionRecord, 'tenantId' | 'createdAt'>('feedSessions', {
+      fields: { tenantId: (s) => s.tenantId, createdAt: (s) => s.createdAt },
+      indexes: { byTenant: { keys: ['tenantId'], order: [['createdAt', 'asc']] } },
+    }),
+    { machine: 'feed-session', state: (s) => s.status, tenantId: (s) => s.tenantId },
+  );
   return {
     create: (record: FeedSessionRecord) => sessions.create(record),
     /** The session, when it is the tenant's. */

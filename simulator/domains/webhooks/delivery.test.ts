@@ -72,7 +72,8 @@ describe('webhook deliveries', () => {
 
     const [delivery] = await webhooks.deliveries({ jobId: JOB });
     expect(delivery).toMatchObject({ id: body.id, tenantId: 'tenant-1', jobId: JOB, event: 'job.completed', status: 'delivered', nextAttemptAt: null });
-    expect(delivery.attempts).toEqual([{ number: 1, at: new Date(T0).toISOString(), statusCode: 204, error: null, durationMs: expect.any(Number) }]);
+    expect(delivery.attempts).toEqual([{ number: 1, at: new Date(T0).toISOString(), statusCode: 204, error: null, durationMs: expect.any(Number), signature: request.headers['x-svc-signature'] }]);
+    expect(delivery.attempts[0].signature).toMatch(/^v1=[0-9a-f]{64}$/);
     expect(await webhooks.deliveries({ tenantId: 'other-tenant' })).toEqual([]);
   });
 

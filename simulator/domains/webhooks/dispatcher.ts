@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { KernelDeps } from '../../kernel/deps.js';
+import { OLD_TIMESTAMP_SECONDS } from '../../kernel/defects.js';
 import { transition } from '../../kernel/machine.js';
 import { actionAfter, deliveryMachine, RETRY_GAPS_MS } from './delivery.machine.js';
 import { isAllowedTarget } from './ssrf.js';
@@ -16,6 +17,8 @@ import type { DeliveryAttempt } from './webhooks.types.js';
 export interface DispatcherOptions {
   resolve: Resolve;
   timeoutMs: number;
+  /** The webhook allow list in force (allow-targets.ts), read at each attempt; default the start-up list. */
+  allowTargets?: () => readonly string[];
 }
 
 /** spec 6: `v1=` + hex HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the secret. */
@@ -47,7 +50,7 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
     return attempt;
   };
 
-  const headersFor = (delivery: StoredDelivery, number: number, timestamp: number, secret: string | null) => ({
+  const headersFor = (delivery: StoredDelivery, number: number, timestamp: number, secret: string | null, badSignature = false) => ({
     'Content-Type': 'application/json',
     'User-Agent': 'svc-sandbox-webhooks/1',
     // defect injection (SIM_DEFECTS): webhooks.wrong-event-header names an event that does not exist.
@@ -58,7 +61,7 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
     // defect injection (SIM_DEFECTS): webhooks.missing-signature sends no signature; webhooks.bad-signature signs the body alone.
     ...(secret === null || deps.defects.has('webhooks.missing-signature')
       ? {}
-      : { 'X-SVC-Signature': deps.defects.has('webhooks.bad-signature') ? bodyOnlySignature(secret, delivery.body) : signature(secret, timestamp, delivery.body) }),
+      : { 'X-SVC-Signature': deps.defects.has('webhooks.bad-signature') || badSignature ? bodyOnlySignature(secret, delivery.body) : signature(secret, timestamp, delivery.body) }),
   });
 
   /** defect injection (SIM_DEFECTS): webhooks.delivery-id-changes sends every attempt under a new delivery id (header and body). */
@@ -86,25 +89,39 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
     // Attempts are appended only when they end: one cut off by a crash is retried with the same number.
     const number = delivery.attempts.length + 1;
     const startedAt = clock.now();
-    const timestamp = Math.floor(startedAt / 1000);
+    // Webhook chaos of the tenant (PUT /_sim/tenants/{id}/faults; off by default): see kernel/defects.ts.
+    const chaos = deps.defects.chaos(delivery.tenantId);
+    const timestamp = Math.floor(startedAt / 1000) - (chaos.oldTimestamp ? OLD_TIMESTAMP_SECONDS : 0);
     const secret = await secretOf(delivery);
     const started = performance.now();
     let result: AttemptResult;
+    // Kept with the attempt (sandbox-defined, the console shows it): the X-SVC-Signature header as sent.
+    let sentSignature: string | null = null;
     if (secret === undefined) {
       // Never send unsigned what the integrator asked to be signed.
       result = { statusCode: null, error: 'the webhook secret could not be decrypted' };
     } else {
       try {
         const sent = asSent(delivery);
-        result = await sendAttempt({
-          url: delivery.url,
-          headers: headersFor(sent, number, timestamp, secret),
-          body: sent.body,
-          resolve: options.resolve,
-          allowed: isAllowedTarget(new URL(delivery.url), deps.config.webhookAllowTargets),
-          timeoutMs: options.timeoutMs,
-          signal: shutdown.signal,
-        });
+        const headers: Record<string, string> = headersFor(sent, number, timestamp, secret, chaos.badSignature);
+        sentSignature = headers['X-SVC-Signature'] ?? null;
+        const send = () =>
+          sendAttempt({
+            url: delivery.url,
+            headers,
+            body: sent.body,
+            resolve: options.resolve,
+            allowed: isAllowedTarget(new URL(delivery.url), options.allowTargets?.() ?? deps.config.webhookAllowTargets),
+            timeoutMs: options.timeoutMs,
+            signal: shutdown.signal,
+          });
+        result = await send();
+        // Chaos `duplicate`: the same attempt again (same delivery id, bytes and signature), as an
+        // at-least-once sender may; only the first send's result is the attempt's.
+        if (chaos.duplicate) {
+          const again = await send();
+          deps.log.info({ deliveryId: id, attempt: number, statusCode: again.statusCode, error: again.error }, 'webhook attempt duplicated (chaos)');
+        }
       } catch (error) {
         if (error instanceof AttemptInterrupted) return;
         throw error;
@@ -122,6 +139,7 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
       statusCode: result.statusCode,
       error: result.error,
       durationMs: Math.round(performance.now() - started),
+      signature: sentSignature,
     };
     const saved = await store.updateDelivery({
       ...current,

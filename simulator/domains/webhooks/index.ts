@@ -1,6 +1,7 @@
 // What the webhooks domain offers (spec 6): parsing webhook configuration off enqueue bodies, remembering
 // it per job, and delivering job.completed / job.failed with signatures, retries and SSRF protection.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { allowTargets } from './allow-targets.js';
 import { ATTEMPT_TIMEOUT_MS } from './delivery.machine.js';
 import { toDeliveryView } from './delivery.response.js';
 import { deliveriesOnJobEnd } from './deliveries.js';
@@ -24,11 +25,13 @@ export interface WebhooksOptions {
 export function createWebhooks(deps: KernelDeps, options: WebhooksOptions = {}): WebhooksDomain {
   const store = webhookStore(deps);
   const secrets = secretBox(deps);
-  const dispatcher = createDispatcher(deps, store, secrets, { resolve: options.resolve ?? systemResolve, timeoutMs: options.timeoutMs ?? ATTEMPT_TIMEOUT_MS });
+  const allowList = allowTargets(deps.config.webhookAllowTargets);
+  const dispatcher = createDispatcher(deps, store, secrets, { resolve: options.resolve ?? systemResolve, timeoutMs: options.timeoutMs ?? ATTEMPT_TIMEOUT_MS, allowTargets: allowList.list });
   return {
     name: 'webhooks',
     handlers: {}, // webhooks have no public operation: they are calls the service makes
-    parseConfig: (body) => parseWebhookConfig(body, deps.config.webhookAllowTargets),
+    parseConfig: (body) => parseWebhookConfig(body, allowList.list()),
+    allowTargets: allowList,
     async attach(jobId, tenantId, config) {
       await store.putConfig({
         id: jobId,

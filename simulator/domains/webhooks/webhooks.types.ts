@@ -1,5 +1,6 @@
 // The webhooks domain's types: what it offers (re-exported by index.ts).
 import type { DomainModule } from '../domain.js';
+import type { AllowTargets } from './allow-targets.js';
 
 export type WebhookEvent = 'job.completed' | 'job.failed';
 
@@ -18,6 +19,8 @@ export interface DeliveryAttempt {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** The X-SVC-Signature header sent (null when unsigned); absent on attempts stored before it was kept. */
+  signature?: string | null;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -60,4 +63,6 @@ export interface WebhooksDomain extends DomainModule {
   /** A job reached COMPLETED/FAILED: creates a delivery when subscribed and schedules attempt 1 now. */
   jobFinished(event: FinishedJob): Promise<void>;
   deliveries(filter?: { tenantId?: string; jobId?: string }): Promise<DeliveryView[]>;
+  /** The webhook allow list (local testing only), replaceable at run time through the control API. */
+  allowTargets: AllowTargets;
 }

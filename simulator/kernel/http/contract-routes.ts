@@ -7,7 +7,7 @@ import { koaBody } from 'koa-body';
 import type { OpenApiDocument } from '../../../contracts/lib/bundle.js';
 import { listOperations, type ContractOperation } from '../../../contracts/lib/operations.js';
 import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
-import { NO_DEFECTS, type Defects } from '../defects.js';
+import { enterTenant, NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError, internalError, invalidRequest } from '../errors.js';
 import type { Store } from '../store/collection.js';
 import type { Idempotency } from './idempotency.js';
@@ -82,6 +82,8 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
       const principal = await options.authenticate(op, headers);
       if (needsPrincipal && !principal) throw internalError();
       ctx.state.principal = principal;
+      // The tenant's own faults (PUT /_sim/tenants/{id}/faults) apply from here on (kernel/defects.ts).
+      enterTenant(principal?.tenantId);
       if (principal) await options.rateLimiter.consume(principal, op);
       if (hasBody) {
         await bodyParser(ctx, async () => {}).catch((error: unknown) => {

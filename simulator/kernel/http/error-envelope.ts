@@ -1,5 +1,5 @@
 // The one place errors become the spec's envelope { code, message, details? }. Unknown errors are logged
-// with the request id and answered as 500 INTERNAL_ERROR without internals.
+// with the request id and their stack, and answered as 500 INTERNAL_ERROR without internals.
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { ApiError, internalError } from '../errors.js';
@@ -11,7 +11,11 @@ export function errorEnvelope(log: Logger): Middleware {
       if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
     } catch (caught) {
       const error = toApiError(caught);
-      if (error.status >= 500) log.error({ err: caught, requestId: ctx.state.requestId }, 'unexpected error');
+      // Unexpected: anything that became 500 INTERNAL_ERROR (an escaped exception, a broken invariant), logged
+      // with its stack. A 5xx raised on purpose (503 FEATURE_DISABLED, 501 NOT_IMPLEMENTED) is an answer, not
+      // a fault: one line without a stack.
+      if (error.code === 'INTERNAL_ERROR') log.error({ err: caught, requestId: ctx.state.requestId }, 'unexpected error');
+      else if (error.status >= 500) log.info({ requestId: ctx.state.requestId, status: error.status, code: error.code }, error.message);
       ctx.status = error.status;
       ctx.set(error.headers);
       ctx.body = error.toEnvelope();

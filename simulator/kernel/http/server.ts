@@ -29,13 +29,17 @@ function refusalOf(code: string | undefined): { reason: string; message: string 
   return { reason: 'malformed_request', message: 'the request is not valid HTTP/1.1' };
 }
 
+/** The envelope of a refusal (spec 7: 400 INVALID_REQUEST naming the reason). */
+export function refusalBody(code: string | undefined): string {
+  const { reason, message } = refusalOf(code);
+  return JSON.stringify(new ApiError('INVALID_REQUEST', message, { reason }).toEnvelope());
+}
+
 /** The raw HTTP/1.1 response for a refusal: written on the socket, since no ServerResponse exists (or it cannot be used). */
 export function refusalResponse(code: string | undefined, requestId: string): string {
-  const { reason, message } = refusalOf(code);
-  const error = new ApiError('INVALID_REQUEST', message, { reason });
-  const body = JSON.stringify(error.toEnvelope());
+  const body = refusalBody(code);
   return [
-    `HTTP/1.1 ${error.status} Bad Request`,
+    'HTTP/1.1 400 Bad Request',
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
     `X-Request-Id: ${requestId}`,
@@ -45,7 +49,19 @@ export function refusalResponse(code: string | undefined, requestId: string): st
   ].join('\r\n');
 }
 
-export function createHttpServer(handler: RequestListener, options: { log: Logger; ids: IdGenerator; timeouts?: Partial<ServerTimeouts> }): Server {
+/** A request the HTTP parser refused, as answered (for the request log: kernel/request-journal.ts). */
+export interface ParserRefusal {
+  requestId: string;
+  status: number;
+  body: string;
+  /** Node's error code (HPE_HEADER_OVERFLOW, ERR_HTTP_REQUEST_TIMEOUT...). */
+  code: string | undefined;
+}
+
+export function createHttpServer(
+  handler: RequestListener,
+  options: { log: Logger; ids: IdGenerator; timeouts?: Partial<ServerTimeouts>; onRefused?: (refusal: ParserRefusal) => void },
+): Server {
   const requestTimeoutMs = options.timeouts?.requestTimeoutMs ?? DEFAULT_SERVER_TIMEOUTS.requestTimeoutMs;
   const headersTimeoutMs = Math.min(options.timeouts?.headersTimeoutMs ?? DEFAULT_SERVER_TIMEOUTS.headersTimeoutMs, requestTimeoutMs);
   const server = createServer(
@@ -68,6 +84,7 @@ export function createHttpServer(handler: RequestListener, options: { log: Logge
     const requestId = options.ids.uuid();
     options.log.info({ requestId, code: error.code, reason: refusalOf(error.code).reason }, 'request refused by the HTTP parser');
     socket.end(refusalResponse(error.code, requestId));
+    options.onRefused?.({ requestId, status: 400, body: refusalBody(error.code), code: error.code });
   });
   return server;
 }

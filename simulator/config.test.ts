@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, usage } from './config.js';
+
+describe('simulator settings (config.ts)', () => {
+  it('lists in the --help usage every environment variable and option config.ts reads', () => {
+    const source = readFileSync(new URL('./config.ts', import.meta.url), 'utf8');
+    const body = source.slice(source.indexOf('export function loadConfig'));
+    const variables = new Set([...body.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]));
+    const options = new Set([...source.matchAll(/^ {8}'?([a-z][a-z-]*)'?: \{ type: '(?:string|boolean)'/gm)].map((m) => `--${m[1]}`));
+    expect(variables.size).toBeGreaterThan(15);
+    expect(options).toContain('--new-key');
+    const text = usage();
+    for (const name of [...variables, ...options]) expect(text, name).toMatch(new RegExp(`(^|[ ,])${name}\\b`, 'm'));
+  });
+
+  it('refuses a mistyped option, a stray argument, a bad port or an unknown contract with a ConfigError of one line', () => {
+    for (const [argv, env, message] of [
+      [['--prot', '1'], {}, 'unknown option --prot (npm start -- --help lists the options)'],
+      [['serve'], {}, 'unexpected argument serve (npm start -- --help lists the options)'],
+      [['--db'], {}, '--db needs a value (npm start -- --help lists the options)'],
+      [[], { PORT: 'eighty' }, 'port must be a number from 0 to 65535, not eighty'],
+      [['--contract', 'v2'], {}, '--contract must be one of v1.3.0, v1.2.0, v1.1.0 or all'],
+    ] as const) {
+      expect(() => loadConfig([...argv], env)).toThrow(ConfigError);
+      expect(() => loadConfig([...argv], env)).toThrow(message);
+    }
+  });
+
+  it('reads --help, -h and --new-key', () => {
+    expect(loadConfig(['--help'], {}).help).toBe(true);
+    expect(loadConfig(['-h'], {}).help).toBe(true);
+    expect(loadConfig(['--new-key'], {}).newKey).toBe(true);
+    expect(loadConfig([], {})).toMatchObject({ help: false, newKey: false });
+  });
+});

@@ -1,0 +1,191 @@
+// The sandbox console in a real headless Chromium (Debian's, through playwright-core): a simulator process
+// with some activity (a SIMA batch that completes and signs a webhook to a local receiver, a tenant whose
+// name is markup), then the page: sign in with the admin token and read what it shows, advance the clock.
+// Skips locally without a chromium (scripts/browser/chromium.ts says why); fails under CI=true.
+// UPDATE_SCREENSHOTS=1 rewrites simulator/console/console.png (the README's screenshot).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../contracts/lib/prism.js';
+import { launchChromium, lookupChromium } from '../../scripts/browser/chromium.js';
+import { startSimulatorProcess, type SimulatorProcess } from '../testing/process.js';
+import { CONSOLE_DIR, CONSOLE_PATH } from './routes.js';
+
+const chromium = lookupChromium();
+const ADMIN = 'console-test-admin-token';
+const KEY = 'tfk_console_test_key';
+const HOSTILE_NAME = '<img src=x onerror="window.__injected=1">Acme & Co';
+
+let sim: SimulatorProcess | undefined;
+let browser: Browser | undefined;
+let receiver: Server | undefined;
+let dir: string | undefined;
+const received: string[] = [];
+let jobId = '';
+let sessionId = '';
+
+async function api(method: string, url: string, init: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const response = await fetch(`${sim!.url}${url}`, {
+    method,
+    headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+/** A multipart upload of a fixture file, as an integrator's client sends it. */
+async function upload(url: string, token: string, fixture: string, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  form.set('file', new Blob([readFileSync(path.resolve(fixture))], { type: 'text/csv' }), path.basename(fixture));
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  const response = await fetch(`${sim!.url}${url}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+async function until<T>(what: string, read: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.skipIf(chromium.skipReason !== null)(`the sandbox console in Chromium${chromium.skipReason ? ` (skipped: ${chromium.skipReason})` : ''}`, () => {
+  beforeAll(async () => {
+    const port = await freePort();
+    receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received.push(String(req.headers['x-svc-signature']));
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver!.listen(port, '127.0.0.1', resolve));
+    dir = mkdtempSync(path.join(os.tmpdir(), 'sim-console-'));
+    [sim, browser] = await Promise.all([
+      startSimulatorProcess({
+        SIM_DB: path.join(dir, 'store.json'),
+        SIM_ADMIN_TOKEN: ADMIN,
+        SIM_INTEGRATION_KEY: KEY,
+        SIM_WEBHOOK_ALLOW_TARGETS: `127.0.0.1:${port}`,
+        SIM_JOB_START_DELAY_MS: '50',
+        SIM_JOB_PROCESSING_MS: '300',
+      }),
+      launchChromium(chromium),
+    ]);
+    // Activity: a SIMA batch over the sample catalog with a signed webhook to the receiver, and a tenant
+    // whose name is markup (the page must show it as text).
+    const token = (await api('POST', '/api/auth/token/integration', { headers: { 'x-api-key': KEY } })).body.access_token;
+    const batch = await api('POST', '/api/sima/batch', { token, body: { skus: null, webhookUrl: `http://127.0.0.1:${port}/hooks`, webhookSecret: 'whsec_console_test_secret_0123456789' } });
+    expect(batch.status).toBe(202);
+    jobId = batch.body.jobId ?? batch.body.id;
+    // A feed with non-blocking issues (workflow B) and a carrier invoice file against an agreement (workflow C).
+    const feed = await upload('/api/trade/feeds/upload', token, 'fixtures/trade/feed-non-blocking.csv', { originCountry: 'CN', defaultDestinationCountry: 'CA' });
+    expect(feed.status).toBe(202);
+    expect((await upload('/api/carrier/agreements/upload', token, 'fixtures/freight/agreement-fedex.csv')).status).toBe(202);
+    expect((await upload('/api/ship/upload', token, 'fixtures/freight/shipments-fedex.csv')).status).toBe(202);
+    await until('every job to end', async () => {
+      const { jobs } = (await api('GET', '/api/jobs', { token })).body;
+      return jobs.length >= 4 && jobs.every((j: { status: string }) => j.status === 'COMPLETED' || j.status === 'FAILED') ? true : undefined;
+    }, 15_000);
+    expect((await api('GET', `/api/jobs/${jobId}`, { token })).body.status).toBe('COMPLETED');
+    sessionId = feed.body.sessionId;
+    await until('the webhook', async () => (received.length ? true : undefined));
+    await until('the attempt to be recorded', async () => ((await api('GET', '/_sim/webhooks/deliveries', { token: ADMIN })).body.deliveries[0]?.attempts.length ? true : undefined));
+    expect((await api('POST', '/_sim/tenants', { token: ADMIN, body: { name: HOSTILE_NAME } })).status).toBe(201);
+  }, 40_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await sim?.kill();
+    await new Promise((resolve) => (receiver ? receiver.close(resolve) : resolve(undefined)));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shows the job, its delivery attempt, the request log and moves the clock when asked, after the admin token is entered', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1360, height: 1000 } });
+    // Each wait well inside the test's bound, so a failure names the step rather than the test timing out.
+    page.setDefaultTimeout(8_000);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const outside: string[] = [];
+    page.on('request', (req) => {
+      if (!req.url().startsWith(sim!.url)) outside.push(req.url());
+    });
+    await page.goto(`${sim!.url}${CONSOLE_PATH}`);
+
+    // Nothing but the sign-in form without the token; a wrong token is refused.
+    expect(await page.isVisible('#main')).toBe(false);
+    await page.fill('#admin-token', 'not-the-token');
+    await page.click('#signin-form button');
+    await page.waitForSelector('#signin-error:has-text("not the admin token")');
+
+    await page.fill('#admin-token', ADMIN);
+    await page.click('#signin-form button');
+    await page.waitForSelector('#main', { state: 'visible' });
+
+    // Jobs: the SIMA batch with its state and progress.
+    const jobRow = page.locator('#panel-public-jobs tr', { hasText: jobId.slice(0, 8) });
+    await jobRow.waitFor();
+    expect(await jobRow.textContent()).toContain('COMPLETED');
+    expect(await jobRow.textContent()).toContain('100 %');
+    // Its state history from the transition log (or, while the log is not served, a clear "not available").
+    const transitionsServed = (await api('GET', '/_sim/transitions?limit=1', { token: ADMIN })).status === 200;
+    await jobRow.locator('td', { hasText: transitionsServed ? 'PROCESSING → COMPLETED' : 'not available' }).waitFor();
+
+    // Webhook deliveries: the attempt with its status, latency and the signature the receiver got.
+    const delivery = page.locator('#panel-deliveries .delivery').first();
+    await delivery.waitFor();
+    const deliveryText = (await delivery.textContent()) ?? '';
+    expect(deliveryText).toContain('job.completed');
+    expect(deliveryText).toContain('204');
+    expect(deliveryText).toMatch(/\d+ ms/);
+    expect(await delivery.locator('code.sig').getAttribute('title')).toBe(received[0]);
+
+    // SIMA outcomes with exposure.
+    await page.locator('#panel-public-sima .summary').waitFor();
+    expect(await page.locator('#panel-public-sima tbody tr').count()).toBeGreaterThan(0);
+
+    // Feed sessions with their issues, findings of the invoice file.
+    const session = page.locator('#panel-public-feeds .card', { hasText: sessionId.slice(0, 8) });
+    await session.waitFor();
+    expect(await session.locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('#panel-public-findings tbody tr').count()).toBeGreaterThan(0);
+
+    // The request log: the batch request (or, while the log is not served, a clear "not available").
+    const requestsServed = (await api('GET', '/_sim/requests?limit=1', { token: ADMIN })).status === 200;
+    if (requestsServed) await page.locator('#panel-requests tr', { hasText: '/api/sima/batch' }).first().waitFor();
+    else await page.locator('#panel-requests', { hasText: 'not available' }).waitFor();
+
+    // The tenant named with markup is listed as text, and its markup never ran.
+    const options = await page.locator('#tenant-picker option').allTextContents();
+    expect(options.some((o) => o.startsWith(HOSTILE_NAME))).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
+
+    // The virtual clock: advance this tenant's by two hours and see it move.
+    const tenantClock = page.locator('#panel-clock p', { hasText: 'tenant' }).locator('.clock-now');
+    const before = Date.parse(`${(await tenantClock.textContent())!.replace(' ', 'T')}Z`);
+    await page.fill('#advance-seconds', '7200');
+    await page.click('#advance');
+    await until('the clock to move', async () => {
+      const now = Date.parse(`${(await tenantClock.textContent())!.replace(' ', 'T')}Z`);
+      return now - before >= 7200_000 ? true : undefined;
+    });
+    const clock = (await api('GET', `/_sim/clock?tenantId=${(await api('GET', '/_sim/tenants', { token: ADMIN })).body.tenants[0].id}`, { token: ADMIN })).body;
+    expect(clock.offsetSeconds).toBeGreaterThanOrEqual(7200);
+
+    // The top of the page (clock, faults, jobs, deliveries, request log, SIMA): what the README shows.
+    const shot = await page.screenshot({ fullPage: true, clip: { x: 0, y: 0, width: 1360, height: 1400 } });
+    expect(shot.length).toBeGreaterThan(10_000);
+    if (process.env.UPDATE_SCREENSHOTS === '1') writeFileSync(path.join(CONSOLE_DIR, 'console.png'), shot);
+
+    expect(pageErrors).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  }, 25_000);
+});

@@ -1,0 +1,215 @@
+// One render function per panel: data in, nodes out (dom.js: text only). app.js decides when to load.
+import { CONSOLE_REQUEST_PREFIX } from './api.js';
+import { badge, h, idCell, jsonBlock, table, time } from './dom.js';
+import { historyCell } from './history.js';
+
+const num = (n) => (typeof n === 'number' ? n.toLocaleString('en-US', { maximumFractionDigits: 2 }) : n === null || n === undefined ? '—' : String(n));
+
+export function jobsPanel(jobs, transitions) {
+  return table(
+    [
+      { title: 'job', cell: (j) => idCell(j.id) },
+      { title: 'type', cell: (j) => j.type },
+      { title: 'state', cell: (j) => badge(j.status) },
+      { title: 'progress', cell: (j) => h('span', { class: 'progress' }, h('progress', { max: 100, value: j.progress }), ` ${j.progress} %`) },
+      { title: 'outcomes', cell: (j) => (j.outcomes ? `${j.outcomes.atRisk} at risk, ${j.outcomes.needsReview} review, ${j.outcomes.cleared} cleared` : '') },
+      { title: 'error', cell: (j) => j.error ?? '' },
+      { title: 'updated', cell: (j) => time(j.updatedAt) },
+      { title: 'history', cell: (j) => historyCell(transitions, 'job', j.id) },
+    ],
+    jobs,
+    'no jobs yet',
+  );
+}
+
+export function simaPanel(results, summary, transitions) {
+  return h(
+    'div',
+    {},
+    summary ? h('p', { class: 'summary' }, `${num(summary.totalSkus)} SKUs screened · ${num(summary.atRisk)} at risk · ${num(summary.needsReview)} need review · total exposure ${num(summary.totalExposure)}`) : null,
+    table(
+      [
+        { title: 'SKU', cell: (r) => h('code', {}, r.sku) },
+        { title: 'outcome', cell: (r) => badge(r.outcome) },
+        { title: 'workflow', cell: (r) => r.workflowStatus },
+        { title: 'HS', cell: (r) => r.currentHs ?? '' },
+        { title: 'origin', cell: (r) => r.countryOfOrigin ?? '' },
+        { title: 'exposure / yr', class: 'num', cell: (r) => num(r.exposureAnnual) },
+        { title: 'AD %', class: 'num', cell: (r) => num(r.adRate) },
+        { title: 'CVD %', class: 'num', cell: (r) => num(r.cvdRate) },
+        { title: 'stale', cell: (r) => (r.isStale ? 'yes' : '') },
+        { title: 'history', cell: (r) => historyCell(transitions, 'sima-workflow', r.id, r.sku) },
+      ],
+      results,
+      'no SIMA results yet',
+    ),
+  );
+}
+
+export function feedPanel(sessions, transitions) {
+  if (!sessions.length) return h('p', { class: 'muted' }, 'no feed sessions yet');
+  return h(
+    'div',
+    {},
+    sessions.map(({ session, issues, error }) =>
+      h(
+        'div',
+        { class: 'card' },
+        h('h3', {}, idCell(session.sessionId), ' ', session.fileName ?? '', ' ', session.status ? badge(session.status) : null),
+        error
+          ? h('p', { class: 'error' }, error)
+          : h(
+              'div',
+              {},
+              h('p', {}, `${num(session.issueCount)} issues, ${num(session.blockingIssueCount)} blocking · applyable: ${session.applyable ? 'yes' : 'no'}`),
+              historyCell(transitions, 'feed-session', session.sessionId),
+              table(
+                [
+                  { title: 'type', cell: (i) => i.issueType },
+                  { title: 'blocking', cell: (i) => (i.isBlocking ? badge('blocking') : 'no') },
+                  { title: 'row', class: 'num', cell: (i) => num(i.rowNumber) },
+                  { title: 'field', cell: (i) => i.field ?? '' },
+                  { title: 'message', cell: (i) => i.message },
+                  { title: 'acknowledged', cell: (i) => (i.acknowledged ? time(i.acknowledgedAt) || 'yes' : '') },
+                ],
+                issues,
+                'no issues',
+              ),
+            ),
+      ),
+    ),
+  );
+}
+
+export function findingsPanel(findings, transitions) {
+  return table(
+    [
+      { title: 'finding', cell: (f) => idCell(f.id) },
+      { title: 'carrier', cell: (f) => f.carrier },
+      { title: 'type', cell: (f) => f.findingType },
+      { title: 'state', cell: (f) => badge(f.workflowStatus) },
+      { title: 'recoverable', class: 'num', cell: (f) => `${num(f.recoverableAmount)} ${f.currency ?? ''}` },
+      { title: 'deadline', cell: (f) => f.disputeDeadline ?? '' },
+      { title: 'history', cell: (f) => historyCell(transitions, 'finding', f.id) },
+    ],
+    findings,
+    'no findings yet',
+  );
+}
+
+export function claimsPanel(submissions, transitions) {
+  return table(
+    [
+      { title: 'submission', cell: (s) => idCell(s.id) },
+      { title: 'carrier', cell: (s) => s.carrier },
+      { title: 'state', cell: (s) => badge(s.status) },
+      { title: 'findings', class: 'num', cell: (s) => num(s.findingIds?.length) },
+      { title: 'reference', cell: (s) => s.externalReference ?? '' },
+      { title: 'history', cell: (s) => historyCell(transitions, 'claim-submission', s.id) },
+    ],
+    submissions,
+    'no claim submissions yet',
+  );
+}
+
+export function deliveriesPanel(deliveries) {
+  if (!deliveries.length) return h('p', { class: 'muted' }, 'no webhook deliveries yet');
+  return h(
+    'div',
+    {},
+    deliveries.map((d) =>
+      h(
+        'div',
+        { class: 'card delivery' },
+        h('h3', {}, badge(d.status), ' ', d.event, ' · job ', idCell(d.jobId), ' → ', h('code', {}, d.url)),
+        h('p', { class: 'muted' }, `delivery ${d.id} · created ${time(d.createdAt)} · next retry: ${d.nextAttemptAt ? time(d.nextAttemptAt) : 'none'}`),
+        table(
+          [
+            { title: '#', class: 'num', cell: (a) => a.number },
+            { title: 'at', cell: (a) => time(a.at) },
+            { title: 'status', cell: (a) => (a.statusCode === null ? badge('no answer', 'failed') : badge(String(a.statusCode), a.statusCode < 300 ? 'delivered' : 'failed')) },
+            { title: 'latency', class: 'num', cell: (a) => `${num(a.durationMs)} ms` },
+            { title: 'error', cell: (a) => a.error ?? '' },
+            { title: 'X-SVC-Signature', cell: (a) => (a.signature === undefined ? h('span', { class: 'muted' }, 'not recorded') : a.signature === null ? 'unsigned' : h('code', { class: 'sig', title: a.signature }, a.signature)) },
+          ],
+          d.attempts,
+          'no attempt yet',
+        ),
+      ),
+    ),
+  );
+}
+
+export function clockPanel(sandbox, tenant) {
+  const line = (label, c) => h('p', {}, h('strong', {}, label), ' ', h('span', { class: 'clock-now' }, time(c.now)), h('span', { class: 'muted' }, ` (+${num(c.offsetSeconds)} s ahead of real time)`));
+  return h('div', {}, line('sandbox', sandbox), tenant ? line('tenant', tenant) : null);
+}
+
+export function requestsPanel(answer, showOwn) {
+  if (!answer.available) return h('p', { class: 'muted' }, 'not available: this sandbox does not serve GET /_sim/requests yet');
+  const items = answer.body.items.filter((r) => showOwn || !String(r.id).startsWith(CONSOLE_REQUEST_PREFIX));
+  return table(
+    [
+      { title: 'at', cell: (r) => time(r.at) },
+      { title: 'method', cell: (r) => r.method },
+      { title: 'path', cell: (r) => h('code', {}, r.path) },
+      { title: 'status', cell: (r) => badge(String(r.status), r.status < 400 ? 'delivered' : 'failed') },
+      { title: 'ms', class: 'num', cell: (r) => num(r.durationMs) },
+      { title: 'operation', cell: (r) => r.operationId ?? '' },
+      { title: 'faults', cell: (r) => (r.faults?.length ? r.faults.map((f) => badge(f, 'fault')) : '') },
+      {
+        title: 'exchange',
+        cell: (r) =>
+          h(
+            'details',
+            {},
+            h('summary', {}, h('code', {}, r.id)),
+            h('h4', {}, 'request'),
+            jsonBlock(r.request),
+            h('h4', {}, 'response'),
+            jsonBlock(r.response),
+          ),
+      },
+    ],
+    items,
+    'no requests recorded yet',
+  );
+}
+
+export function faultsPanel(defects, tenantFaults) {
+  const byId = new Map((defects.catalogue ?? []).map((d) => [d.id, d]));
+  return h(
+    'div',
+    {},
+    h('h3', {}, 'Sandbox-wide defects'),
+    defects.active.length
+      ? h('ul', {}, defects.active.map((id) => h('li', {}, badge(id, 'fault'), ' ', byId.get(id)?.description ?? '')))
+      : h('p', { class: 'muted' }, 'none: the sandbox follows the spec'),
+    h('h3', {}, 'This tenant'),
+    !tenantFaults.available
+      ? h('p', { class: 'muted' }, 'not available: this sandbox does not serve per-tenant faults yet')
+      : h(
+          'div',
+          {},
+          tenantFaults.body.defects?.length
+            ? h('ul', {}, tenantFaults.body.defects.map((id) => h('li', {}, badge(id, 'fault'), ' ', byId.get(id)?.description ?? '')))
+            : h('p', { class: 'muted' }, 'no tenant defects'),
+          h('p', {}, 'webhook chaos: '),
+          jsonBlock(tenantFaults.body.webhookChaos ?? {}),
+        ),
+  );
+}
+
+export function testValuesPanel(answer) {
+  if (!answer.available) return h('p', { class: 'muted' }, 'not available: this sandbox does not serve GET /_sim/test-values yet');
+  return table(
+    [
+      { title: 'area', cell: (v) => v.area },
+      { title: 'value', cell: (v) => h('code', {}, v.value) },
+      { title: 'effect', cell: (v) => v.effect },
+      { title: 'operation', cell: (v) => v.operation ?? '' },
+    ],
+    answer.body.items,
+    'no test values',
+  );
+}

@@ -1,0 +1,131 @@
+// The pages a newcomer finds by opening the sandbox in a browser (issue 16 items 1 and 3), none behind a
+// token and none holding tenant data:
+//   GET /                                  what is here: HTML for a browser, JSON for Accept: application/json
+//   GET /healthz                           200 while the store writes, 503 once a write failed (health.ts)
+//   GET /contracts/<name>/openapi.{json,yaml}   the bundled contracts (contracts/lib/bundle.ts), per version
+//   GET /docs[?version=]                   the API reference, rendered by Redoc from node_modules (docs/)
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context, Middleware } from 'koa';
+import { stringify } from 'yaml';
+import { CONTRACT_VERSIONS, CONTROL_CONTRACT, loadContract } from '../../contracts/lib/bundle.js';
+import type { StoreHealth } from './health.js';
+import { renderRootPage, rootIndex } from './root-page.js';
+
+/** Contracts served under /contracts/: the public versions, then the control API's own document. */
+export const SERVED_CONTRACTS: readonly string[] = [...CONTRACT_VERSIONS, CONTROL_CONTRACT];
+
+export interface SiteOptions {
+  versions: Array<{ version: string; prefix: string }>;
+  store: 'file' | 'memory';
+  storeHealth?: StoreHealth;
+  /** performance.now() when the simulator was created: /healthz reports the time since. */
+  startedAt: number;
+}
+
+/** This folder in the sources, or from the bundle npm start runs (build/simulator/main.mjs) the project's. */
+export const SITE_DIR = (() => {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (let dir = here; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (path.basename(dir) === 'site' && existsSync(path.join(dir, 'docs', 'index.html'))) return dir;
+    if (existsSync(path.join(dir, 'simulator', 'site', 'docs', 'index.html'))) return path.join(dir, 'simulator', 'site');
+  }
+  return here;
+})();
+
+/** Redoc's standalone bundle as npm installed it (one file, no further requests for code). */
+export const REDOC_BUNDLE = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
+
+// Redoc's sidebar shows "API docs by Redocly" with a logo it loads from cdn.redoc.ly: the one address outside
+// this server the bundle would fetch. It is swapped for an empty inline image, so the page asks nothing of
+// any other host (the content security policy below would block it anyway, with a console error).
+const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const EMPTY_IMAGE = 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E';
+let redocBundle: Promise<Buffer> | undefined;
+const readRedocBundle = () =>
+  (redocBundle ??= readFile(REDOC_BUNDLE, 'utf8').then((code) => {
+    if (!code.includes(REDOC_CDN_LOGO)) return Buffer.from(code); // a later Redoc without the logo
+    return Buffer.from(code.split(REDOC_CDN_LOGO).join(EMPTY_IMAGE));
+  }));
+
+/** Files under /docs/ and where each comes from; anything else there is 404. */
+const DOCS_ASSETS: Readonly<Record<string, { file: string; type: string }>> = {
+  '': { file: path.join(SITE_DIR, 'docs', 'index.html'), type: 'text/html; charset=utf-8' },
+  'docs.js': { file: path.join(SITE_DIR, 'docs', 'docs.js'), type: 'text/javascript; charset=utf-8' },
+  'docs.css': { file: path.join(SITE_DIR, 'docs', 'docs.css'), type: 'text/css; charset=utf-8' },
+  'redoc.standalone.js': { file: REDOC_BUNDLE, type: 'text/javascript; charset=utf-8' },
+};
+
+// Same origin only. Redoc (styled-components) writes its styles inline and draws icons as data: images.
+const DOCS_SECURITY_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+const ROOT_SECURITY_HEADERS = { ...DOCS_SECURITY_HEADERS, 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" };
+
+const CONTRACT_PATH = /^\/contracts\/([A-Za-z0-9.-]+)\/openapi\.(json|yaml)$/;
+const serialized = new Map<string, string>();
+/** A contract as served: bundled once, serialized once per format. */
+export function contractText(name: string, format: 'json' | 'yaml'): string {
+  const key = `${name}.${format}`;
+  if (!serialized.has(key)) {
+    const doc = loadContract(name);
+    serialized.set(key, format === 'json' ? JSON.stringify(doc, null, 2) : stringify(doc, { aliasDuplicateObjects: false, lineWidth: 0 }));
+  }
+  return serialized.get(key)!;
+}
+
+export function siteRoutes(options: SiteOptions): Middleware {
+  const health = (ctx: Context) => {
+    const failure = options.storeHealth?.failure() ?? null;
+    ctx.status = failure ? 503 : 200;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      status: failure ? 'failing' : 'ok',
+      contractVersions: options.versions.map((v) => v.version).filter((v, i, all) => all.indexOf(v) === i),
+      store: options.store,
+      ...(failure ? { storeFailure: failure } : {}),
+      uptimeSeconds: Math.round((performance.now() - options.startedAt) / 100) / 10,
+    };
+  };
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path === '/healthz') return health(ctx);
+    if (ctx.path === '/') {
+      // Koa 3's ctx.origin is the Origin request header; the address the client used is protocol + Host.
+      const index = rootIndex(`${ctx.protocol}://${ctx.host}`, options.versions);
+      // A browser asks for HTML first; anything that prefers JSON (curl -H, scripts) gets the same links as data.
+      if (ctx.accepts('html', 'json') === 'json') {
+        ctx.body = index;
+      } else {
+        ctx.set(ROOT_SECURITY_HEADERS);
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = renderRootPage(index);
+      }
+      ctx.vary('Accept');
+      return;
+    }
+    const contract = CONTRACT_PATH.exec(ctx.path);
+    if (contract && SERVED_CONTRACTS.includes(contract[1])) {
+      const format = contract[2] as 'json' | 'yaml';
+      ctx.type = format === 'json' ? 'application/json; charset=utf-8' : 'application/yaml; charset=utf-8';
+      ctx.set('Access-Control-Allow-Origin', '*'); // a contract is public: editors and generators may fetch it
+      ctx.body = contractText(contract[1], format);
+      return;
+    }
+    const docsName = ctx.path === '/docs' || ctx.path === '/docs/' ? '' : ctx.path.startsWith('/docs/') ? ctx.path.slice('/docs/'.length) : undefined;
+    const asset = docsName !== undefined && Object.hasOwn(DOCS_ASSETS, docsName) ? DOCS_ASSETS[docsName] : undefined;
+    if (asset) {
+      ctx.set(DOCS_SECURITY_HEADERS);
+      ctx.set('Cache-Control', asset.file === REDOC_BUNDLE ? 'public, max-age=3600' : 'no-cache');
+      ctx.type = asset.type;
+      ctx.body = asset.file === REDOC_BUNDLE ? await readRedocBundle() : await readFile(asset.file);
+      return;
+    }
+    return next(); // the 404 envelope of the routers after this one
+  };
+}
