@@ -59,7 +59,5 @@ export async function loadRound(url: string, pid: number, spec: RequestSpec, opt
   }
 }
 
-export const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
+/** The bench and the soak read the same median (soak-stats.ts, with its tests). */
+export { median } from './soak-stats.js';

@@ -48,7 +48,7 @@ describe('the request journal', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page = journal.list({ limit: 3, cursor });
+      const page = journal.list({ limit: 3, cursor: cursor ?? undefined });
       seen.push(...page.items.map((i) => i.id));
       cursor = page.nextCursor;
       pages += 1;
@@ -80,7 +80,7 @@ describe('the request journal', () => {
     const held: Array<{ id: string; response: { body: unknown } }> = [];
     let cursor: string | null = null;
     do {
-      const page = journal.list({ limit: 200, cursor });
+      const page = journal.list({ limit: 200, cursor: cursor ?? undefined });
       held.push(...page.items);
       cursor = page.nextCursor;
     } while (cursor);

@@ -10,6 +10,7 @@
 // below, recursively); multipart bodies are summarized (field values, file names and sizes, never bytes).
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { decodeRecord, encodeRecord } from './request-journal-codec.js';
+import type { QueryOf } from '../../contracts/generated/index.js';
 import { MAX_BODY_DEPTH } from './http/json-depth.js';
 
 /** Characters of a body kept in an entry; longer bodies are cut, and the entry says so. */
@@ -71,16 +72,8 @@ export interface RequestLogItem extends Omit<RequestRecord, 'atMs' | 'virtualAtM
   response: BodyView;
 }
 
-export interface RequestLogFilter {
-  tenantId?: string;
-  operationId?: string;
-  /** An exact status ("404") or a class ("4xx"). */
-  status?: string;
-  since?: string;
-  until?: string;
-  limit?: number;
-  cursor?: string | null;
-}
+/** The filters of GET /_sim/requests, as the control contract declares them (status: exact or a class). */
+export type RequestLogFilter = QueryOf<'listSandboxRequests'>;
 
 /** Levels of a body the log keeps (json-depth.ts refuses bodies nested deeper than its MAX_BODY_DEPTH). */
 const MAX_LOGGED_DEPTH = MAX_BODY_DEPTH;

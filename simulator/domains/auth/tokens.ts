@@ -35,11 +35,11 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
   // is checked on every request, hit or miss. Emptied when the secret changes (a sandbox reset makes a new one).
   const verified = new Map<string, Record<string, unknown>>();
   let verifiedUnder: Uint8Array | undefined;
-  const remember = (cacheKey: string, payload: Record<string, unknown>) => {
+  const remember = (token: string, payload: Record<string, unknown>) => {
     if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
     // Frozen: every request holding this token gets the same claims object.
     if (Array.isArray(payload.scopes)) Object.freeze(payload.scopes);
-    verified.set(cacheKey, Object.freeze(payload));
+    verified.set(token, Object.freeze(payload));
   };
   /** The key a token's own `jwk` header names, else the sandbox's: only ever used with the defect below on. */
   const embeddedKeyOrOwn: JWTVerifyGetKey = async (header) =>
@@ -70,8 +70,7 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
       }
       // The defects below change what verification accepts: with any of them on, nothing is remembered.
       const cacheable = !AUTH_VERIFY_DEFECTS.some((id) => deps.defects.has(id));
-      const cacheKey = token;
-      const cached = cacheable ? verified.get(cacheKey) : undefined;
+      const cached = cacheable ? verified.get(token) : undefined;
       if (cached) {
         // jose's own rule (exp <= now is expired) on the sandbox clock, as the full verification below.
         if (typeof cached.exp !== 'number' || cached.exp <= Math.floor(deps.clock.now() / 1000)) throw invalidToken('bearer token has expired; exchange the integration key again');
@@ -92,7 +91,7 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
           // defect injection (SIM_DEFECTS): auth.expired-token-accepted never finds a token expired.
           clockTolerance: deps.defects.has('auth.expired-token-accepted') ? Number.MAX_SAFE_INTEGER : 0,
         }));
-        if (cacheable) remember(cacheKey, payload);
+        if (cacheable) remember(token, payload);
       } catch (error) {
         // defect injection (SIM_DEFECTS): auth.signature-not-verified reads the claims of a token whose signature does not match.
         if (deps.defects.has('auth.signature-not-verified') && error instanceof errors.JWSSignatureVerificationFailed) payload = decodeJwt(token);

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { TenantClocks } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { ParserRefusal } from './server.js';
-import { BODY_CAP, boundedJson, captureText, type CapturedBody, type RequestJournal } from '../request-journal.js';
+import { BODY_CAP, boundedJson, captureText, type CapturedBody, type RequestJournal, type RequestRecord } from '../request-journal.js';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const NO_FAULTS: string[] = [];
@@ -35,32 +35,40 @@ export function requestLog(log: Logger, ids: IdGenerator, options: RequestLogOpt
       const ms = Math.round((performance.now() - started) * 10) / 10;
       const tenantId: string | undefined = ctx.state.principal?.tenantId;
       log.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms, tenantId, operationId: ctx.state.operationId });
-      // The log observes; it never changes an answer: a failure to record is logged and the entry skipped
-      // (this middleware sits outside the error envelope, so a throw here would reach the client bare).
-      if (journal && journal.size > 0 && isPublicApiRequest(ctx)) try {
-        const clock = clocks ? (tenantId ? clocks.of(tenantId) : clocks.sandbox) : undefined;
-        journal.record({
-          id: requestId,
-          atMs: arrived,
-          virtualAtMs: clock ? clock.now() : Date.now(),
-          tenantId: tenantId ?? null,
-          method: ctx.method,
-          path: ctx.path,
-          query: ctx.querystring,
-          operationId: ctx.state.operationId ?? null,
-          status: ctx.status,
-          durationMs: ms,
-          requestHeaders: ctx.req.headers,
-          requestBody: requestBodyOf(ctx),
-          // Before the headers: stringifying a JSON body here sets its Content-Length.
-          responseBody: responseBodyOf(ctx),
-          responseHeaders: ctx.res.getHeaders(),
-          faults: Array.isArray(ctx.state.faults) && ctx.state.faults.length > 0 ? [...(ctx.state.faults as string[])] : NO_FAULTS,
-        });
-      } catch (error) {
-        log.error({ err: error, requestId }, 'request log entry not recorded');
+      if (journal && journal.size > 0 && isPublicApiRequest(ctx)) {
+        // The log observes; it never changes an answer: a failure to record is logged and the entry skipped
+        // (this middleware sits outside the error envelope, so a throw here would reach the client bare).
+        try {
+          journal.record(entryOf(ctx, { requestId, arrived, ms, tenantId, clocks }));
+        } catch (error) {
+          log.error({ err: error, requestId }, 'request log entry not recorded');
+        }
       }
     }
+  };
+}
+
+/** The request log's entry of a finished request. */
+function entryOf(ctx: Context, at: { requestId: string; arrived: number; ms: number; tenantId: string | undefined; clocks: TenantClocks | undefined }): RequestRecord {
+  const { tenantId, clocks } = at;
+  const clock = clocks ? (tenantId ? clocks.of(tenantId) : clocks.sandbox) : undefined;
+  return {
+    id: at.requestId,
+    atMs: at.arrived,
+    virtualAtMs: clock ? clock.now() : Date.now(),
+    tenantId: tenantId ?? null,
+    method: ctx.method,
+    path: ctx.path,
+    query: ctx.querystring,
+    operationId: ctx.state.operationId ?? null,
+    status: ctx.status,
+    durationMs: at.ms,
+    requestHeaders: ctx.req.headers,
+    requestBody: requestBodyOf(ctx),
+    // Before the headers: stringifying a JSON body here sets its Content-Length.
+    responseBody: responseBodyOf(ctx),
+    responseHeaders: ctx.res.getHeaders(),
+    faults: Array.isArray(ctx.state.faults) && ctx.state.faults.length > 0 ? [...(ctx.state.faults as string[])] : NO_FAULTS,
   };
 }
 

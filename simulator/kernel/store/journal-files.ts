@@ -125,23 +125,17 @@ export function removeStoreFiles(snapshot: string): void {
   for (const file of [...rotatedJournals(journal).map((r) => r.file), ...snapshotTemps(snapshot), journal, snapshot]) rmSync(file, { force: true });
 }
 
-function fsyncFile(file: string): void {
-  const fd = openSync(file, 'r+');
+/** fsync of a file (opened for writing) or of a directory (opened read-only, the only way Linux allows). */
+function fsyncPath(target: string, flags: 'r+' | 'r'): void {
+  const fd = openSync(target, flags);
   try {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
 }
-
-function fsyncDirSync(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
+const fsyncFile = (file: string) => fsyncPath(file, 'r+');
+const fsyncDirSync = (dir: string) => fsyncPath(dir, 'r');
 
 /** Makes renames, creations and removals in `dir` durable. */
 export async function fsyncDir(dir: string): Promise<void> {
