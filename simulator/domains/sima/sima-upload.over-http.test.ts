@@ -1,6 +1,6 @@
 // POST /api/upload over HTTP (spec 4.3, 2.2, 2.3, 8.5): the file's rows go into the catalog and exactly its
 // SKUs are screened by the `sima_validation` job. Every response is checked against the contract.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SAMPLE_CATALOG } from '../../../fixtures/catalog/sample-catalog.js';
 import { startTestSandbox, type TestSandbox } from '../../testing/contract-client.js';
 import { SLOW_JOBS } from '../jobs/jobs.testing.js';
@@ -104,8 +104,12 @@ describe('POST /api/upload', () => {
     const accepted = await upload(csv('sku\tproductName\thsCode\tcountryOfOrigin', 'TSV-CHAIR\tChair\t9401.61.10.90\tVN'), 'export.xls', fields);
     const done = await finishJob(sandbox, accepted.body.jobId);
     expect(done).toMatchObject({ status: 'COMPLETED', reconciliation: { rowsUploaded: 1, skusScreened: 1 }, outcomes: { atRisk: 1 } });
-    const deliveries = await sandbox.admin('GET', `/_sim/webhooks/deliveries?tenantId=${sandbox.identity.tenantId}&jobId=${accepted.body.jobId}`);
-    expect(deliveries.body.deliveries).toMatchObject([{ event: 'job.completed', url: fields.webhookUrl }]);
+    // The delivery is created by the job's finished listeners, which run once the COMPLETED write is fsynced
+    // (job.worker.ts finish): a read can see COMPLETED a moment before it, so it is waited for.
+    await vi.waitFor(async () => {
+      const deliveries = await sandbox!.admin('GET', `/_sim/webhooks/deliveries?tenantId=${sandbox!.identity.tenantId}&jobId=${accepted.body.jobId}`);
+      expect(deliveries.body.deliveries).toMatchObject([{ event: 'job.completed', url: fields.webhookUrl }]);
+    }, { timeout: 5_000, interval: 50 });
   });
 
   it('replays the same upload under one Idempotency-Key and answers 409 for another runPolicy or file', async () => {
