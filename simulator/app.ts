@@ -79,7 +79,6 @@ export async function createSimulator(deps: KernelDeps, options: SimulatorOption
   app.use(siteRoutes({ versions, store: config.dbPath ? 'file' : 'memory', storeHealth: options.storeHealth, startedAt }));
   // The sandbox console's page and assets (no data, no token); its data comes from the control API.
   app.use(consoleRoutes());
-  app.use(control.router.routes());
   /** One contract's routes, served with the public authentication (every operation has a principal). */
   const mount = (version: string, handlers: Parameters<typeof contractRouter>[0]['handlers'], prefix?: string) => {
     const doc = loadContract(version);
@@ -105,6 +104,9 @@ export async function createSimulator(deps: KernelDeps, options: SimulatorOption
   for (const { version, prefix } of versions) mount(version, domains.handlers, prefix);
   // The dashboard-only routes (spec 1, 5.5): public authentication, then 403 for anything but a dashboard principal.
   mount(DASHBOARD_CONTRACT, domains.dashboardHandlers);
+  // The control API after the public routes: its paths (/_sim/, the claim packet) are none of theirs, and a
+  // public request then never walks the control router's table (issue 15: a read's cost).
+  app.use(control.router.routes());
   const missing = Object.entries(unhandled).filter(([, ops]) => ops.length);
   if (config.strict && missing.length) {
     throw new Error(`strict mode: operations without a handler: ${missing.map(([v, ops]) => `${v}: ${ops.join(', ')}`).join('; ')}`);

@@ -5,11 +5,20 @@
 // ring (request-journal.ts) an entry is off the V8 heap: what a request allocates to log itself dies young.
 //
 // The encoding is one string of tokens, `<length>:<text>` (length in UTF-16 units) or `~` for null, written
-// to the ring with a single Buffer write: a write per field cost twice as much (a native call each).
+// to the ring in three Buffer writes: the small tokens before the response body's text, that text as it was
+// sent, and the tokens after it. A write per field cost twice as much (a native call each); one write of the
+// whole entry first copied the ~2 KB response text into a new flat string (the issue 15 bench: an entry cost
+// ~11 KB of young garbage that way).
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { CapturedBody, RequestRecord } from './request-journal.js';
 
 const KINDS = ['none', 'json', 'text', 'multipart', 'binary'] as const;
+
+/** Headers that carry credentials (spec 5: x-api-key, bearer tokens; the sandbox's admin token; cookies). */
+export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'x-admin-token', 'cookie', 'set-cookie']);
+/** What a credential header's value is kept as: reading the log masks it anyway (request-journal.ts
+ *  maskHeaders), so the ring never holds a secret, and a ~350-character bearer is not encoded per request. */
+const KEPT_SECRET = '***';
 
 const token = (s: string): string => `${s.length}:${s}`;
 const nullable = (s: string | null): string => (s === null ? '~' : token(s));
@@ -22,9 +31,17 @@ function headersText(headers: IncomingHttpHeaders | OutgoingHttpHeaders): string
     const value = headers[name];
     if (value === undefined) continue;
     count++;
-    text += token(name) + token(Array.isArray(value) ? value.join(', ') : String(value));
+    text += token(name) + token(SECRET_HEADERS.has(name.toLowerCase()) ? KEPT_SECRET : Array.isArray(value) ? value.join(', ') : String(value));
   }
   return token(String(count)) + text;
+}
+
+/** A body's tokens, the text of a text body last and apart (its length token ends `head`). */
+function bodyParts(body: CapturedBody): { head: string; text: string } {
+  if (body.kind === 'json' || body.kind === 'text') {
+    return { head: token(String(KINDS.indexOf(body.kind))) + token(body.truncated ? '1' : '0') + number(body.bytes) + `${body.text.length}:`, text: body.text };
+  }
+  return { head: bodyText(body), text: '' };
 }
 
 function bodyText(body: CapturedBody): string {
@@ -44,9 +61,11 @@ function bodyText(body: CapturedBody): string {
   }
 }
 
-/** The entry as one string of tokens (see above). */
-export function encodeRecord(record: RequestRecord): string {
-  let text =
+/** The entry as three strings whose concatenation is its tokens (see above): what precedes the response
+ *  body's text, that text, and what follows it. */
+export function encodeRecordParts(record: RequestRecord): [string, string, string] {
+  const response = bodyParts(record.responseBody);
+  const head =
     token(record.id) +
     number(record.atMs) +
     number(record.virtualAtMs) +
@@ -60,11 +79,14 @@ export function encodeRecord(record: RequestRecord): string {
     headersText(record.requestHeaders) +
     bodyText(record.requestBody) +
     headersText(record.responseHeaders) +
-    bodyText(record.responseBody) +
-    token(String(record.faults.length));
-  for (const fault of record.faults) text += token(fault);
-  return text;
+    response.head;
+  let tail = token(String(record.faults.length));
+  for (const fault of record.faults) tail += token(fault);
+  return [head, response.text, tail];
 }
+
+/** The entry as one string of tokens. */
+export const encodeRecord = (record: RequestRecord): string => encodeRecordParts(record).join('');
 
 /** Reads the tokens of one entry back, in order. */
 class Tokens {

@@ -29,6 +29,17 @@ describe('the request journal', () => {
     expect(journal.list({}).items.map((i) => i.id)).toEqual(['req-5', 'req-4', 'req-3']);
   });
 
+  it('keeps exactly the newest N whole through many laps of small entries', () => {
+    const journal = createRequestJournal(10);
+    for (let n = 1; n <= 1000; n++) journal.record(entry(n, { responseBody: captureText('text', `body ${n} `.repeat(n % 7), null) }));
+    const items = journal.list({ limit: 50 }).items;
+    expect(items.map((i) => i.id)).toEqual(Array.from({ length: 10 }, (_, i) => `req-${1000 - i}`));
+    for (const item of items) {
+      const n = Number(item.id.slice(4));
+      expect(item.response.body).toBe(`body ${n} `.repeat(n % 7));
+    }
+  });
+
   it('filters by tenant, operation, exact status, status class and wall-clock time', () => {
     const journal = createRequestJournal(100);
     for (let n = 1; n <= 10; n++) journal.record(entry(n, { status: n === 4 ? 404 : n === 7 ? 409 : n === 9 ? 500 : 200, operationId: n === 2 ? 'listJobs' : 'getJob' }));

@@ -9,7 +9,7 @@
 // Secrets never leave it: credential headers and JSON fields named like secrets read "***" (masking.ts rules
 // below, recursively); multipart bodies are summarized (field values, file names and sizes, never bytes).
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { decodeRecord, encodeRecord } from './request-journal-codec.js';
+import { decodeRecord, encodeRecordParts, SECRET_HEADERS } from './request-journal-codec.js';
 import type { QueryOf } from '../../contracts/generated/index.js';
 import { MAX_BODY_DEPTH } from './http/json-depth.js';
 
@@ -19,8 +19,6 @@ export const DEFAULT_REQUEST_LOG_SIZE = 2000;
 export const MAX_PAGE = 200;
 export const MASK = '***';
 
-/** Headers that carry credentials (spec 5: x-api-key, bearer tokens; the sandbox's admin token; cookies). */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'x-admin-token', 'cookie', 'set-cookie']);
 /** JSON fields named like a secret: access_token, magicLinkToken, integrationKey, webhookSecret, password... */
 const SECRET_FIELD = /(token|secret|password|passphrase|api_?key|integration_?key|authorization)$/i;
 /** The same, in JSON text that was cut (so cannot be parsed): a secret-named field's scalar value. */
@@ -248,17 +246,25 @@ export function createRequestJournal(size = DEFAULT_REQUEST_LOG_SIZE): RequestJo
   return {
     size,
     record(record) {
-      const text = encodeRecord(record);
+      const [before, body, after] = encodeRecordParts(record);
       // A UTF-16 unit is at most 3 bytes of UTF-8: room for that much is kept before the end.
-      const bound = text.length * 3;
+      const bound = (before.length + body.length + after.length) * 3;
       if (bound > capacity) return;
-      if (head + bound > capacity) {
+      // Wrap early too once the start of the buffer holds only entries past the count: the oldest entry kept
+      // after this one sits in this lap, beyond where this one can reach. The ring then cycles through the
+      // bytes its `size` entries need (~5 MB for 2,000 typical entries) instead of all of its capacity:
+      // fewer cold cache lines per write (issue 15 bench: ~3 us per request on a results page).
+      const keepFrom = seq + 1 - size;
+      const startIsFree = keepFrom > lapStart && offsets[keepFrom % size] >= bound;
+      if (head + bound > capacity || startIsFree) {
         // Wrap: the entries of the lap before the one that ends here sit beyond `head`, the oldest of all.
         oldest = Math.max(oldest, lapStart);
         lapStart = seq;
         head = 0;
       }
-      const length = ring.write(text, head, 'utf8');
+      let length = ring.write(before, head, 'utf8');
+      if (body.length > 0) length += ring.write(body, head + length, 'utf8');
+      length += ring.write(after, head + length, 'utf8');
       const end = head + length;
       // The previous lap's entries that start before `end` were written over; they are the oldest held.
       while (oldest < lapStart && offsets[oldest % size] < end) oldest++;

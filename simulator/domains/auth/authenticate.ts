@@ -26,6 +26,35 @@ export function securityRequirements(op: ContractOperation): Requirement[] {
   );
 }
 
+/** What authentication an operation asks for, worked out once per operation (it is asked on every request). */
+interface AuthPlan {
+  /** `security: []` (signup) or an empty requirement: the operation is public. */
+  open: boolean;
+  byKey: Requirement | undefined;
+  byBearer: Requirement | undefined;
+  byLegacy: Requirement | undefined;
+  /** The scopes each requirement names (spec 5.4), without repeats. */
+  scopes: Map<Requirement, string[]>;
+}
+
+const plans = new WeakMap<ContractOperation, AuthPlan>();
+
+function authPlan(op: ContractOperation): AuthPlan {
+  let plan = plans.get(op);
+  if (!plan) {
+    const requirements = securityRequirements(op);
+    plan = {
+      open: requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0),
+      byKey: requirements.find((r) => 'integrationKey' in r),
+      byBearer: requirements.find((r) => 'integrationBearer' in r),
+      byLegacy: requirements.find((r) => 'legacyApiKey' in r && 'legacyOrgId' in r),
+      scopes: new Map(requirements.map((r) => [r, [...new Set(Object.values(r).flat())]])),
+    };
+    plans.set(op, plan);
+  }
+  return plan;
+}
+
 const keyError = (code: 'INVALID_API_KEY' | 'REVOKED_API_KEY' | 'EXPIRED_API_KEY', message: string) => new ApiError(code, message);
 
 export function principalOfKey(key: IntegrationKeyRecord): Principal {
@@ -88,15 +117,12 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
   };
 
   return async (op, headers) => {
-    const requirements = securityRequirements(op);
-    // `security: []` (signup) or an empty requirement: the operation is public.
-    if (requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0)) return null;
+    const plan = authPlan(op);
+    if (plan.open) return null;
 
     const authorization = headers.authorization;
     const apiKey = headers['x-api-key']?.trim();
-    const byKey = requirements.find((r) => 'integrationKey' in r);
-    const byBearer = requirements.find((r) => 'integrationBearer' in r);
-    const byLegacy = requirements.find((r) => 'legacyApiKey' in r && 'legacyOrgId' in r);
+    const { byKey, byBearer, byLegacy } = plan;
 
     let principal: Principal;
     let matched: Requirement;
@@ -121,7 +147,7 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
     if (orgId && (await tenants.get(orgId))) principal = { ...principal, tenantId: orgId };
 
     // Spec 5.4: a scope named in the matched requirement (ship:upload on carrier agreements).
-    const required = [...new Set(Object.values(matched).flat())];
+    const required = plan.scopes.get(matched) ?? [];
     const missing = required.filter((scope) => !principal.scopes.includes(scope));
     if (missing.length) {
       throw new ApiError('SCOPE_DENIED', `scope ${missing.join(', ')} is required`, {

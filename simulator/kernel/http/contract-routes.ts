@@ -127,7 +127,7 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
         if (response.body !== undefined) ctx.body = response.body;
       } finally {
         // Handlers copy what they keep; the streamed temp files go.
-        await Promise.all(files.map((f) => rm(f.path, { force: true })));
+        if (files.length > 0) await Promise.all(files.map((f) => rm(f.path, { force: true })));
       }
     });
   }
@@ -155,7 +155,13 @@ export function bodyParserError(error: unknown, contentEncoding: string | undefi
 }
 
 function lowerCaseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v]));
+  // A plain loop: this runs on every request (Node's names are lower case already; repeated ones are arrays).
+  const lowered: Record<string, string | undefined> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    lowered[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return lowered;
 }
 
 interface FormidableFile {
