@@ -56,7 +56,7 @@ export async function createSimulator(deps: KernelDeps, options: SimulatorOption
   const startedAt = performance.now();
   const { config, store, log, ids } = deps;
   const domains = createDomains(deps);
-  const rateLimiter = createRateLimiter(deps.clocks, async (tenantId) => (await domains.tenants.settings(tenantId)).rateLimits, { defects: deps.defects });
+  const rateLimiter = createRateLimiter(deps.clocks, async (tenantId) => (await domains.tenants.settings(tenantId)).rateLimits, { defects: deps.defects, shared: store.shared });
   const idempotency = createIdempotency(store, deps.clocks, config.idempotencyTtlMs, { defects: deps.defects });
   const uploadDir = config.artifactsDir ? path.join(config.artifactsDir, 'incoming') : path.join(os.tmpdir(), 'sim-uploads');
   mkdirSync(uploadDir, { recursive: true });
@@ -65,18 +65,22 @@ export async function createSimulator(deps: KernelDeps, options: SimulatorOption
   app.proxy = false;
   // The request log of the public API (GET /_sim/requests): a bounded ring, SIM_REQUEST_LOG_SIZE entries.
   const requests = createRequestJournal(config.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE);
+  const versions = servedVersions(config.contract, config.defaultVersion);
+  const unhandled: Record<string, string[]> = {};
+  const control = createControl({ deps, domains, rateLimiter, versions, unhandled: () => unhandled, requests });
   app.use(requestLog(log, ids, { journal: requests, clocks: deps.clocks }));
+  // Instances sharing a database (issue 17): this one made current before anything reads control state.
+  if (control.sync.enabled) app.use(control.sync.current());
   // Faults per tenant and per request (X-Sim-Fault): the scope every defect hook reads (kernel/defects.ts).
   app.use(faultScope(deps.defects, config));
   // Defect injection: outside the envelope, so it sees final bodies (README "Defect injection").
   app.use(responseDefects(deps.defects, domains.responseDefects));
   app.use(errorEnvelope(log));
+  // ... and a control change it made published to the others, inside the envelope (a failure is an error).
+  if (control.sync.enabled) app.use(control.sync.publisher());
 
-  const versions = servedVersions(config.contract, config.defaultVersion);
-  const unhandled: Record<string, string[]> = {};
-  const control = createControl({ deps, domains, rateLimiter, versions, unhandled: () => unhandled, requests });
   // The root page, /healthz, the served contracts and /docs (site/site.routes.ts): public, no tenant data.
-  app.use(siteRoutes({ versions, store: config.dbPath ? 'file' : 'memory', storeHealth: options.storeHealth, startedAt }));
+  app.use(siteRoutes({ versions, store: config.storeUrl ? 'postgres' : config.dbPath ? 'file' : 'memory', storeHealth: options.storeHealth, startedAt }));
   // The sandbox console's page and assets (no data, no token); its data comes from the control API.
   app.use(consoleRoutes());
   /** One contract's routes, served with the public authentication (every operation has a principal). */
@@ -122,11 +126,15 @@ export async function createSimulator(deps: KernelDeps, options: SimulatorOption
     unhandled,
     async start() {
       const identity = await control.bootstrap();
+      // Another instance may have changed the control state already: start from it, then keep up.
+      await control.sync.refresh();
+      control.sync.start();
       await domains.start();
       await store.flush();
       return identity;
     },
     async stop() {
+      control.sync.stop();
       await domains.stop();
       deps.scheduler.stop();
       await store.close();

@@ -1,4 +1,5 @@
 // Simulator settings from the command line and the environment (command line wins).
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SERVER_TIMEOUTS } from './kernel/http/server.js';
 
@@ -10,8 +11,13 @@ export interface SimulatorConfig {
   /** Served contract version, or 'all' (every version under /versions/<v>/, the default one unprefixed). */
   contract: string;
   defaultVersion: string;
-  /** Snapshot file of the store; `null` keeps everything in memory (tests). */
+  /** Snapshot file of the store; `null` keeps everything in memory (tests), or the store is a database. */
   dbPath: string | null;
+  /** SIM_STORE: a PostgreSQL URL (postgres://...) selects the database store several instances share
+   *  (issue 17); null keeps the embedded journal store at `dbPath`. */
+  storeUrl: string | null;
+  /** SIM_INSTANCE_ID: this instance's name among those sharing a database (leases, logs). */
+  instanceId: string;
   /** Uploaded files and generated documents, beside the store. */
   artifactsDir: string;
   adminToken: string | null;
@@ -90,7 +96,9 @@ export function usage(): string {
     ['--contract V, SIM_CONTRACT', `served version: ${SERVABLE_VERSIONS.join(', ')} or all (v1.3.0)`],
     ['SIM_DEFAULT_CONTRACT', 'with --contract all: the version served without prefix (v1.3.0)'],
     ['--db FILE, SIM_DB', 'store snapshot file; journal, lock and artifacts beside it (.sim-data/store.json)'],
-    ['SIM_ARTIFACTS', 'uploaded files and generated documents (<SIM_DB>.artifacts)'],
+    ['SIM_ARTIFACTS', 'uploaded files and generated documents (<SIM_DB>.artifacts); one shared dir for a cluster'],
+    ['SIM_STORE', 'postgres://... : the PostgreSQL store several instances share, instead of SIM_DB (unset)'],
+    ['SIM_INSTANCE_ID', "this instance's name among those sharing SIM_STORE (<host>-<pid>)"],
     ['SIM_ADMIN_TOKEN', 'bearer of the /_sim control API (generated once, kept in the store)'],
     ['SIM_INTEGRATION_KEY', "pins the default tenant's integration key (generated on first run)"],
     ['--new-key', 'issue another integration key for the default tenant and print it'],
@@ -131,14 +139,20 @@ export function loadConfig(argv: string[] = process.argv.slice(2), env: NodeJS.P
   }
   const port = Number(values.port ?? env.PORT ?? 4010);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`port must be a number from 0 to 65535, not ${values.port ?? env.PORT}`);
-  const dbPath = values.db ?? env.SIM_DB ?? '.sim-data/store.json';
+  const storeUrl = env.SIM_STORE?.trim() || null;
+  if (storeUrl !== null && !/^postgres(ql)?:\/\//i.test(storeUrl)) throw new ConfigError('SIM_STORE must be a PostgreSQL URL (postgres://user@host:port/database)');
+  if (storeUrl !== null && (values.db ?? env.SIM_DB)) throw new ConfigError('SIM_STORE and SIM_DB (--db) name two stores: set one');
+  const dbPath = storeUrl ? null : values.db ?? env.SIM_DB ?? '.sim-data/store.json';
   return {
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
     contract,
     defaultVersion: contract === 'all' ? env.SIM_DEFAULT_CONTRACT ?? 'v1.3.0' : contract,
     dbPath,
-    artifactsDir: env.SIM_ARTIFACTS ?? `${dbPath}.artifacts`,
+    storeUrl,
+    instanceId: env.SIM_INSTANCE_ID?.trim() || `${os.hostname()}-${process.pid}`,
+    // A cluster's instances must share one artifacts directory (uploads, claim packets): SIM_ARTIFACTS.
+    artifactsDir: env.SIM_ARTIFACTS ?? (dbPath ? `${dbPath}.artifacts` : '.sim-data/shared.artifacts'),
     adminToken: env.SIM_ADMIN_TOKEN ?? null,
     integrationKey: env.SIM_INTEGRATION_KEY ?? null,
     jwtSecret: env.SIM_JWT_SECRET ?? null,

@@ -18,6 +18,7 @@ import { sandboxStore } from './sandbox.store.js';
 import { tenantPurge } from './tenant-purge.js';
 import type { RequestJournal } from '../kernel/request-journal.js';
 import { logHandlers } from './logs.routes.js';
+import { clusterSync } from './cluster-sync.js';
 
 export interface ControlOptions {
   deps: KernelDeps;
@@ -220,8 +221,20 @@ export function createControl(options: ControlOptions) {
   // A claim packet at its packetUrl (spec 2.7): a document the sandbox serves to the owning tenant's bearer,
   // not a contract operation, so it is mounted here beside the control routes (ship/claim.routes.ts).
   router.get(domains.ship.packetPath, domains.ship.packetRoute);
+  // Instances sharing a database copy the control state from one another (issue 17; no-op otherwise).
+  const sync = clusterSync({
+    deps,
+    allowTargets: domains.webhooks.allowTargets,
+    restoreClocks: () => sandbox.restoreClocks(),
+    forgetSandbox: () => {
+      deps.clocks.resetTenants();
+      options.requests.clear();
+      options.rateLimiter.reset();
+    },
+  });
   return {
     router,
+    sync,
     /** Sets the sandbox up on start: clocks, admin token, default tenant and key. */
     bootstrap: (): Promise<SandboxIdentity> => bootstrapSandbox(deps, domains, sandbox),
   };

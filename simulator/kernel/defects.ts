@@ -158,6 +158,17 @@ export interface Defects {
   /** The run-time X-Sim-Fault allowance (PUT /_sim/fault-header); null: SIM_ALLOW_FAULT_HEADER decides. */
   headerAllowance(): boolean | null;
   allowHeader(allowed: boolean | null): void;
+  /** The whole run-time state (sandbox-wide set, every tenant's faults, the header allowance): what the
+   *  instances sharing a database copy from one another (control/cluster-sync.ts, issue 17). */
+  snapshot(): DefectsSnapshot;
+  /** Replaces the whole run-time state with a snapshot; unknown ids are 400 and change nothing. */
+  restore(snapshot: DefectsSnapshot): void;
+}
+
+export interface DefectsSnapshot {
+  active: string[];
+  tenants: Record<string, TenantFaults>;
+  headerAllowance: boolean | null;
 }
 
 /** Nothing active and nothing settable: for kernel modules built without a Defects object. */
@@ -181,6 +192,10 @@ export const NO_DEFECTS: Defects = {
   headerAllowance: () => false,
   allowHeader() {
     throw invalidRequest('defect injection is not available here', 'allowed');
+  },
+  snapshot: () => ({ active: [], tenants: {}, headerAllowance: null }),
+  restore(snapshot) {
+    if (snapshot.active.length || Object.keys(snapshot.tenants).length) throw invalidRequest('defect injection is not available here', 'active');
   },
 };
 
@@ -245,6 +260,17 @@ export function createDefects(initial: string[], known: string[]): Defects {
     headerAllowance: () => headerAllowance,
     allowHeader(allowed) {
       headerAllowance = allowed;
+      refresh();
+    },
+    snapshot: () => ({ active: known.filter((id) => active.has(id)), tenants: Object.fromEntries([...perTenant.keys()].map((id) => [id, tenant(id)])), headerAllowance }),
+    restore(snapshot) {
+      // Everything validated before anything changes.
+      const sandboxWide = validate(snapshot.active);
+      const tenants = Object.entries(snapshot.tenants).map(([id, faults]) => [id, { defects: new Set(validate(faults.defects, 'defects')), webhookChaos: { ...NO_CHAOS, ...faults.webhookChaos } }] as const);
+      active = new Set(sandboxWide);
+      perTenant.clear();
+      for (const [id, faults] of tenants) perTenant.set(id, faults);
+      headerAllowance = snapshot.headerAllowance;
       refresh();
     },
   };

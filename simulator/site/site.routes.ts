@@ -20,7 +20,7 @@ export const SERVED_CONTRACTS: readonly string[] = [...CONTRACT_VERSIONS, CONTRO
 
 export interface SiteOptions {
   versions: Array<{ version: string; prefix: string }>;
-  store: 'file' | 'memory';
+  store: 'file' | 'memory' | 'postgres';
   storeHealth?: StoreHealth;
   /** performance.now() when the simulator was created: /healthz reports the time since. */
   startedAt: number;

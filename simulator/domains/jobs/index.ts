@@ -3,7 +3,7 @@
 // for webhooks; a job's uploaded input file is removed when the job ends (job-files.ts). Other domains
 // enqueue through `enqueue` and register their processors with `registerJobType`.
 import type { KernelDeps } from '../../kernel/deps.js';
-import { keyedSerial } from '../../kernel/serial.js';
+import { storeSerial } from '../../kernel/serial.js';
 import type { TenantStore } from '../tenants/index.js';
 import { removeInputFilesWhenJobsEnd } from './job-files.js';
 import { toJobResponse } from './job.response.js';
@@ -21,8 +21,8 @@ export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): J
   const worker = createWorker(deps, jobs);
   const admission = queueAdmission(deps, jobs, peers.tenants);
   // Admission counts the tenant's in-flight jobs and then the job is created: one tenant's enqueues must not
-  // interleave there, or two could pass a cap together (spec 8.2).
-  const perTenant = keyedSerial();
+  // interleave there, or two could pass a cap together (spec 8.2), in this instance or another one.
+  const perTenant = storeSerial(deps.store, 'jobs.admission');
 
   const domain: JobsDomain = {
     name: 'jobs',
@@ -33,7 +33,7 @@ export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): J
       perTenant(input.tenantId, async () => {
         await admission.admit(input.tenantId, input.family, input.keyId);
         const job = await jobs.create({ id: deps.ids.uuid(), tenantId: input.tenantId, type: input.type, variant: input.variant, family: input.family, fileName: input.fileName, input: input.input ?? null, now: deps.clocks.of(input.tenantId).nowIso() });
-        worker.schedule(job);
+        await worker.schedule(job);
         return job;
       }),
     get: (tenantId, jobId) => jobs.getForTenant(tenantId, jobId),

@@ -4,8 +4,11 @@
 // message). Every transition goes through the machine table and is a compare-and-set on the job's
 // revision, so two workers (or instances) cannot both move one job; each is flushed before anything else
 // happens, so a crash never loses a state a client has seen, and the finished event fires only once the
-// terminal state is durable. A restart resumes every PENDING and PROCESSING job.
+// terminal state is durable. A restart resumes every PENDING and PROCESSING job. With several instances on
+// one database (issue 17) a job runs where its lease is (kernel/lease-keeper.ts): the instance that created
+// it, or the one that took it over when that instance stopped renewing its leases.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { leaseKeeper } from '../../kernel/lease-keeper.js';
 import { transition } from '../../kernel/machine.js';
 import { jobMachine, pickUpAction } from './job.machine.js';
 import { toFinishedJob } from './job.response.js';
@@ -40,6 +43,7 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
   const claimed = new Map<string, { generation: number; cancel: () => void }>();
   let generation = 0;
   let stopped = false;
+  const leases = leaseKeeper(deps.store, 'job', log);
   const clockOf = (job: Pick<JobRecord, 'tenantId'>) => deps.clocks.of(job.tenantId);
   // defect injection (SIM_DEFECTS): jobs.updated-at-frozen keeps updatedAt at its creation value through transitions.
   const save = (job: JobRecord) => jobs.update(deps.defects.has('jobs.updated-at-frozen') ? { ...job, updatedAt: job.createdAt } : job);
@@ -152,12 +156,33 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
           // A broken store must not take the worker down with it; the job resumes on the next start.
           log.error({ jobId: job.id, err: error }, 'job run failed');
         } finally {
-          if (claimed.get(job.id)?.generation === gen) claimed.delete(job.id);
+          if (claimed.get(job.id)?.generation === gen) {
+            claimed.delete(job.id);
+            leases.release(job.id);
+          }
         }
       },
       job.tenantId,
     );
     claimed.set(job.id, { generation: gen, cancel });
+  };
+
+  /** A job found in flight or with its notice pending (a restart, or a takeover): resumed when held here. */
+  const pickUp = async (job: JobRecord) => {
+    if (stopped || !(await leases.hold(job.id))) return;
+    if (job.noticePending && jobMachine.terminal.includes(job.status)) {
+      try {
+        await announce(job);
+      } catch (error) {
+        log.error({ jobId: job.id, err: error }, 'catching up the notice of a finished job failed');
+      }
+      leases.release(job.id);
+      return;
+    }
+    if (jobMachine.terminal.includes(job.status)) return leases.release(job.id);
+    const now = clockOf(job).now();
+    const when = job.status === 'PENDING' ? Date.parse(job.createdAt) + config.jobStartDelayMs : now;
+    launch(job, Math.max(when, now));
   };
 
   return {
@@ -170,31 +195,32 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
     onFinished(listener: (event: FinishedJob) => void | Promise<void>) {
       listeners.push(listener);
     },
-    /** A new PENDING job starts after the configured delay (on its tenant's clock). */
-    schedule(job: JobRecord) {
-      launch(job, Date.parse(job.createdAt) + config.jobStartDelayMs);
+    /** A new PENDING job starts after the configured delay (on its tenant's clock), here: its lease is
+     *  this instance's before the job is acknowledged. */
+    async schedule(job: JobRecord) {
+      if (await leases.hold(job.id)) launch(job, Date.parse(job.createdAt) + config.jobStartDelayMs);
     },
-    /** After a restart: every in-flight job (from the index, no scan) is picked up again. */
+    /** After a restart: every in-flight job (from the index, no scan) is picked up again, unless another
+     *  live instance holds it. Then this instance keeps its leases and takes over those of stopped ones. */
     async resumeAll() {
       stopped = false;
       // Jobs that ended just before a crash, before their listeners ran (from the index, no scan).
-      for (const job of await jobs.noticePending()) {
-        try {
-          await announce(job);
-        } catch (error) {
-          log.error({ jobId: job.id, err: error }, 'catching up the notice of a finished job failed');
-        }
-      }
-      for (const job of await jobs.inFlight()) {
-        const now = clockOf(job).now();
-        const when = job.status === 'PENDING' ? Date.parse(job.createdAt) + config.jobStartDelayMs : now;
-        launch(job, Math.max(when, now));
-      }
+      for (const job of await jobs.noticePending()) await pickUp(job);
+      for (const job of await jobs.inFlight()) await pickUp(job);
+      leases.start(async (jobId) => {
+        const job = await jobs.get(jobId);
+        if (job) await pickUp(job);
+        else leases.release(jobId);
+      });
     },
     stop() {
       stopped = true;
       generation += 1;
-      for (const claim of claimed.values()) claim.cancel();
+      leases.stop();
+      for (const [jobId, claim] of claimed) {
+        claim.cancel();
+        leases.release(jobId); // another instance takes it at once instead of after the lease's expiry
+      }
       claimed.clear();
     },
   };

@@ -15,7 +15,7 @@ import { assertAdapterAllowed } from '../auth/index.js';
 import type { JobsDomain, JobType } from '../jobs/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
 import type { UploadRegistry } from './upload-registry.store.js';
-import { keyedSerial } from '../../kernel/serial.js';
+import { storeSerial } from '../../kernel/serial.js';
 
 type ShipUploadOperation = 'uploadShipFile' | 'uploadOrdersFile' | 'uploadCarrierAgreement';
 
@@ -33,9 +33,9 @@ async function pdfPart(request: HandlerRequest<ShipUploadOperation>) {
   return { file, format: 'csv' as const };
 }
 
-export function shipUploadRoutes(deps: Pick<KernelDeps, 'config' | 'clocks' | 'defects'>, peers: { jobs: JobsDomain; webhooks: Pick<WebhooksDomain, 'parseConfig' | 'attach'>; registry: UploadRegistry }) {
+export function shipUploadRoutes(deps: Pick<KernelDeps, 'config' | 'clocks' | 'defects' | 'store'>, peers: { jobs: JobsDomain; webhooks: Pick<WebhooksDomain, 'parseConfig' | 'attach'>; registry: UploadRegistry }) {
   const { jobs, webhooks, registry } = peers;
-  const sameFile = keyedSerial();
+  const sameFile = storeSerial(deps.store, 'ship.upload');
 
   const accept = async (request: HandlerRequest<ShipUploadOperation>, type: JobType, input: (upload: StoredUpload, document: boolean) => Record<string, unknown>) => {
     const principal = request.principal as Principal;

@@ -1,10 +1,13 @@
 // Runs delivery attempts on the tenant's virtual clock (spec 6 delivery rules, decision 9): attempt 1 when
 // the job ends, each retry a fixed gap after the previous failure, every attempt recorded durably (a
 // compare-and-set on the delivery, so one attempt is recorded once even with several dispatchers) before the
-// next is scheduled, and pending deliveries resumed after a restart.
+// next is scheduled, and pending deliveries resumed after a restart. With several instances on one database
+// (issue 17) a delivery is attempted where its lease is (kernel/lease-keeper.ts): the instance that created
+// it, or the one that took it over, resuming it with the same delivery id and the next attempt number.
 import { createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { KernelDeps } from '../../kernel/deps.js';
+import { leaseKeeper } from '../../kernel/lease-keeper.js';
 import { OLD_TIMESTAMP_SECONDS } from '../../kernel/defects.js';
 import { transition } from '../../kernel/machine.js';
 import { actionAfter, deliveryMachine, RETRY_GAPS_MS } from './delivery.machine.js';
@@ -34,10 +37,23 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
   const shutdown = new AbortController();
   let stopped = false;
 
-  const schedule = (delivery: StoredDelivery) => {
-    if (stopped || delivery.status !== 'pending' || delivery.nextAttemptAt === null) return;
+  const leases = leaseKeeper(deps.store, 'delivery', deps.log);
+
+  const scheduleHere = (delivery: StoredDelivery & { nextAttemptAt: string }) => {
+    if (stopped) return;
     scheduled.get(delivery.id)?.();
     scheduled.set(delivery.id, deps.scheduler.at(Date.parse(delivery.nextAttemptAt), () => run(delivery.id), delivery.tenantId));
+  };
+
+  const schedule = (delivery: StoredDelivery) => {
+    if (stopped) return;
+    if (delivery.status !== 'pending' || delivery.nextAttemptAt === null) return leases.release(delivery.id);
+    const due = delivery as StoredDelivery & { nextAttemptAt: string };
+    if (!leases.shared) return scheduleHere(due);
+    leases.hold(delivery.id).then(
+      (held) => held && scheduleHere(due),
+      (error: unknown) => deps.log.error({ err: error, deliveryId: delivery.id }, 'webhook delivery lease not taken; another instance takes it over'),
+    );
   };
 
   const run = (id: string): Promise<void> | undefined => {
@@ -159,10 +175,19 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
     /** Resumes every pending delivery at its next attempt time (now or past: at once). */
     async start() {
       for (const delivery of await store.pending()) schedule(delivery);
+      leases.start(async (id) => {
+        const delivery = await store.delivery(id);
+        if (delivery) schedule(delivery);
+        else leases.release(id);
+      });
     },
     async stop() {
       stopped = true;
-      for (const cancel of scheduled.values()) cancel();
+      leases.stop();
+      for (const [id, cancel] of scheduled) {
+        cancel();
+        leases.release(id); // another instance takes it at once instead of after the lease's expiry
+      }
       scheduled.clear();
       shutdown.abort();
       await Promise.allSettled([...running.values()]);

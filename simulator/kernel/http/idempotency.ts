@@ -8,6 +8,7 @@ import { configure } from 'safe-stable-stringify';
 import type { TenantClocks } from '../clock.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
 import { actionNotAllowed, invalidRequest } from '../errors.js';
+import { storeSerial } from '../serial.js';
 import type { Store } from '../store/collection.js';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './json-depth.js';
 import type { HandlerResponse } from './types.js';
@@ -80,6 +81,7 @@ export function createIdempotency(store: Store, clocks: TenantClocks, ttlMs = DE
   const defects = options.defects ?? NO_DEFECTS;
   const records = store.collection<IdempotencyRecord>('idempotencyKeys');
   const inFlight = new Map<string, { payloadHash: string; done: Promise<HandlerResponse> }>();
+  const acrossInstances = store.shared ? storeSerial(store, 'idempotency') : undefined;
 
   const replay = (response: HandlerResponse): HandlerResponse =>
     response.body && typeof response.body === 'object' && !Array.isArray(response.body)
@@ -128,35 +130,41 @@ export function createIdempotency(store: Store, clocks: TenantClocks, ttlMs = DE
         }
         return replay(response);
       }
-      const clock = clocks.of(scope.tenantId);
-      const stored = await records.get(id);
-      if (stored && stored.expiresAt > clock.now()) {
-        if (stored.payloadHash !== payloadHash) {
-          // defect injection (SIM_DEFECTS): idempotency.conflict-ignored runs another payload as a new request.
-          if (defects.has('idempotency.conflict-ignored')) return execute();
-          throw conflict(scope.key);
+      // Across instances sharing a database (issue 17) the check, the run and the record hold the key's
+      // lock, so a duplicate sent to another instance at the same moment waits and replays.
+      const decideAndRun = async (): Promise<HandlerResponse> => {
+        const clock = clocks.of(scope.tenantId);
+        const stored = await records.get(id);
+        if (stored && stored.expiresAt > clock.now()) {
+          if (stored.payloadHash !== payloadHash) {
+            // defect injection (SIM_DEFECTS): idempotency.conflict-ignored runs another payload as a new request.
+            if (defects.has('idempotency.conflict-ignored')) return execute();
+            throw conflict(scope.key);
+          }
+          // defect injection (SIM_DEFECTS): idempotency.replay-creates-job runs a replay again (a second job).
+          if (defects.has('idempotency.replay-creates-job')) return execute();
+          return replay(stored.response);
         }
-        // defect injection (SIM_DEFECTS): idempotency.replay-creates-job runs a replay again (a second job).
-        if (defects.has('idempotency.replay-creates-job')) return execute();
-        return replay(stored.response);
-      }
-      const done = (async () => {
-        // defect injection (SIM_DEFECTS): idempotency.concurrent-duplicates widens the check-then-record race of a
-        // lock-free server (real time, not domain time), so requests sent together all find no record.
-        if (defects.has('idempotency.concurrent-duplicates')) await new Promise((resolve) => setTimeout(resolve, DEFECT_RACE_WINDOW_MS));
-        const response = await execute();
-        // Only accepted requests are remembered: a retry after an error runs again.
-        if (response.status < 300) {
-          await records.put({ id, tenantId: scope.tenantId, operationId: scope.operationId, payloadHash, response, createdAt: clock.nowIso(), expiresAt: expiryOf(clock.now()) });
+        const done = (async () => {
+          // defect injection (SIM_DEFECTS): idempotency.concurrent-duplicates widens the check-then-record race of a
+          // lock-free server (real time, not domain time), so requests sent together all find no record.
+          if (defects.has('idempotency.concurrent-duplicates')) await new Promise((resolve) => setTimeout(resolve, DEFECT_RACE_WINDOW_MS));
+          const response = await execute();
+          // Only accepted requests are remembered: a retry after an error runs again.
+          if (response.status < 300) {
+            await records.put({ id, tenantId: scope.tenantId, operationId: scope.operationId, payloadHash, response, createdAt: clock.nowIso(), expiresAt: expiryOf(clock.now()) });
+          }
+          return response;
+        })();
+        inFlight.set(id, { payloadHash, done });
+        try {
+          return await done;
+        } finally {
+          inFlight.delete(id);
         }
-        return response;
-      })();
-      inFlight.set(id, { payloadHash, done });
-      try {
-        return await done;
-      } finally {
-        inFlight.delete(id);
-      }
+      };
+      // defect injection (SIM_DEFECTS): idempotency.concurrent-duplicates takes no lock here either.
+      return acrossInstances && !defects.has('idempotency.concurrent-duplicates') ? acrossInstances(id, decideAndRun) : decideAndRun();
     },
   };
 }

@@ -6,6 +6,7 @@ import { isObject } from '../../../contracts/lib/bundle.js';
 import type { TenantClocks } from '../clock.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError } from '../errors.js';
+import type { SharedServices } from '../store/collection.js';
 import type { Principal } from './types.js';
 
 export type RateBucket = 'read' | 'write' | 'upload';
@@ -38,10 +39,19 @@ export function rateLimitedError(details: { bucket: string; limit: number; windo
   return new ApiError('RATE_LIMITED', message, details, { 'Retry-After': String(details.retryAfterSeconds) });
 }
 
-/** Windows follow the tenant's clock: advancing one tenant's time opens its next window only. */
-export function createRateLimiter(clocks: TenantClocks, limitsFor: (tenantId: string) => Promise<RateLimits>, options: { defects?: Defects } = {}): RateLimiter {
+/**
+ * Windows follow the tenant's clock: advancing one tenant's time opens its next window only. With `shared`
+ * (instances sharing a database, issue 17) the windows are counted in the database, one statement per call,
+ * so a bucket of 240 a minute holds across instances; otherwise in this process's memory.
+ */
+export function createRateLimiter(
+  clocks: TenantClocks,
+  limitsFor: (tenantId: string) => Promise<RateLimits>,
+  options: { defects?: Defects; shared?: Pick<SharedServices, 'hit'> } = {},
+): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   const defects = options.defects ?? NO_DEFECTS;
+  const shared = options.shared;
   return {
     async consume(principal, operation) {
       // defect injection (SIM_DEFECTS): limits.rate-limit-off, the buckets never fill.
@@ -51,12 +61,18 @@ export function createRateLimiter(clocks: TenantClocks, limitsFor: (tenantId: st
       const now = clocks.of(principal.tenantId).now();
       const start = Math.floor(now / windowMs) * windowMs;
       const key = `${principal.keyId ?? `tenant:${principal.tenantId}`}:${bucket}`;
+      const refuse = () => {
+        const retryAfterSeconds = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
+        return rateLimitedError({ bucket, limit, windowMs, retryAfterSeconds, keyId: principal.keyId }, `${bucket} rate limit of ${limit} per ${windowMs} ms reached`);
+      };
+      if (shared) {
+        // Counted first, refused after: a refused call counts too, which changes nothing (the window is full).
+        if ((await shared.hit(key, start)) > limit) throw refuse();
+        return;
+      }
       const window = windows.get(key);
       const current = window && window.start === start ? window : { start, count: 0 };
-      if (current.count >= limit) {
-        const retryAfterSeconds = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
-        throw rateLimitedError({ bucket, limit, windowMs, retryAfterSeconds, keyId: principal.keyId }, `${bucket} rate limit of ${limit} per ${windowMs} ms reached`);
-      }
+      if (current.count >= limit) throw refuse();
       current.count += 1;
       windows.set(key, current);
     },

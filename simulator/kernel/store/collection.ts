@@ -75,7 +75,39 @@ export interface Collection<T extends StoredRecord, F extends string = string> {
   countGroups(where: Where<F>, field: F): Promise<Record<string, number>>;
 }
 
+/**
+ * Work items one instance at a time takes on (a job, a webhook delivery) when several simulator instances
+ * share one store (issue 17). Lease times are wall-clock time (the database's), never a virtual clock: a
+ * tenant skipping an hour must not hand its running jobs to another instance.
+ */
+export interface Leases {
+  /** Takes the lease of `id` for this instance: true when it was free, expired, or already this instance's. */
+  acquire(id: string): Promise<boolean>;
+  /** Extends this instance's leases among `ids`; answers the ids still held (a lease lost meanwhile is not). */
+  renew(ids: readonly string[]): Promise<string[]>;
+  /** Gives the lease up (the work is done). */
+  release(id: string): Promise<void>;
+  /** Takes up to `limit` leases whose holders let them expire (an instance that died), oldest first. */
+  takeExpired(limit: number): Promise<string[]>;
+}
+
+/** What several instances sharing one store coordinate through it (issue 17); absent on a store one process owns. */
+export interface SharedServices {
+  /** This instance's name in leases and logs. */
+  readonly instanceId: string;
+  /** The leases of one kind of work (`job`, `delivery`), held for `ttlMs` unless renewed. */
+  leases(kind: string, ttlMs: number): Leases;
+  /** Runs `task` holding the lock named `key`, exclusive across every instance (a tenant's check-then-write). */
+  exclusive<T>(key: string, task: () => Promise<T>): Promise<T>;
+  /** Counts one call in the fixed window of `key` starting at `windowStartMs` (a new start resets the count);
+   *  answers the calls counted in that window, this one included. One atomic statement: a rate bucket holds
+   *  across instances. */
+  hit(key: string, windowStartMs: number): Promise<number>;
+}
+
 export interface Store {
+  /** Present when several instances share this store: the coordination they need (leases, locks, buckets). */
+  readonly shared?: SharedServices;
   /** Opens (declares) a collection. Declaring again adds new fields and indexes; existing ones stay. */
   collection<T extends StoredRecord, F extends string = never>(name: string, schema?: CollectionSchema<T, F>): Collection<T, F>;
   /** Resolves once every write made before the call is durable (the HTTP layer awaits it before answering). */
