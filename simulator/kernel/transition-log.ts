@@ -91,21 +91,27 @@ export function transitionLog(deps: Pick<KernelDeps, 'store' | 'clocks'>): Trans
 
   const append: TransitionLog['append'] = async (entry) => {
     await seqReady();
-    const seq = nextSeq++;
     const clock = entry.tenantId ? deps.clocks.of(entry.tenantId) : deps.clocks.sandbox;
-    const stored = await entries.create({
-      id: `tr-${String(seq).padStart(12, '0')}`,
-      seq,
-      at: clock.nowIso(),
-      tenantId: entry.tenantId,
-      machine: entry.machine,
-      resourceId: entry.resourceId,
-      from: entry.from,
-      to: entry.to,
-      requestId: entry.requestId === undefined ? currentRequestId() : entry.requestId,
-    });
-    if (!stored) throw new Error(`transition ${seq} already exists`);
-    return stored;
+    // Instances sharing a database (issue 17) count seqs each on their own: a seq another instance took is
+    // refused by create(), and this one moves past the newest stored entry and tries again.
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const seq = nextSeq++;
+      const stored = await entries.create({
+        id: `tr-${String(seq).padStart(12, '0')}`,
+        seq,
+        at: clock.nowIso(),
+        tenantId: entry.tenantId,
+        machine: entry.machine,
+        resourceId: entry.resourceId,
+        from: entry.from,
+        to: entry.to,
+        requestId: entry.requestId === undefined ? currentRequestId() : entry.requestId,
+      });
+      if (stored) return stored;
+      const last = (await entries.query({ where: {}, orderBy: [['seq', 'desc']], limit: 1 })).items[0];
+      nextSeq = Math.max(nextSeq, (last?.seq ?? 0) + 1);
+    }
+    throw new Error(`no free transition seq after 50 attempts (from ${nextSeq})`);
   };
 
   /** Appends the move a committed write made, if its state changed (creation: from null). */
