@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, main, parseCli } from './cli.js';
 import { defineCheck } from './harness/check.js';
+import { shardOfId } from './harness/shard.js';
 import { startTestTarget, type TestTarget } from './testing/simulator.js';
 
 function io() {
@@ -110,6 +111,11 @@ describe('conform CLI without the simulator', () => {
     [[...usage, '--bogus'], /Unknown option '--bogus'/],
     [[...usage, 'positional'], /positional/i],
     [[...usage, '--only', 'nothing.here'], /matches no check/],
+    [[...usage, '--shard', '0/4'], /--shard 0\/4: K counts the shards from 1 to N \(here 1 to 4\)/],
+    [[...usage, '--shard', '5/4'], /--shard 5\/4: K counts the shards from 1 to N/],
+    [[...usage, '--shard', 'x'], /--shard takes K\/N/],
+    [['--merge'], /--merge needs the report of every shard/],
+    [['--merge', 'reports/a', '--base-url', 'http://x'], /--merge takes report paths, --report-dir, --format and --quiet; --base-url belongs to a run/],
   ])('exits 2 on a usage error: %j', async (argv, message) => {
     const cli = io();
     expect(await main(argv, {}, { ...cli, checks: [passing] })).toBe(EXIT.usage);
@@ -128,6 +134,62 @@ describe('conform CLI without the simulator', () => {
     expect(await main([...base, '--only', 'demo.fails,demo.passes'], {}, { ...cli, checks: [passing, skipping, failing] })).toBe(EXIT.failed);
     expect(cli.out()).toContain('1 passed, 1 failed, 0 skipped');
     expect(cli.out()).toContain('[demo-rule] it failed');
+  });
+
+  it('runs one shard of the selection per runner, and --merge writes the reports of the whole run from theirs', async () => {
+    const demo = Array.from({ length: 9 }, (_, i) =>
+      defineCheck({ id: `demo.c${i + 1}`, title: `Check ${i + 1}`, area: 'demo', needs: [], run: async ({ fail }) => (i === 4 ? fail('demo-rule', 'c5 failed') : undefined) }),
+    );
+    const ids = demo.map((check) => check.id);
+    const dirs: string[] = [];
+    const ran: string[] = [];
+    for (let index = 1; index <= 3; index++) {
+      const dir = path.join(work, `shard-${index}`);
+      dirs.push(dir);
+      const cli = io();
+      const code = await main(['--base-url', base[1]!, '--api-key', 'k', '--seed', '5', '--shard', `${index}/3`, '--report-dir', dir], {}, { ...cli, checks: demo });
+      const report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8'));
+      const shardIds = ids.filter((id) => shardOfId(id, 3) === index);
+      expect(report.results.map((r: { id: string }) => r.id)).toEqual(shardIds);
+      expect(report.shard).toEqual({ index, count: 3, selectedChecks: 9, selection: ids });
+      expect(code, cli.out() + cli.err()).toBe(shardIds.includes('demo.c5') ? EXIT.failed : EXIT.ok);
+      expect(cli.out()).toContain(`: shard ${index}/3, ${shardIds.length} of 9 selected checks (9 in the suite), profile sandbox`);
+      expect(cli.out()).toContain(`shard ${index}/3: ${shardIds.length} of the 9 selected checks (merge the shards' reports with --merge)`);
+      expect(cli.out()).toMatch(new RegExp(`replay: .* --seed 5 --runs 100 --shard ${index}/3\n`));
+      expect(readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toContain(`<property name="shard" value="${index}/3"/>`);
+      expect(readFileSync(path.join(dir, 'report.html'), 'utf8')).toContain(`This report covers shard ${index} of 3 only`);
+      ran.push(...shardIds);
+    }
+    expect(ran.sort()).toEqual([...ids].sort());
+
+    const merged = path.join(work, 'merged');
+    const cli = io();
+    expect(await main(['--merge', ...dirs.reverse(), '--report-dir', merged], {}, cli), cli.err()).toBe(EXIT.failed);
+    const report = JSON.parse(readFileSync(path.join(merged, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ merged: { shards: 3 }, totals: { passed: 8, failed: 1, skipped: 0 }, target: { seed: 5 } });
+    expect(report.results.map((r: { id: string }) => r.id)).toEqual(ids);
+    expect(report.shard).toBeUndefined();
+    expect(readFileSync(path.join(merged, 'junit.xml'), 'utf8')).toContain('<testsuite name="demo" tests="9" failures="1"');
+    expect(readFileSync(path.join(merged, 'report.html'), 'utf8')).toContain('merged from 3 shards: 9 checks');
+    expect(cli.out()).toContain('[demo-rule] c5 failed');
+    expect(cli.out()).toContain('8 passed, 1 failed, 0 skipped');
+    expect(cli.out()).toContain('merged from 3 shards: 9 checks');
+
+    const refused = io();
+    expect(await main(['--merge', dirs[0]!, dirs[1]!, '--format', 'none'], {}, refused)).toBe(EXIT.usage);
+    expect(refused.err()).toMatch(/cannot merge: shard \d\/3 missing/);
+    const overwrite = io();
+    expect(await main(['--merge', ...dirs, '--report-dir', dirs[0]!], {}, overwrite)).toBe(EXIT.usage);
+    expect(overwrite.err()).toContain('which the merged reports would overwrite');
+  });
+
+  it('lists the checks of one shard with --list --shard', async () => {
+    const demo = ['demo.a', 'demo.b', 'demo.c', 'demo.d'].map((id) => defineCheck({ id, title: id, area: 'demo', needs: [], run: async () => {} }));
+    const cli = io();
+    expect(await main(['--list', '--shard', '2/2'], {}, { ...cli, checks: demo })).toBe(EXIT.ok);
+    const inShard = demo.filter((check) => shardOfId(check.id, 2) === 2).map((check) => check.id);
+    expect(cli.out().trim().split('\n').slice(0, -1).map((line) => line.split(' ')[0])).toEqual(inShard);
+    expect(cli.out()).toContain(`shard 2/2, ${inShard.length} of 4 selected checks (4 in the suite)\n`);
   });
 
   it('exits 3 with one clear error when the target cannot be reached', async () => {

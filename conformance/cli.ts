@@ -1,7 +1,9 @@
 // The conformance suite's command line: `npm run conform -- --base-url URL --api-key KEY [options]`.
 // Runs the selected checks against one deployment, shows progress and a summary on the console, and writes
-// the JUnit, JSON and HTML reports. Exit codes: 0 nothing failed (skipped is not failure), 1 at least one
-// check failed, 2 usage error, 3 the suite itself could not run (the target unreachable, reports unwritable).
+// the JUnit, JSON and HTML reports. `--shard K/N` runs one shard of the selection (harness/shard.ts), and
+// `--merge` merges the shards' JSON reports into the reports of the whole run (reporters/merge.ts).
+// Exit codes: 0 nothing failed (skipped is not failure), 1 at least one check failed, 2 usage error (and a
+// refused merge), 3 the suite itself could not run (the target unreachable, reports unwritable).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,14 +13,16 @@ import { checksFor } from './checks/index.js';
 import type { Check } from './harness/check.js';
 import { loadTargetContract } from './harness/contract.js';
 import { runSuite, selectChecks } from './harness/runner.js';
+import { checksOfShard, parseShard, shardLabel, suiteIdentity, type Shard } from './harness/shard.js';
 import { PROFILES, type Profile, type RunReport, type TargetOptions } from './harness/types.js';
-import { createConsoleReporter, type ConsoleStream } from './reporters/console.js';
+import { createConsoleReporter, renderConsoleSummary, type ConsoleStream } from './reporters/console.js';
 import type { RunContext } from './reporters/format.js';
 import { renderHtml } from './reporters/html.js';
 import { coverageOfRun } from './checks/operations/coverage.js';
 import { COVERAGE_FILE, renderCoverageJson } from './reporters/coverage.js';
 import { renderJson } from './reporters/json.js';
 import { renderJUnit } from './reporters/junit.js';
+import { MergeRefused, mergeShardReports, readShardReport, type ShardReport } from './reporters/merge.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, error: 3 } as const;
 
@@ -42,10 +46,21 @@ export interface CliSettings {
   quiet: boolean;
   list: boolean;
   seedWasRandom: boolean;
+  /** `--shard K/N`: run only this shard of the selection. */
+  shard?: Shard;
+}
+
+/** `--merge PATH...`: the shards' reports to merge, and where the merged reports go. */
+export interface MergeSettings {
+  inputs: string[];
+  reportDir: string;
+  formats: ReportFormat[];
+  quiet: boolean;
 }
 
 export const USAGE = `Usage: npm run conform -- --base-url URL --api-key KEY [options]
        tfas-conform --base-url URL --api-key KEY [options]
+       npm run conform -- --merge REPORT_DIR_OR_FILE... [--report-dir OUT] [--format LIST] [--quiet]
 
 Certifies a deployment of the Trade Compliance and Freight Audit Service public interface against its
 OpenAPI contract and writes JUnit, JSON and HTML reports.
@@ -71,14 +86,21 @@ Options (each also read from the environment variable in brackets; a flag wins o
   --webhook-url URL       a public URL that forwards to the built-in webhook receiver       [CONFORM_WEBHOOK_URL]
                             (the receiver listens on CONFORM_WEBHOOK_PORT, default a free port)
   --only IDS              comma-separated check ids or id prefixes (auth, auth.token-exchange)
+  --shard K/N             run shard K of N of the selected checks (CI runners, one shard each); a check's
+                            shard is a hash of its id, so it is the same in every run with N shards
   --format LIST           reports to write: comma-separated junit,json,html (default all), or none
   --timeout-ms N          per-request timeout in milliseconds (default 30000)               [CONFORM_TIMEOUT_MS]
   --quiet                 no progress and no table: failures, totals, seed and replay only
   --list                  list the selected checks and what they need, run nothing
   -h, --help              this text
 
+Merging the shards (--merge): the report.json files of every shard of one run (or their report directories;
+coverage.json is read beside each) become the JUnit, JSON and HTML reports of the whole run in --report-dir.
+Refused (exit 2) for reports of different targets, options, contract or suite versions or shard counts, a
+shard missing or given twice, or a check reported twice. Exit 1 if a check failed, as a run.
+
 Exit codes: 0 no check failed (skipped checks are not failures), 1 at least one check failed,
-            2 usage error, 3 the suite could not run (target unreachable, reports not writable).
+            2 usage error or a refused merge, 3 the suite could not run (target unreachable, reports not writable).
 `;
 
 class UsageError extends Error {}
@@ -99,8 +121,21 @@ const PARSE_OPTIONS = {
   'timeout-ms': { type: 'string' },
   quiet: { type: 'boolean' },
   list: { type: 'boolean' },
+  shard: { type: 'string' },
+  merge: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+type ParsedValues = Partial<Record<keyof typeof PARSE_OPTIONS, string | boolean>>;
+
+function parseArgv(argv: string[]): { values: ParsedValues; positionals: string[] } {
+  try {
+    // Positionals are the report paths of --merge; a run refuses them.
+    return parseArgs({ args: argv, options: PARSE_OPTIONS, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
 
 function integer(name: string, text: string, min: number, max: number): number {
   if (!/^-?\d+$/.test(text.trim())) throw new UsageError(`${name} must be an integer, got "${text}"`);
@@ -132,13 +167,10 @@ function timestamp(date: Date): string {
 
 /** Flags, then environment variables, then defaults; throws UsageError with a clear message. */
 export function parseCli(argv: string[], env: Record<string, string | undefined>, now: () => Date = () => new Date()): CliSettings | 'help' {
-  let values: Partial<Record<keyof typeof PARSE_OPTIONS, string | boolean>>;
-  try {
-    ({ values } = parseArgs({ args: argv, options: PARSE_OPTIONS, strict: true, allowPositionals: false }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values, positionals } = parseArgv(argv);
   if (values.help) return 'help';
+  if (values.merge) throw new UsageError('--merge merges reports and runs nothing: give it the report paths, --report-dir, --format and --quiet only');
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}": a run takes no positional arguments (only --merge takes report paths)`);
   const pick = (flag: keyof typeof PARSE_OPTIONS, variable?: string): string | undefined => {
     const value = (values[flag] as string | undefined) ?? (variable ? env[variable] : undefined);
     return value === undefined || value.trim() === '' ? undefined : value.trim();
@@ -171,16 +203,15 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   const only = onlyText !== undefined ? list(onlyText) : undefined;
   if (onlyText !== undefined && !only!.length) throw new UsageError('--only needs at least one check id or prefix');
 
-  const formatText = pick('format') ?? REPORT_FORMATS.join(',');
-  const formatItems = list(formatText);
-  let formats: ReportFormat[];
-  if (formatItems.length === 1 && formatItems[0] === 'none') formats = [];
-  else {
-    const unknown = formatItems.filter((item) => !(REPORT_FORMATS as readonly string[]).includes(item));
-    if (unknown.length || !formatItems.length) throw new UsageError(`--format takes a comma-separated list of ${REPORT_FORMATS.join(', ')} (or none), got "${formatText}"`);
-    formats = REPORT_FORMATS.filter((format) => formatItems.includes(format));
+  const shardText = pick('shard');
+  let shard: Shard | undefined;
+  try {
+    shard = shardText !== undefined ? parseShard(shardText) : undefined;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
 
+  const formats = parseFormats(pick('format'));
   const reportDir = path.resolve(pick('report-dir', 'CONFORM_REPORT_DIR') ?? path.join('reports', `conformance-${timestamp(now())}`));
 
   return {
@@ -202,6 +233,32 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     quiet: Boolean(values.quiet),
     list: listOnly,
     seedWasRandom: seedText === undefined,
+    ...(shard ? { shard } : {}),
+  };
+}
+
+function parseFormats(text: string | undefined): ReportFormat[] {
+  const formatText = text ?? REPORT_FORMATS.join(',');
+  const formatItems = list(formatText);
+  if (formatItems.length === 1 && formatItems[0] === 'none') return [];
+  const unknown = formatItems.filter((item) => !(REPORT_FORMATS as readonly string[]).includes(item));
+  if (unknown.length || !formatItems.length) throw new UsageError(`--format takes a comma-separated list of ${REPORT_FORMATS.join(', ')} (or none), got "${formatText}"`);
+  return REPORT_FORMATS.filter((format) => formatItems.includes(format));
+}
+
+/** The options of `--merge`: report paths, then --report-dir (or CONFORM_REPORT_DIR), --format and --quiet. */
+export function parseMergeCli(argv: string[], env: Record<string, string | undefined>, now: () => Date = () => new Date()): MergeSettings | 'help' {
+  const { values, positionals } = parseArgv(argv);
+  if (values.help) return 'help';
+  const runOnly = Object.keys(values).filter((name) => !['merge', 'report-dir', 'format', 'quiet'].includes(name));
+  if (runOnly.length) throw new UsageError(`--merge takes report paths, --report-dir, --format and --quiet; --${runOnly[0]} belongs to a run`);
+  if (!positionals.length) throw new UsageError('--merge needs the report of every shard: their report.json files or report directories');
+  const reportDirText = (values['report-dir'] as string | undefined) ?? env.CONFORM_REPORT_DIR;
+  return {
+    inputs: positionals.map((input) => path.resolve(input)),
+    reportDir: path.resolve(reportDirText?.trim() || path.join('reports', `conformance-${timestamp(now())}`)),
+    formats: parseFormats((values.format as string | undefined)?.trim() || undefined),
+    quiet: Boolean(values.quiet),
   };
 }
 
@@ -231,6 +288,7 @@ export function writeReports(report: RunReport, dir: string, formats: ReportForm
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env, io: CliIo = {}): Promise<number> {
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
+  if (argv.includes('--merge')) return merge(argv, env, io);
 
   let settings: CliSettings | 'help';
   try {
@@ -244,24 +302,28 @@ export async function main(argv: string[], env: Record<string, string | undefine
     stdout.write(USAGE);
     return EXIT.ok;
   }
-  const { target, quiet } = settings;
+  const { target, quiet, shard } = settings;
   const checks = io.checks ?? checksFor(loadTargetContract(target.contract));
   const selected = selectChecks(checks, target.only);
   if (target.only && !selected.length) {
     stderr.write(`conform: --only ${target.only.join(',')} matches no check (ids look like ${checks.slice(0, 3).map((c) => c.id).join(', ')})\n`);
     return EXIT.usage;
   }
+  // A shard may hold no check of a small selection: it then runs nothing and still writes its report, so
+  // that the merge finds every shard.
+  const toRun = shard ? checksOfShard(selected, shard) : selected;
+  const counted = shard ? `shard ${shardLabel(shard)}, ${toRun.length} of ${selected.length} selected checks (${checks.length} in the suite)` : `${selected.length} of ${checks.length} checks`;
 
   if (settings.list) {
-    const width = Math.max(...selected.map((check) => check.id.length));
-    for (const check of selected) stdout.write(`${check.id.padEnd(width)}  ${check.area.padEnd(12)}  ${(check.needs.join(',') || '-').padEnd(28)}  ${check.title}\n`);
-    stdout.write(`${selected.length} of ${checks.length} checks\n`);
+    const width = Math.max(0, ...toRun.map((check) => check.id.length));
+    for (const check of toRun) stdout.write(`${check.id.padEnd(width)}  ${check.area.padEnd(12)}  ${(check.needs.join(',') || '-').padEnd(28)}  ${check.title}\n`);
+    stdout.write(`${counted}\n`);
     return EXIT.ok;
   }
 
   if (!quiet) {
     stdout.write(
-      `Conformance of ${target.baseUrl} to contract ${target.contract}: ${selected.length} of ${checks.length} checks, profile ${target.profile}, ` +
+      `Conformance of ${target.baseUrl} to contract ${target.contract}: ${counted}, profile ${target.profile}, ` +
         `seed ${target.seed}${settings.seedWasRandom ? ' (random)' : ''}, runs ${target.runs}\n`,
     );
     if (target.profile === 'simulator' && !target.adminToken) stdout.write('note: no --admin-token; checks that need the sandbox control API will be skipped\n');
@@ -277,13 +339,19 @@ export async function main(argv: string[], env: Record<string, string | undefine
   const reporter = createConsoleReporter({ stream: stdout, quiet, color });
   let report: RunReport;
   try {
-    report = await runSuite(target, checks, reporter);
+    report = await runSuite(target, toRun, reporter);
   } catch (error) {
     stderr.write(`\nconform: the suite could not run: ${(error as Error).stack ?? error}\nseed ${target.seed}\n`);
     return EXIT.error;
   }
 
-  const context: RunContext = { only: target.only, suiteSize: checks.length, coverage: coverageOfRun(target) };
+  const context: RunContext = {
+    only: target.only,
+    suiteSize: checks.length,
+    coverage: coverageOfRun(target),
+    suite: suiteIdentity(checks),
+    ...(shard ? { shard: { ...shard, selection: selected.map((check) => check.id) } } : {}),
+  };
   let reportFiles: string[];
   try {
     reportFiles = writeReports(report, settings.reportDir, settings.formats, context);
@@ -293,6 +361,51 @@ export async function main(argv: string[], env: Record<string, string | undefine
     return EXIT.error;
   }
   reporter.finish(report, { ...context, reportFiles: reportFiles.map(displayPath) });
+  return report.totals.failed ? EXIT.failed : EXIT.ok;
+}
+
+/** `--merge`: the shards' reports read, checked and merged, and the merged reports written as a run's. */
+async function merge(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  let settings: MergeSettings | 'help';
+  try {
+    settings = parseMergeCli(argv, env, io.now);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    stderr.write(`conform: ${error.message}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  if (settings === 'help') {
+    stdout.write(USAGE);
+    return EXIT.ok;
+  }
+  let shards: ShardReport[];
+  let merged: ReturnType<typeof mergeShardReports>;
+  try {
+    shards = settings.inputs.map(readShardReport);
+    merged = mergeShardReports(shards);
+  } catch (error) {
+    if (!(error instanceof MergeRefused)) throw error;
+    stderr.write(`conform: cannot merge: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  // The merged report.json (and the rest) must not overwrite a shard's own reports.
+  const overwritten = settings.formats.length ? shards.find((shard) => path.dirname(shard.file) === settings.reportDir) : undefined;
+  if (overwritten) {
+    stderr.write(`conform: cannot merge into ${settings.reportDir}: it holds ${overwritten.file}, which the merged reports would overwrite; choose another --report-dir\n`);
+    return EXIT.usage;
+  }
+  const { report, context } = merged;
+  let reportFiles: string[];
+  try {
+    reportFiles = writeReports(report, settings.reportDir, settings.formats, context);
+  } catch (error) {
+    stderr.write(`conform: could not write the reports to ${settings.reportDir}: ${(error as Error).message}\n`);
+    return EXIT.error;
+  }
+  const color = Boolean(stdout.isTTY) && !env.NO_COLOR;
+  stdout.write(renderConsoleSummary(report, { ...context, color, quiet: settings.quiet, reportFiles: reportFiles.map(displayPath) }));
   return report.totals.failed ? EXIT.failed : EXIT.ok;
 }
 

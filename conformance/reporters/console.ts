@@ -6,7 +6,7 @@ import type { Check } from '../harness/check.js';
 import type { RunHooks } from '../harness/runner.js';
 import type { CheckResult, RunReport, Verdict } from '../harness/types.js';
 import { groupFailuresByCause, type FailureCause } from './causes.js';
-import { formatDuration, groupByArea, oneLine, runDurationMs, totalsLine, certified, type RunContext } from './format.js';
+import { formatDuration, groupByArea, oneLine, runDurationMs, runReplay, shardLine, totalsLine, certified, type RunContext } from './format.js';
 
 export interface ConsoleStream {
   write(chunk: string): unknown;
@@ -96,7 +96,9 @@ export function renderConsoleSummary(report: RunReport, options: RunContext & { 
   out.push(`${totalsLine(report.totals)} in ${formatDuration(runDurationMs(report))}: ${verdict}`);
   const { target } = report;
   out.push(`target ${target.baseUrl}, contract ${target.contract}, profile ${target.profile}, runs ${target.runs}${options.only?.length ? `, only ${options.only.join(',')}` : ''}`);
-  out.push(`seed ${target.seed}; replay: ${report.replay}${options.only?.length ? ` --only ${options.only.join(',')}` : ''}`);
+  const part = shardLine(report, options);
+  if (part) out.push(options.shard ? `${part} (merge the shards' reports with --merge)` : part);
+  out.push(`seed ${target.seed}; replay: ${runReplay(report, options)}`);
   for (const note of report.notes ?? []) out.push(paint('33', `note: ${note}`));
   if (options.reportFiles?.length) out.push(`reports: ${options.reportFiles.join(', ')}`);
   return out.join('\n') + '\n';

@@ -1,6 +1,7 @@
 // Helpers shared by the reporters: grouping results by area, durations, the overall verdict, and the
 // redaction and truncation applied to every request and response a report shows.
 import type { CoverageReport } from '../checks/operations/coverage.js';
+import { shardLabel, type Shard, type SuiteIdentity } from '../harness/shard.js';
 import type { CheckResult, Exchange, RunReport } from '../harness/types.js';
 
 /** What the CLI knows about a run beyond the RunReport itself. */
@@ -11,6 +12,26 @@ export interface RunContext {
   suiteSize?: number;
   /** The input coverage of the operation checks (reporters/coverage.ts), when they ran. */
   coverage?: CoverageReport;
+  /** The suite that ran (what a merge compares across shards). */
+  suite?: SuiteIdentity;
+  /** A sharded run (`--shard K/N`): which shard, and the ids of the whole selection across shards, in order. */
+  shard?: Shard & { selection: string[] };
+  /** A report merged from the JSON reports of this many shards (`--merge`). */
+  merged?: { shards: number };
+}
+
+/** The command that replays the run this report covers: the selection, and the shard of a sharded run. */
+export function runReplay(report: RunReport, context: RunContext): string {
+  const only = context.only?.length ? ` --only ${context.only.join(',')}` : '';
+  const shard = context.shard ? ` --shard ${shardLabel(context.shard)}` : '';
+  return `${report.replay}${only}${shard}`;
+}
+
+/** The line that says which part of the selection a report covers, for a shard or a merged report. */
+export function shardLine(report: RunReport, context: RunContext): string | undefined {
+  if (context.shard) return `shard ${shardLabel(context.shard)}: ${report.results.length} of the ${context.shard.selection.length} selected checks`;
+  if (context.merged) return `merged from ${context.merged.shards} shard${context.merged.shards === 1 ? '' : 's'}: ${report.results.length} checks`;
+  return undefined;
 }
 
 export interface AreaGroup {

@@ -4,7 +4,7 @@
 // counterexample and replay command of property failures, and the skipped checks with their reasons.
 import { coverageSectionHtml } from './coverage.js';
 import type { CheckResult, Failure, RunReport } from '../harness/types.js';
-import { certified, displayBody, formatDuration, groupByArea, redactExchange, runDurationMs, totalsLine, truncate, type RunContext } from './format.js';
+import { certified, displayBody, formatDuration, groupByArea, redactExchange, runDurationMs, runReplay, shardLine, totalsLine, truncate, type RunContext } from './format.js';
 
 /** Failures shown in full per check; the rest are counted (all of them are in the JSON report). */
 const MAX_FAILURES_PER_CHECK = 40;
@@ -114,12 +114,15 @@ export function renderHtml(report: RunReport, context: RunContext = {}): string 
   const failed = report.results.filter((result) => result.verdict === 'failed');
   const skipped = report.results.filter((result) => result.verdict === 'skipped');
   const partial = context.only?.length ? context.only : undefined;
-  const replay = partial ? `${report.replay} --only ${partial.join(',')}` : report.replay;
-  const verdictNote = ok
+  const replay = runReplay(report, context);
+  const part = shardLine(report, context);
+  // A shard's verdict covers its own checks only: the certificate is the merged report's.
+  const shardNote = context.shard ? ` This report covers shard ${context.shard.index} of ${context.shard.count} only: merge the shards' reports (--merge) for the whole run.` : '';
+  const verdictNote = (ok
     ? `No check failed against contract ${target.contract} under the ${target.profile} profile.${totals.skipped ? ` ${totals.skipped} check${totals.skipped === 1 ? ' was' : 's were'} skipped and ${totals.skipped === 1 ? 'is' : 'are'} not covered by this certificate.` : ''}`
     : totals.failed
       ? `${totals.failed} check${totals.failed === 1 ? '' : 's'} failed: the server does not conform to contract ${target.contract} on the points listed below.`
-      : 'No check passed, so nothing was certified.';
+      : 'No check passed, so nothing was certified.') + shardNote;
   const meta: Array<[string, string]> = [
     ['Server', target.baseUrl],
     ...(report.server ? ([['Server identification', report.server]] as Array<[string, string]>) : []),
@@ -130,6 +133,7 @@ export function renderHtml(report: RunReport, context: RunContext = {}): string 
     ['Date', formatDate(report.startedAt)],
     ['Duration', formatDuration(runDurationMs(report))],
     ['Checks', `${report.results.length}${context.suiteSize !== undefined ? ` of ${context.suiteSize} in the suite` : ''}${partial ? ` (partial run: --only ${partial.join(',')})` : ''}`],
+    ...(part ? ([[context.shard ? 'Shard' : 'Merged', part]] as Array<[string, string]>) : []),
   ];
 
   return `<!doctype html>

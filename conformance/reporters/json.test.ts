@@ -19,6 +19,20 @@ describe('JSON reporter', () => {
     expect(failure.exchange.response.status).toBe(500);
     expect(parsed.results[4].reason).toBe(report.results[4]!.reason);
     expect(parsed.only).toBeUndefined();
+    expect(parsed.shard).toBeUndefined();
+    expect(parsed.coverageFile).toBeUndefined();
+  });
+
+  it("records a shard's place in the run, the suite, and the coverage file written beside it", () => {
+    const report = syntheticReport();
+    const selection = [...report.results.map((r) => r.id), 'other.check'];
+    const suite = { version: '0.1.0', checks: 40, digest: '0123456789abcdef' };
+    const coverage = { contract: 'v1.3.0', totals: { constraints: 0, exercised: 0 }, operations: [] };
+    const parsed = JSON.parse(renderJson(report, { suite, shard: { index: 2, count: 4, selection }, coverage }));
+    expect(parsed.shard).toEqual({ index: 2, count: 4, selectedChecks: 7, selection });
+    expect(parsed.suite).toEqual(suite);
+    expect(parsed.coverageFile).toBe('coverage.json');
+    expect(JSON.parse(renderJson(report, { merged: { shards: 4 } })).merged).toEqual({ shards: 4 });
   });
 
   it('masks secrets, reduces the contract operation to its name, and records a partial selection', () => {

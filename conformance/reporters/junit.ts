@@ -73,6 +73,8 @@ export function renderJUnit(report: RunReport, context: RunContext = {}): string
     replay: report.replay,
     ...(report.server ? { server: report.server } : {}),
     ...(context.only?.length ? { only: context.only.join(',') } : {}),
+    ...(context.shard ? { shard: `${context.shard.index}/${context.shard.count}`, selectedChecks: String(context.shard.selection.length) } : {}),
+    ...(context.merged ? { mergedFromShards: String(context.merged.shards) } : {}),
   };
   const propertyXml = [
     '    <properties>',
