@@ -18,6 +18,17 @@ import { bannerLines } from './site/banner.js';
 import { createStoreHealth } from './site/health.js';
 import { acquireStoreLock, StoreLockedError } from './site/store-lock.js';
 
+/** A database URL without its password, for the banner. */
+const redactedUrl = (url: string): string => {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+};
+
 /** Prints one line to stderr and exits: the user's mistake, not the program's, so no stack trace. */
 const refuse = (line: string, code: number): never => {
   process.stderr.write(`${line}\n`);
@@ -59,14 +70,14 @@ if (config.dbPath) {
 }
 
 const storeHealth = createStoreHealth();
-const store = await openStore({
-  file: config.dbPath ?? undefined,
-  compactAfterBytes: config.compactAfterBytes,
-  onError: (err) => {
-    storeHealth.record(err);
-    log.error({ err }, 'store write failed');
-  },
-});
+const onStoreError = (err: unknown) => {
+  storeHealth.record(err);
+  log.error({ err }, 'store write failed');
+};
+// SIM_STORE: the PostgreSQL store several instances share (issue 17), loaded only when asked for.
+const store = config.storeUrl
+  ? await (await import('./kernel/store/postgres-store.js')).openPostgresStore({ url: config.storeUrl, instanceId: config.instanceId, onError: onStoreError })
+  : await openStore({ file: config.dbPath ?? undefined, compactAfterBytes: config.compactAfterBytes, onError: onStoreError });
 const clock = createClock();
 const clocks = createTenantClocks(clock);
 const scheduler = createScheduler(clocks, (err) => log.error({ err }, 'scheduled task failed'));
@@ -116,7 +127,7 @@ process.stdout.write(
   bannerLines({
     baseUrl: `http://${config.host}:${port}`,
     versions: simulator.versions,
-    store: config.dbPath,
+    store: config.dbPath ?? (config.storeUrl ? redactedUrl(config.storeUrl) : null),
     identity,
     newKeyIssued: config.newKey,
     defects: defects.active(),

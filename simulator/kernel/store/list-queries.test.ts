@@ -117,10 +117,14 @@ describe('the list endpoints of the spec on the store seam', () => {
     const plan = planQuery('jobs', schema, { tenantId: 't' });
     const after = Buffer.from(JSON.stringify(['2026-11-01T00:00:00.000Z', 'j9'])).toString('base64url');
     const sql = querySql('jobs', plan, { where: { tenantId: 't' }, limit: 10, after });
+    // The total is a one-row subquery the page joins laterally (an empty page still has it); the page reads
+    // one row past the limit to know whether more follow. Field values are JSON text cast to jsonb.
     expect(sql.text).toBe(
-      'SELECT "data", (SELECT count(*) FROM "jobs" WHERE "tenant_id" = $1) AS "total" FROM "jobs" WHERE "tenant_id" = $1' +
-        ' AND (("created_at" < $2) OR ("created_at" = $2 AND "id" > $3)) ORDER BY "created_at" DESC, "id" ASC LIMIT 10',
+      'SELECT "c"."sim_total", "p".* FROM (SELECT count(*)::int AS "sim_total" FROM "jobs" WHERE "tenant_id" = $1::text::jsonb) AS "c"' +
+        ' LEFT JOIN LATERAL (SELECT "rev", "data", "created_at", "id" FROM "jobs" WHERE "tenant_id" = $1::text::jsonb' +
+        ' AND (("created_at" < $2::text::jsonb) OR ("created_at" = $2::text::jsonb AND "id" > $3)) ORDER BY "created_at" DESC, "id" ASC LIMIT $4) AS "p" ON TRUE' +
+        ' ORDER BY "p"."created_at" DESC, "p"."id" ASC',
     );
-    expect(sql.values).toEqual(['t', '2026-11-01T00:00:00.000Z', 'j9']);
+    expect(sql.values).toEqual(['"t"', '"2026-11-01T00:00:00.000Z"', 'j9', 11]);
   });
 });

@@ -1,7 +1,7 @@
 // The store seam's own test suite: what any implementation (the journal store today, a database later)
 // must do. Call it from a test file with a factory; `open(file)` must reopen the same data for a file.
 import { describe, expect, it } from 'vitest';
-import { InvalidCursorError, UndeclaredQueryError, type CollectionSchema, type Store } from './collection.js';
+import { InvalidCursorError, UndeclaredQueryError, type CollectionSchema, type Condition, type Store } from './collection.js';
 
 export interface Item {
   id: string;
@@ -198,6 +198,42 @@ export function describeStoreSeam(label: string, open: (file?: string) => Promis
       expect(await again.get('i002')).toMatchObject({ status: 'DONE', rev: 2 });
       expect(await again.get('i005')).toBeUndefined();
       expect((await again.query({ where: { tenantId: 't1', status: 'OPEN' } })).items.map((i) => i.n)).toEqual([4, 3, 1]);
+    });
+
+    it('orders null fields last ascending and first descending, filters them, and pages through them with a cursor', async () => {
+      type Due = Item & { due: string | null };
+      const c = (await open()).collection<Due, 'tenantId' | 'due'>('dues', {
+        fields: { tenantId: (i) => i.tenantId, due: (i) => i.due },
+        indexes: { byDue: { keys: ['tenantId'], order: [['due', 'asc']] } },
+      });
+      const dues = ['2026-01-03', null, '2026-01-01', null, '2026-01-02'];
+      for (const [n, due] of dues.entries()) await c.put({ ...item(n), due });
+      const walk = async (direction: 'asc' | 'desc') => {
+        const ids: string[] = [];
+        let after: string | null = null;
+        do {
+          const page: Awaited<ReturnType<typeof c.query>> = await c.query({ where: { tenantId: 't1' }, orderBy: [['due', direction]], limit: 2, after });
+          ids.push(...page.items.map((r) => r.id));
+          after = page.nextCursor;
+        } while (after);
+        return ids;
+      };
+      expect(await walk('asc')).toEqual(['i002', 'i004', 'i000', 'i001', 'i003']);
+      expect(await walk('desc')).toEqual(['i003', 'i001', 'i000', 'i004', 'i002']);
+      const count = async (due: Condition) => (await c.query({ where: { tenantId: 't1', due } })).total;
+      expect(await count(null)).toBe(2);
+      expect(await count({ in: [null, '2026-01-01'] })).toBe(3);
+      expect(await count({ notIn: [null, '2026-01-01'] })).toBe(2);
+      expect(await count({ notIn: ['2026-01-01'] })).toBe(4);
+    });
+
+    it('serves a field and index declared after records were written, from those records', async () => {
+      const store = await open();
+      const plain = store.collection<Item>('items');
+      for (let n = 1; n <= 5; n++) await plain.put(item(n, { status: n % 2 ? 'OPEN' : 'DONE' }));
+      const indexed = await items(store);
+      expect((await indexed.query({ where: { tenantId: 't1', status: 'DONE' } })).items.map((i) => i.n)).toEqual([4, 2]);
+      expect(await indexed.countGroups({ tenantId: 't1' }, 'status')).toEqual({ OPEN: 3, DONE: 2 });
     });
 
     it('forgets everything on clear', async () => {
