@@ -26,7 +26,12 @@ export function bannerLines(input: BannerInput): string[] {
     row('base URL', `${baseUrl}${prefixed.length ? `  (also ${prefixed.join(', ')})` : ''}`),
     row('contract', versions.map((v) => v.version).filter((v, i, all) => all.indexOf(v) === i).join(', ')),
     row('start here', `${baseUrl}/  (API reference ${baseUrl}/docs, console ${baseUrl}/_sim/console, health ${baseUrl}/healthz)`),
-    row('store', input.store ? `${input.store}  (another sandbox needs its own: SIM_DB or --db; empty it: POST /_sim/reset)` : '(memory)'),
+    row(
+      'store',
+      !input.store ? '(memory)'
+      : /^postgres(ql)?:/i.test(input.store) ? `${input.store}  (shared by every instance with this SIM_STORE; empty it: POST /_sim/reset)`
+      : `${input.store}  (another sandbox needs its own: SIM_DB or --db; empty it: POST /_sim/reset)`,
+    ),
     row('admin token', identity.adminToken),
     row('tenant', identity.tenantId),
   ];

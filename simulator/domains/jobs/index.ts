@@ -29,13 +29,16 @@ export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): J
     collectionName: JOBS_COLLECTION,
     handlers: jobRoutes(jobs, deps.defects),
     registerJobType: worker.register,
-    enqueue: (input) =>
-      perTenant(input.tenantId, async () => {
+    async enqueue(input) {
+      const job = await perTenant(input.tenantId, async () => {
         await admission.admit(input.tenantId, input.family, input.keyId);
-        const job = await jobs.create({ id: deps.ids.uuid(), tenantId: input.tenantId, type: input.type, variant: input.variant, family: input.family, fileName: input.fileName, input: input.input ?? null, now: deps.clocks.of(input.tenantId).nowIso() });
-        await worker.schedule(job);
-        return job;
-      }),
+        return jobs.create({ id: deps.ids.uuid(), tenantId: input.tenantId, type: input.type, variant: input.variant, family: input.family, fileName: input.fileName, input: input.input ?? null, now: deps.clocks.of(input.tenantId).nowIso() });
+      });
+      // Outside the tenant's turn: over a database every write is a commit of its own, and the turn is what
+      // one tenant's enqueues wait for (issue 17: the job's lease is taken here, before the 202).
+      await worker.schedule(job);
+      return job;
+    },
     get: (tenantId, jobId) => jobs.getForTenant(tenantId, jobId),
     toResponse: toJobResponse,
     onFinished: worker.onFinished,
