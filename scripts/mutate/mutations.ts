@@ -193,8 +193,8 @@ export const MUTATIONS: Mutation[] = [
     id: 'limits.window-in-seconds',
     family: 'limits',
     file: 'simulator/kernel/http/rate-limit.ts',
-    find: 'throw rateLimitedError({ bucket, limit, windowMs, retryAfterSeconds,',
-    replace: 'throw rateLimitedError({ bucket, limit, windowMs: windowMs / 1000, retryAfterSeconds,',
+    find: 'return rateLimitedError({ bucket, limit, windowMs, retryAfterSeconds,',
+    replace: 'return rateLimitedError({ bucket, limit, windowMs: windowMs / 1000, retryAfterSeconds,',
     visible: 'spec 7, 8.1: the 429 details give windowMs in milliseconds (the read bucket: 60000); the mutation gives 60.',
   },
 
