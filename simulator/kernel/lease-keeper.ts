@@ -32,12 +32,11 @@ export function leaseKeeper(store: Pick<Store, 'shared'>, kind: string, log: Log
 
   const round = async (takeOver: (id: string) => Promise<void>) => {
     if (!leases) return;
-    if (held.size > 0) {
-      const kept = new Set(await leases.renew([...held]));
-      // A lease lost meanwhile (this process stalled past its expiry) belongs to another instance now: its
-      // compare-and-set writes make sure the work is recorded once, whoever finishes it.
-      for (const id of held) if (!kept.has(id)) held.delete(id);
-    }
+    // Renewing is this instance's heartbeat: due even when it holds nothing (its next lease lives by it).
+    const kept = new Set(await leases.renew([...held]));
+    // A lease lost meanwhile (this process stalled past its expiry) belongs to another instance now: its
+    // compare-and-set writes make sure the work is recorded once, whoever finishes it.
+    for (const id of held) if (!kept.has(id)) held.delete(id);
     for (const id of await leases.takeExpired(TAKEOVER_BATCH)) {
       held.add(id);
       log.info({ kind, id, instanceId: shared?.instanceId }, 'took over work whose instance stopped renewing it');

@@ -1,7 +1,7 @@
 // Test support: the coordination of several instances (store/collection.ts SharedServices) in one process,
 // so the code that uses it (lease keeper, cluster sync, rate buckets) is tested without a database. Each
 // `instance(id)` is one instance's view: the same store and the same leases, locks and windows, with its
-// own name. Lease expiry reads `now()` (wall-clock in the real store), which tests move by hand.
+// own name. Heartbeats read `now()` (wall-clock in the real store), which tests move by hand.
 import { keyedSerial } from '../kernel/serial.js';
 import type { Leases, SharedServices, Store } from '../kernel/store/collection.js';
 
@@ -14,36 +14,39 @@ export interface MemoryShared {
 
 export function memoryShared(store: Store): MemoryShared {
   let now = 0;
-  const leases = new Map<string, { owner: string; expiresAt: number }>();
+  /** Leases by kind and id; each lives while its owner's heartbeat does (as in the PostgreSQL store). */
+  const leases = new Map<string, { owner: string; since: number }>();
+  const aliveUntil = new Map<string, number>();
   const windows = new Map<string, { start: number; count: number }>();
   const locks = keyedSerial();
+  const alive = (owner: string) => (aliveUntil.get(owner) ?? -Infinity) > now;
   const servicesOf = (instanceId: string): SharedServices => ({
     instanceId,
     leases(kind, ttlMs): Leases {
       const key = (id: string) => `${kind}\u0000${id}`;
+      const beat = (keepLater: boolean) => aliveUntil.set(instanceId, keepLater ? Math.max(aliveUntil.get(instanceId) ?? -Infinity, now + ttlMs) : now + ttlMs);
       return {
         async acquire(id) {
+          beat(true);
           const lease = leases.get(key(id));
-          if (lease && lease.owner !== instanceId && lease.expiresAt >= now) return false;
-          leases.set(key(id), { owner: instanceId, expiresAt: now + ttlMs });
+          if (lease && lease.owner !== instanceId && alive(lease.owner)) return false;
+          leases.set(key(id), { owner: instanceId, since: now });
           return true;
         },
         async renew(ids) {
-          return ids.filter((id) => {
-            const lease = leases.get(key(id));
-            if (!lease || lease.owner !== instanceId) return false;
-            lease.expiresAt = now + ttlMs;
-            return true;
-          });
+          const wasAlive = alive(instanceId);
+          beat(false);
+          return wasAlive ? [...ids] : ids.filter((id) => leases.get(key(id))?.owner === instanceId);
         },
         async release(id) {
           if (leases.get(key(id))?.owner === instanceId) leases.delete(key(id));
         },
         async takeExpired(limit) {
+          beat(true);
           const taken: string[] = [];
           for (const [k, lease] of leases) {
-            if (taken.length >= limit || !k.startsWith(`${kind}\u0000`) || lease.expiresAt >= now) continue;
-            leases.set(k, { owner: instanceId, expiresAt: now + ttlMs });
+            if (taken.length >= limit || !k.startsWith(`${kind}\u0000`) || lease.owner === instanceId || alive(lease.owner)) continue;
+            leases.set(k, { owner: instanceId, since: now });
             taken.push(k.slice(kind.length + 1));
           }
           return taken;

@@ -77,17 +77,21 @@ export interface Collection<T extends StoredRecord, F extends string = string> {
 
 /**
  * Work items one instance at a time takes on (a job, a webhook delivery) when several simulator instances
- * share one store (issue 17). Lease times are wall-clock time (the database's), never a virtual clock: a
- * tenant skipping an hour must not hand its running jobs to another instance.
+ * share one store (issue 17). A lease lives while its holder renews (a heartbeat of the instance, whatever
+ * the number of leases it holds), in wall-clock time (the database's), never a virtual clock: a tenant
+ * skipping an hour must not hand its running jobs to another instance.
  */
 export interface Leases {
-  /** Takes the lease of `id` for this instance: true when it was free, expired, or already this instance's. */
+  /** Takes the lease of `id` for this instance: true when it was free, its holder stopped renewing, or it
+   *  is already this instance's. */
   acquire(id: string): Promise<boolean>;
-  /** Extends this instance's leases among `ids`; answers the ids still held (a lease lost meanwhile is not). */
+  /** Renews this instance (every lease it holds; call it even when holding none). `ids` are leases this
+   *  instance took: answers those it still holds (not one another instance took while this one had
+   *  stopped renewing). */
   renew(ids: readonly string[]): Promise<string[]>;
   /** Gives the lease up (the work is done). */
   release(id: string): Promise<void>;
-  /** Takes up to `limit` leases whose holders let them expire (an instance that died), oldest first. */
+  /** Takes up to `limit` leases whose holders stopped renewing (an instance that died), oldest first. */
   takeExpired(limit: number): Promise<string[]>;
 }
 

@@ -27,6 +27,15 @@ export const MIGRATIONS: Migration[] = [
       `CREATE TABLE sim_rate_windows ("key" text PRIMARY KEY, "start_ms" bigint NOT NULL, "count" integer NOT NULL)`,
     ],
   },
+  {
+    version: 2,
+    name: 'instance heartbeats',
+    statements: [
+      // One row per instance: a lease lives while its holder's heartbeat does, so renewing is one row per
+      // instance, not one per lease (a webhook retry hours away holds its lease all that time).
+      `CREATE TABLE sim_instances ("owner" text PRIMARY KEY, "alive_until" timestamptz NOT NULL)`,
+    ],
+  },
 ];
 
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS sim_schema_migrations ("version" integer PRIMARY KEY, "name" text NOT NULL, "applied_at" timestamptz NOT NULL DEFAULT now())`;

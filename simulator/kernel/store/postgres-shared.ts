@@ -5,27 +5,49 @@ import type { Sql } from 'postgres';
 import type { Leases, SharedServices } from './collection.js';
 import { LOCK_EXCLUSIVE } from './postgres-migrations.js';
 
-/** The lease's expiry, `ttl` (parameter $n, milliseconds) from the database's clock: one clock for all instances. */
+/** `ttl` (parameter $n, milliseconds) from the database's clock: one clock for all instances. */
 const expiry = (n: number) => `now() + $${n}::double precision * interval '1 millisecond'`;
 
+/** The heartbeat of instance $owner for $ttl ms, as a CTE (a data-modifying one runs whatever the query reads). */
+const beat = (owner: number, ttl: number, keepLater: boolean) =>
+  `"beat" AS (INSERT INTO sim_instances ("owner", "alive_until") VALUES ($${owner}, ${expiry(ttl)})` +
+  ` ON CONFLICT ("owner") DO UPDATE SET "alive_until" = ${keepLater ? 'GREATEST(sim_instances."alive_until", EXCLUDED."alive_until")' : 'EXCLUDED."alive_until"'})`;
+
+/** SQL true when lease row `l`'s holder no longer beats (its heartbeat is over, or it never had one). */
+const holderGone = (l: string) => `NOT EXISTS (SELECT 1 FROM sim_instances i WHERE i."owner" = ${l}."owner" AND i."alive_until" > now())`;
+
+/**
+ * A lease lives while its holder's heartbeat does (sim_instances): taking one beats for this instance,
+ * renew() is one heartbeat whatever the number of leases held, and an instance that stops beating (killed,
+ * frozen) loses all its leases at once to whoever takes them. `expires_at` keeps when each was taken plus the
+ * ttl: the order takeExpired hands them out in.
+ */
 export function postgresLeases(sql: Sql, owner: string, kind: string, ttlMs: number): Leases {
   return {
     async acquire(id) {
-      // Free, expired, or already ours: the conflict branch writes only then, and RETURNING says whether it did.
+      // Free, its holder gone, or already ours: the conflict branch writes only then, and RETURNING says so.
       const rows = await sql.unsafe(
-        `INSERT INTO sim_leases ("kind", "id", "owner", "expires_at") VALUES ($1, $2, $3, ${expiry(4)})` +
+        `WITH ${beat(3, 4, true)} INSERT INTO sim_leases ("kind", "id", "owner", "expires_at") VALUES ($1, $2, $3, ${expiry(4)})` +
           ` ON CONFLICT ("kind", "id") DO UPDATE SET "owner" = EXCLUDED."owner", "expires_at" = EXCLUDED."expires_at"` +
-          ` WHERE sim_leases."owner" = EXCLUDED."owner" OR sim_leases."expires_at" <= now() RETURNING 1`,
+          ` WHERE sim_leases."owner" = EXCLUDED."owner" OR ${holderGone('sim_leases')} RETURNING 1`,
         [kind, id, owner, ttlMs],
         { prepare: true },
       );
       return rows.length === 1;
     },
     async renew(ids) {
-      if (ids.length === 0) return [];
+      // The heartbeat, and whether this instance was still alive when it beat: then nobody could take its
+      // leases, and every id is still held. Otherwise (it stalled past its ttl) the table says which are.
+      const [row] = await sql.unsafe<Array<{ alive: boolean | null }>>(
+        `WITH "before" AS (SELECT "alive_until" FROM sim_instances WHERE "owner" = $1), ${beat(1, 2, false)}` +
+          ' SELECT (SELECT "alive_until" > now() FROM "before") AS "alive"',
+        [owner, ttlMs],
+        { prepare: true },
+      );
+      if (ids.length === 0 || row.alive === true) return [...ids];
       const rows = await sql.unsafe<Array<{ id: string }>>(
-        `UPDATE sim_leases SET "expires_at" = ${expiry(3)} WHERE "kind" = $1 AND "owner" = $2 AND "id" IN (SELECT jsonb_array_elements_text($4::text::jsonb))` + ' RETURNING "id"',
-        [kind, owner, ttlMs, JSON.stringify(ids)],
+        'SELECT "id" FROM sim_leases WHERE "kind" = $1 AND "owner" = $2 AND "id" IN (SELECT jsonb_array_elements_text($3::text::jsonb))',
+        [kind, owner, JSON.stringify(ids)],
         { prepare: true },
       );
       const held = new Set(rows.map((r) => r.id));
@@ -36,12 +58,13 @@ export function postgresLeases(sql: Sql, owner: string, kind: string, ttlMs: num
     },
     async takeExpired(limit) {
       if (limit <= 0) return [];
-      // SKIP LOCKED: concurrent takers lock different rows, and a taker that waited re-checks the expiry of
-      // a row another one just took (READ COMMITTED re-evaluates the WHERE on the new row), so each expired
-      // lease goes to exactly one taker.
+      // SKIP LOCKED: concurrent takers lock different rows, and a taker that waited re-checks a row another
+      // one just took (READ COMMITTED re-evaluates the WHERE on the new row, whose holder now beats), so
+      // each lease of a gone instance goes to exactly one taker. The taker beats first: it is alive.
       const rows = await sql.unsafe<Array<{ id: string }>>(
-        `WITH "expired" AS (SELECT "kind", "id", "expires_at" FROM sim_leases WHERE "kind" = $1 AND "expires_at" <= now()` +
-          ` ORDER BY "expires_at", "id" LIMIT $3 FOR UPDATE SKIP LOCKED),` +
+        `WITH ${beat(2, 4, true)},` +
+          ` "expired" AS (SELECT l."kind", l."id", l."expires_at" FROM sim_leases l WHERE l."kind" = $1 AND l."owner" <> $2 AND ${holderGone('l')}` +
+          ` ORDER BY l."expires_at", l."id" LIMIT $3 FOR UPDATE OF l SKIP LOCKED),` +
           ` "taken" AS (UPDATE sim_leases AS l SET "owner" = $2, "expires_at" = ${expiry(4)} FROM "expired" AS e WHERE l."kind" = e."kind" AND l."id" = e."id" RETURNING l."id", e."expires_at")` +
           ` SELECT "id" FROM "taken" ORDER BY "expires_at", "id"`,
         [kind, owner, limit, ttlMs],

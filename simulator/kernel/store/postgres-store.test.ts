@@ -61,7 +61,7 @@ describe.skipIf(skipReason !== null)(`the PostgreSQL store${skipReason ? ` (skip
       expect(await jobsB.acquire('j1')).toBe(false);
       expect(await jobsA.acquire('j1')).toBe(true);
       expect(await b.shared!.leases('delivery', 400).acquire('j1')).toBe(true);
-      expect(await jobsA.renew(['j1', 'j2'])).toEqual(['j1']);
+      expect(await jobsA.renew(['j1'])).toEqual(['j1']);
       await sleep(500);
       expect(await jobsB.acquire('j1')).toBe(true);
       expect(await jobsA.renew(['j1'])).toEqual([]);
@@ -71,26 +71,44 @@ describe.skipIf(skipReason !== null)(`the PostgreSQL store${skipReason ? ` (skip
       expect(await jobsA.acquire('j1')).toBe(true);
     });
 
-    it('hands each expired lease to exactly one of several concurrent takers, oldest first', async () => {
-      const [a, b] = await two();
-      const dying = a.shared!.leases('job', 1);
-      for (let n = 1; n <= 12; n++) expect(await dying.acquire(`j${String(n).padStart(2, '0')}`)).toBe(true);
+    it('hands the leases of an instance that stopped renewing to exactly one of several concurrent takers, oldest first', async () => {
+      const url = await freshDatabase();
+      const [dying, b, c, later] = [await open(url, 'dying'), await open(url, 'b'), await open(url, 'c'), await open(url, 'later')];
+      const jobs = dying.shared!.leases('job', 1);
+      for (let n = 1; n <= 12; n++) expect(await jobs.acquire(`j${String(n).padStart(2, '0')}`)).toBe(true);
       expect(await b.shared!.leases('job', 60_000).acquire('held')).toBe(true);
       await sleep(20);
-      const takers = [a, b, a, b, a, b].map((store) => store.shared!.leases('job', 60_000));
+      const takers = [b, c, b, c, b, c].map((store) => store.shared!.leases('job', 60_000));
       const taken = await Promise.all(takers.map((leases) => leases.takeExpired(5)));
       const all = taken.flat();
+      // The live instance's lease is not among them: b still beats.
       expect(all.sort()).toEqual(Array.from({ length: 12 }, (_, i) => `j${String(i + 1).padStart(2, '0')}`));
       for (const ids of taken) expect(ids.length).toBeLessThanOrEqual(5);
       expect(await takers[0].takeExpired(5)).toEqual([]);
-      // Oldest first: leases expiring in acquisition order come back in that order.
-      const later = b.shared!.leases('delivery', 1);
+      // Oldest first: leases taken in this order by an instance that then stopped come back in that order.
+      const deliveries = later.shared!.leases('delivery', 1);
       for (const id of ['d3', 'd1', 'd2']) {
-        await later.acquire(id);
+        await deliveries.acquire(id);
         await sleep(5);
       }
       await sleep(10);
-      expect(await a.shared!.leases('delivery', 60_000).takeExpired(2)).toEqual(['d3', 'd1']);
+      expect(await c.shared!.leases('delivery', 60_000).takeExpired(2)).toEqual(['d3', 'd1']);
+    });
+
+    it('renews every lease of an instance with one heartbeat, and keeps them from takers while it beats', async () => {
+      const [a, b] = await two();
+      const mine = a.shared!.leases('delivery', 300);
+      const ids = Array.from({ length: 200 }, (_, i) => `d${i}`);
+      for (const id of ids) expect(await mine.acquire(id)).toBe(true);
+      const theirs = b.shared!.leases('delivery', 60_000);
+      for (let round = 0; round < 4; round++) {
+        await sleep(150);
+        expect(await mine.renew(ids)).toEqual(ids);
+        expect(await theirs.takeExpired(500)).toEqual([]);
+      }
+      await sleep(350); // a stops beating
+      expect((await theirs.takeExpired(500)).length).toBe(200);
+      expect(await mine.renew(ids)).toEqual([]);
     });
 
     it('runs exclusive sections of one key one at a time across both, other keys alongside, and frees the lock after a failure', async () => {
