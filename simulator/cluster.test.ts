@@ -298,4 +298,19 @@ describe.skipIf(skipReason !== null)(`two instances over one database behind a l
     expect((await call(victim.url, 'GET', '/healthz')).status).toBe(200);
     await until(async () => (await call(cluster.url, 'GET', `/api/jobs/${jobId}`, { token: tenant.token })).status === 200 && (await admin('GET', '/_sim/requests?limit=200', undefined, victim.url)).body.items.length > 0, 'the load balancer to use the restarted instance', 15_000);
   });
+  // Last: it empties the sandbox. Each instance keeps the signing secret once read (a read per request
+  // otherwise); a reset made through one instance must reach the other's copy before a new token does.
+  it('verifies on both instances a token signed after a sandbox reset made through one of them', async () => {
+    const [one, two] = cluster.instances.map((i) => i.url) as [string, string];
+    const before = await newTenant(false);
+    expect((await call(two, 'GET', '/api/jobs?limit=1', { token: before.token })).status).toBe(200);
+    const reset = await admin('POST', '/_sim/reset', undefined, one);
+    expect(reset.status, reset.text).toBe(200);
+    const token = await tokenFor(reset.body.integrationKey ?? cluster.apiKey, one);
+    for (const base of [one, two]) {
+      const answer = await call(base, 'GET', '/api/jobs?limit=1', { token });
+      expect(answer.status, `${base}: ${answer.text}`).toBe(200);
+      expect((await call(base, 'GET', '/api/jobs?limit=1', { token: before.token })).status).toBe(401);
+    }
+  });
 });

@@ -191,6 +191,7 @@ export function createControl(options: ControlOptions) {
     resetSandbox: async () => {
       const adminToken = await sandbox.adminToken();
       await deps.store.clear();
+      domains.auth.forgetCachedSecrets();
       options.requests.clear();
       deps.defects.clearTenants(); // their tenants are gone (the sandbox-wide defects stay)
       options.rateLimiter.reset();
@@ -227,6 +228,7 @@ export function createControl(options: ControlOptions) {
     allowTargets: domains.webhooks.allowTargets,
     restoreClocks: () => sandbox.restoreClocks(),
     forgetSandbox: () => {
+      domains.auth.forgetCachedSecrets();
       deps.clocks.resetTenants();
       options.requests.clear();
       options.rateLimiter.reset();

@@ -15,4 +15,7 @@ export interface AuthDomain extends DomainModule {
   };
   /** Signed bearer for a dashboard (identity-provider) principal of a tenant: used by the sandbox control API so integrators can see PRINCIPAL_DENIED and dashboard-only behaviour. */
   issueDashboardToken(tenantId: string): Promise<string>;
+  /** Forgets the signing secret this instance keeps (several instances on one database read it once): the
+   *  sandbox was reset, here or on another instance, and the next token is signed with a new one. */
+  forgetCachedSecrets(): void;
 }

@@ -33,6 +33,7 @@ export function createAuth(deps: KernelDeps, peers: { tenants: TenantStore }): A
       // A dashboard user is not limited by integration scopes.
       return tokens.issue({ tenantId, type: 'dashboard', keyId: null, scopes: ALL_SCOPES });
     },
+    forgetCachedSecrets: () => signingKeys.forget(),
     // Create (and persist) the signing secret before the first token is asked for.
     start: async () => void (await signingKeys.current()),
   };

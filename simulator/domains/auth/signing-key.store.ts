@@ -18,16 +18,27 @@ export function signingKeyStore(deps: KernelDeps) {
   // The same bytes for the same secret: token verification keys its cache on this object (tokens.ts).
   let last: { secret: string; bytes: Uint8Array } | undefined;
   const bytesOf = (secret: string) => (last?.secret === secret ? last.bytes : (last = { secret, bytes: encoder.encode(secret) }).bytes);
+  // Over a database shared by several instances (issue 17) every token verification would read the record:
+  // a round trip per request for a secret that only a sandbox reset changes. Kept until forget() (the
+  // control API's reset, here or, through the cluster sync, on another instance).
+  let kept: Uint8Array | undefined;
+  const keep = deps.store.shared !== undefined;
   return {
+    forget() {
+      kept = undefined;
+    },
     /** The signing key, created on first use (and again after a sandbox reset cleared the store). */
     async current(): Promise<Uint8Array> {
       if (deps.config.jwtSecret) return bytesOf(deps.config.jwtSecret);
+      if (kept) return kept;
       // create() loses to a concurrent creator (another instance): then the winner's secret is read.
       const record =
         (await records.get(RECORD_ID)) ??
         (await records.create({ id: RECORD_ID, secret: deps.ids.secret(32), createdAt: deps.clock.nowIso() })) ??
         (await records.get(RECORD_ID))!;
-      return bytesOf(record.secret);
+      const bytes = bytesOf(record.secret);
+      if (keep) kept = bytes;
+      return bytes;
     },
   };
 }
