@@ -285,14 +285,11 @@ export function writeReports(report: RunReport, dir: string, formats: ReportForm
   return files;
 }
 
-export async function main(argv: string[], env: Record<string, string | undefined> = process.env, io: CliIo = {}): Promise<number> {
-  const stdout = io.stdout ?? process.stdout;
-  const stderr = io.stderr ?? process.stderr;
-  if (argv.includes('--merge')) return merge(argv, env, io);
-
-  let settings: CliSettings | 'help';
+/** The parsed command line, or the exit code once a usage error or --help has been printed. */
+function settingsOrExit<T extends object>(parse: () => T | 'help', stdout: ConsoleStream, stderr: ConsoleStream): T | number {
+  let settings: T | 'help';
   try {
-    settings = parseCli(argv, env, io.now);
+    settings = parse();
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     stderr.write(`conform: ${error.message}\n\n${USAGE}`);
@@ -302,6 +299,16 @@ export async function main(argv: string[], env: Record<string, string | undefine
     stdout.write(USAGE);
     return EXIT.ok;
   }
+  return settings;
+}
+
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env, io: CliIo = {}): Promise<number> {
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  if (argv.includes('--merge')) return merge(argv, env, io);
+
+  const settings = settingsOrExit(() => parseCli(argv, env, io.now), stdout, stderr);
+  if (typeof settings === 'number') return settings;
   const { target, quiet, shard } = settings;
   const checks = io.checks ?? checksFor(loadTargetContract(target.contract));
   const selected = selectChecks(checks, target.only);
@@ -368,18 +375,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
 async function merge(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
-  let settings: MergeSettings | 'help';
-  try {
-    settings = parseMergeCli(argv, env, io.now);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    stderr.write(`conform: ${error.message}\n\n${USAGE}`);
-    return EXIT.usage;
-  }
-  if (settings === 'help') {
-    stdout.write(USAGE);
-    return EXIT.ok;
-  }
+  const settings = settingsOrExit(() => parseMergeCli(argv, env, io.now), stdout, stderr);
+  if (typeof settings === 'number') return settings;
   let shards: ShardReport[];
   let merged: ReturnType<typeof mergeShardReports>;
   try {

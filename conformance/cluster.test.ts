@@ -10,19 +10,10 @@ import { loadTargetContract } from './harness/contract.js';
 import { runSuite } from './harness/runner.js';
 import type { RunReport } from './harness/types.js';
 import { startClusterTarget, type ClusterTarget } from './testing/cluster.js';
+import { sandboxState, type SandboxState } from './testing/simulator.js';
 
 const skipReason = clusterSkipReason();
 
-interface SandboxState {
-  tenantIds: string[];
-  sandboxOffsetSeconds: number;
-  allowTargets: string[];
-}
-const sandboxState = async (t: ClusterTarget): Promise<SandboxState> => ({
-  tenantIds: (await t.control('GET', '/_sim/tenants?limit=500')).tenants.map((tenant: { id: string }) => tenant.id),
-  sandboxOffsetSeconds: (await t.control('GET', '/_sim/clock')).offsetSeconds,
-  allowTargets: (await t.control('GET', '/_sim/webhooks/allow-targets')).targets,
-});
 
 describe.skipIf(skipReason !== null)(`the conformance suite against two instances over one database behind a load balancer${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   let target: ClusterTarget;

@@ -6,7 +6,7 @@ import { checksFor } from './checks/index.js';
 import { loadTargetContract } from './harness/contract.js';
 import { runSuite } from './harness/runner.js';
 import type { RunReport } from './harness/types.js';
-import { startTestTarget, type TestTarget } from './testing/simulator.js';
+import { sandboxState, startTestTarget, type SandboxState, type TestTarget } from './testing/simulator.js';
 
 /** v1.3.0 operations whose domain the simulator has not built yet: both of their checks fail. */
 const NOT_BUILT_YET: string[] = [];
@@ -18,19 +18,8 @@ const NEEDS_UNBUILT: string[] = [];
 let target: TestTarget;
 let report: RunReport;
 let seconds: number;
-/** What a run must give back to a shared sandbox (harness/run-scope.ts): read before and after it. */
 let before: SandboxState;
 let after: SandboxState;
-interface SandboxState {
-  tenantIds: string[];
-  sandboxOffsetSeconds: number;
-  allowTargets: string[];
-}
-const sandboxState = async (t: TestTarget): Promise<SandboxState> => ({
-  tenantIds: (await t.control('GET', '/_sim/tenants?limit=500')).tenants.map((tenant: { id: string }) => tenant.id),
-  sandboxOffsetSeconds: (await t.control('GET', '/_sim/clock')).offsetSeconds,
-  allowTargets: (await t.control('GET', '/_sim/webhooks/allow-targets')).targets,
-});
 
 beforeAll(async () => {
   // The simulator's own job timings, as deployed, and no webhook allow list at start: the run allows its

@@ -43,11 +43,32 @@ export interface TestTargetSettings {
 }
 
 export async function startTestTarget({ label = 'conform-test', env = {} }: TestTargetSettings = {}): Promise<TestTarget> {
-  const adminToken = `${label}-admin`;
-  const apiKey = `tfk_${label.replace(/-/g, '_')}_key`;
   const dir = mkdtempSync(path.join(os.tmpdir(), `${label}-`));
+  let sim: SimulatorProcess;
+  try {
+    sim = await startSimulatorProcess({ SIM_DB: path.join(dir, 'store.json'), ...targetEnv(label, env) });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    sim,
+    ...controlledTarget(sim.url, label),
+    async close() {
+      await sim.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The credentials a target named `label` is started with (`<label>-admin`, `tfk_<label>_key`). */
+export const credentialsOf = (label: string) => ({ adminToken: `${label}-admin`, apiKey: `tfk_${label.replace(/-/g, '_')}_key` });
+
+/** The environment of a simulator under test: the shared credentials and fast jobs, `env` over them
+ *  (`undefined` leaves a variable out, the simulator's default). */
+export function targetEnv(label: string, env: Record<string, string | undefined> = {}): Record<string, string> {
+  const { adminToken, apiKey } = credentialsOf(label);
   const merged: Record<string, string | undefined> = {
-    SIM_DB: path.join(dir, 'store.json'),
     SIM_ADMIN_TOKEN: adminToken,
     SIM_INTEGRATION_KEY: apiKey,
     SIM_WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
@@ -55,24 +76,24 @@ export async function startTestTarget({ label = 'conform-test', env = {} }: Test
     SIM_JOB_PROCESSING_MS: '100',
     ...env,
   };
-  let sim: SimulatorProcess;
-  try {
-    sim = await startSimulatorProcess(Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined)));
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-  const setDefects = async (active: string[]) => {
-    const res = await fetch(`${sim.url}/_sim/defects`, { method: 'PUT', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ active }) });
+  return Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/** What every test target offers at `url` (one simulator, or a cluster's load balancer), but its lifetime. */
+export function controlledTarget(url: string, label: string): Omit<TestTarget, 'sim' | 'close'> {
+  const { adminToken, apiKey } = credentialsOf(label);
+  const control = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
-    if (res.status !== 200) throw new Error(`PUT /_sim/defects ${JSON.stringify(active)} answered ${res.status}: ${text}`);
+    if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+    return text ? JSON.parse(text) : undefined;
   };
+  const setDefects = async (active: string[]) => void (await control('PUT', '/_sim/defects', { active }));
   return {
-    sim,
-    url: sim.url,
+    url,
     adminToken,
     apiKey,
-    options: (extra = {}) => ({ baseUrl: sim.url, apiKey, adminToken, contract: 'v1.3.0', profile: 'simulator', seed: TEST_SEED, runs: 15, ...extra }),
+    options: (extra = {}) => ({ baseUrl: url, apiKey, adminToken, contract: 'v1.3.0', profile: 'simulator', seed: TEST_SEED, runs: 15, ...extra }),
     setDefects,
     async withDefects(active, body) {
       await setDefects(active);
@@ -82,18 +103,21 @@ export async function startTestTarget({ label = 'conform-test', env = {} }: Test
         await setDefects([]);
       }
     },
-    async control(method, path, body) {
-      const res = await fetch(`${sim.url}${path}`, { method, headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-      return text ? JSON.parse(text) : undefined;
-    },
-    async close() {
-      await sim.kill();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    control,
   };
 }
+
+/** What a run must give back to a shared sandbox (harness/run-scope.ts): read before and after it. */
+export interface SandboxState {
+  tenantIds: string[];
+  sandboxOffsetSeconds: number;
+  allowTargets: string[];
+}
+export const sandboxState = async (t: Pick<TestTarget, 'control'>): Promise<SandboxState> => ({
+  tenantIds: (await t.control('GET', '/_sim/tenants?limit=500')).tenants.map((tenant: { id: string }) => tenant.id),
+  sandboxOffsetSeconds: (await t.control('GET', '/_sim/clock')).offsetSeconds,
+  allowTargets: (await t.control('GET', '/_sim/webhooks/allow-targets')).targets,
+});
 
 /**
  * The entries of DEFECT_EXPECTATIONS that concern these checks, each narrowed to them: the defects a
