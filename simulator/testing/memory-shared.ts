@@ -14,8 +14,8 @@ export interface MemoryShared {
 
 export function memoryShared(store: Store): MemoryShared {
   let now = 0;
-  /** Leases by kind and id; each lives while its owner's heartbeat does (as in the PostgreSQL store). */
-  const leases = new Map<string, { owner: string; since: number }>();
+  /** Leases by kind and id; each lives for its ttl, then while its owner's heartbeat does (as in the PostgreSQL store). */
+  const leases = new Map<string, { owner: string; expiresAt: number }>();
   const aliveUntil = new Map<string, number>();
   const windows = new Map<string, { start: number; count: number }>();
   const locks = keyedSerial();
@@ -29,8 +29,8 @@ export function memoryShared(store: Store): MemoryShared {
         async acquire(id) {
           beat(true);
           const lease = leases.get(key(id));
-          if (lease && lease.owner !== instanceId && alive(lease.owner)) return false;
-          leases.set(key(id), { owner: instanceId, since: now });
+          if (lease && lease.owner !== instanceId && (lease.expiresAt > now || alive(lease.owner))) return false;
+          leases.set(key(id), { owner: instanceId, expiresAt: now + ttlMs });
           return true;
         },
         async renew(ids) {
@@ -45,8 +45,8 @@ export function memoryShared(store: Store): MemoryShared {
           beat(true);
           const taken: string[] = [];
           for (const [k, lease] of leases) {
-            if (taken.length >= limit || !k.startsWith(`${kind}\u0000`) || lease.owner === instanceId || alive(lease.owner)) continue;
-            leases.set(k, { owner: instanceId, since: now });
+            if (taken.length >= limit || !k.startsWith(`${kind}\u0000`) || lease.owner === instanceId || lease.expiresAt > now || alive(lease.owner)) continue;
+            leases.set(k, { owner: instanceId, expiresAt: now + ttlMs });
             taken.push(k.slice(kind.length + 1));
           }
           return taken;

@@ -13,14 +13,20 @@ const beat = (owner: number, ttl: number, keepLater: boolean) =>
   `"beat" AS (INSERT INTO sim_instances ("owner", "alive_until") VALUES ($${owner}, ${expiry(ttl)})` +
   ` ON CONFLICT ("owner") DO UPDATE SET "alive_until" = ${keepLater ? 'GREATEST(sim_instances."alive_until", EXCLUDED."alive_until")' : 'EXCLUDED."alive_until"'})`;
 
-/** SQL true when lease row `l`'s holder no longer beats (its heartbeat is over, or it never had one). */
-const holderGone = (l: string) => `NOT EXISTS (SELECT 1 FROM sim_instances i WHERE i."owner" = ${l}."owner" AND i."alive_until" > now())`;
+/**
+ * SQL true when lease row `l` may be taken: its own ttl since it was taken is over, and its holder no longer
+ * beats (its heartbeat is over, or it never had one). The row's own expiry matters for races: a taker whose
+ * snapshot is older than the heartbeat of an instance that has just taken the row re-checks the row's new
+ * version (READ COMMITTED), and only a column of the row itself is seen there as it now is.
+ */
+const holderGone = (l: string) =>
+  `(${l}."expires_at" <= now() AND NOT EXISTS (SELECT 1 FROM sim_instances i WHERE i."owner" = ${l}."owner" AND i."alive_until" > now()))`;
 
 /**
- * A lease lives while its holder's heartbeat does (sim_instances): taking one beats for this instance,
- * renew() is one heartbeat whatever the number of leases held, and an instance that stops beating (killed,
- * frozen) loses all its leases at once to whoever takes them. `expires_at` keeps when each was taken plus the
- * ttl: the order takeExpired hands them out in.
+ * A lease lives for its ttl from when it was taken (`expires_at`), and after that while its holder's
+ * heartbeat does (sim_instances): taking one beats for this instance, renew() is one heartbeat whatever the
+ * number of leases held, and an instance that stops beating (killed, frozen) loses its leases to whoever
+ * takes them. `expires_at` is also the order takeExpired hands them out in.
  */
 export function postgresLeases(sql: Sql, owner: string, kind: string, ttlMs: number): Leases {
   return {
