@@ -109,7 +109,7 @@ export function createControl(options: ControlOptions) {
           },
         };
       });
-      options.rateLimiter.reset(); // new limits start a fresh window
+      await options.rateLimiter.reset(tenant.id); // its new limits start a fresh window, on every instance
       return { status: 200, body: await domains.tenants.settings(tenant.id) };
     },
     // A dashboard action (spec 3.5, sandbox-defined moves): 404 without a result, 409 for a refused move.
@@ -194,7 +194,7 @@ export function createControl(options: ControlOptions) {
       domains.auth.forgetCachedSecrets();
       options.requests.clear();
       deps.defects.clearTenants(); // their tenants are gone (the sandbox-wide defects stay)
-      options.rateLimiter.reset();
+      await options.rateLimiter.reset();
       await sandbox.reinstate(adminToken);
       const identity = await bootstrapSandbox(deps, domains, sandbox);
       return { status: 200, body: { tenantId: identity.tenantId, integrationKeyId: identity.integrationKeyId, integrationKey: identity.integrationKey } };
@@ -213,7 +213,7 @@ export function createControl(options: ControlOptions) {
       if (scheme?.toLowerCase() !== 'bearer' || !token || !sameSecret(token, await sandbox.adminToken())) throw invalidToken('admin token is missing or wrong');
       return null;
     },
-    rateLimiter: { consume: async () => {}, reset: () => {} },
+    rateLimiter: { consume: async () => {}, reset: async () => {} },
     idempotency: { run: async (_scope, execute) => execute() },
     store: deps.store,
     uploadDir: '',
@@ -231,7 +231,7 @@ export function createControl(options: ControlOptions) {
       domains.auth.forgetCachedSecrets();
       deps.clocks.resetTenants();
       options.requests.clear();
-      options.rateLimiter.reset();
+      void options.rateLimiter.reset();
     },
   });
   return {

@@ -62,6 +62,30 @@ describe('the lease keeper', () => {
     expect(await b.hold('j1')).toBe(true);
   });
 
+  it('gives every lease of a stopping instance up in one call, and only those it holds', async () => {
+    const shared = memoryShared(await openStore());
+    const instance = shared.instance('a');
+    const calls: string[][] = [];
+    const counted = {
+      shared: {
+        ...instance.shared!,
+        leases: (kind: string, ttlMs: number) => {
+          const leases = instance.shared!.leases(kind, ttlMs);
+          return { ...leases, release: (ids: readonly string[]) => (calls.push([...ids]), leases.release(ids)) };
+        },
+      },
+    };
+    const a = leaseKeeper(counted, 'job', log);
+    const b = leaseKeeper(shared.instance('b'), 'job', log);
+    const ids = Array.from({ length: 500 }, (_, n) => `j${n}`);
+    for (const id of ids) expect(await a.hold(id)).toBe(true);
+    expect(await b.hold('other')).toBe(true);
+    await a.release(...ids, 'other', 'never-held');
+    expect(calls).toEqual([ids]);
+    for (const id of ids) expect(await b.hold(id)).toBe(true);
+    expect(await a.hold('other')).toBe(false);
+  });
+
   it('holds everything on a store one process owns', async () => {
     const keeper = leaseKeeper(await openStore(), 'job', log);
     expect(keeper.shared).toBe(false);

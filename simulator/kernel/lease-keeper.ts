@@ -16,8 +16,9 @@ export interface LeaseKeeper {
   readonly shared: boolean;
   /** Takes (or still holds) the lease of `id`: true when this instance may run the work. */
   hold(id: string): Promise<boolean>;
-  /** Gives the lease up, in the background (the work ended, or this instance stops). */
-  release(id: string): void;
+  /** Gives these leases up (the work ended, or this instance stops) in one statement. Never rejects (a
+   *  lease not released expires): callers whose work ended need not wait for it. */
+  release(...ids: string[]): Promise<void>;
   /** Renews this instance's leases and hands expired ones to `takeOver`, every `LEASE_RENEW_MS`. */
   start(takeOver: (id: string) => Promise<void>): void;
   stop(): void;
@@ -56,9 +57,10 @@ export function leaseKeeper(store: Pick<Store, 'shared'>, kind: string, log: Log
       held.add(id);
       return true;
     },
-    release(id) {
-      if (!leases || !held.delete(id)) return;
-      leases.release(id).catch((error: unknown) => log.warn({ err: error, kind, id }, 'lease not released; it expires'));
+    async release(...ids) {
+      const mine = ids.filter((id) => held.delete(id));
+      if (!leases || mine.length === 0) return;
+      await leases.release(mine).catch((error: unknown) => log.warn({ err: error, kind, ids: mine.length }, 'leases not released; they expire'));
     },
     start(takeOver) {
       if (!leases || timer) return;

@@ -38,8 +38,8 @@ export function memoryShared(store: Store): MemoryShared {
           beat(false);
           return wasAlive ? [...ids] : ids.filter((id) => leases.get(key(id))?.owner === instanceId);
         },
-        async release(id) {
-          if (leases.get(key(id))?.owner === instanceId) leases.delete(key(id));
+        async release(ids) {
+          for (const id of ids) if (leases.get(key(id))?.owner === instanceId) leases.delete(key(id));
         },
         async takeExpired(limit) {
           beat(true);
@@ -60,6 +60,9 @@ export function memoryShared(store: Store): MemoryShared {
       current.count += 1;
       windows.set(key, current);
       return current.count;
+    },
+    async clearWindows(prefix) {
+      for (const key of windows.keys()) if (key.startsWith(prefix)) windows.delete(key);
     },
   });
   return {

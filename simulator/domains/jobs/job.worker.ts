@@ -158,7 +158,7 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
         } finally {
           if (claimed.get(job.id)?.generation === gen) {
             claimed.delete(job.id);
-            leases.release(job.id);
+            void leases.release(job.id);
           }
         }
       },
@@ -176,7 +176,7 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
       } catch (error) {
         log.error({ jobId: job.id, err: error }, 'catching up the notice of a finished job failed');
       }
-      leases.release(job.id);
+      await leases.release(job.id);
       return;
     }
     if (jobMachine.terminal.includes(job.status)) return leases.release(job.id);
@@ -210,18 +210,18 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
       leases.start(async (jobId) => {
         const job = await jobs.get(jobId);
         if (job) await pickUp(job);
-        else leases.release(jobId);
+        else await leases.release(jobId);
       });
     },
-    stop() {
+    /** Another instance takes this one's jobs at once instead of after their leases' expiry. */
+    async stop() {
       stopped = true;
       generation += 1;
       leases.stop();
-      for (const [jobId, claim] of claimed) {
-        claim.cancel();
-        leases.release(jobId); // another instance takes it at once instead of after the lease's expiry
-      }
+      for (const claim of claimed.values()) claim.cancel();
+      const jobIds = [...claimed.keys()];
       claimed.clear();
+      await leases.release(...jobIds);
     },
   };
 }

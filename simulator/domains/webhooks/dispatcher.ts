@@ -47,7 +47,7 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
 
   const schedule = (delivery: StoredDelivery) => {
     if (stopped) return;
-    if (delivery.status !== 'pending' || delivery.nextAttemptAt === null) return leases.release(delivery.id);
+    if (delivery.status !== 'pending' || delivery.nextAttemptAt === null) return void leases.release(delivery.id);
     const due = delivery as StoredDelivery & { nextAttemptAt: string };
     if (!leases.shared) return scheduleHere(due);
     leases.hold(delivery.id).then(
@@ -178,17 +178,18 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
       leases.start(async (id) => {
         const delivery = await store.delivery(id);
         if (delivery) schedule(delivery);
-        else leases.release(id);
+        else await leases.release(id);
       });
     },
     async stop() {
       stopped = true;
       leases.stop();
-      for (const [id, cancel] of scheduled) {
-        cancel();
-        leases.release(id); // another instance takes it at once instead of after the lease's expiry
-      }
+      // Another instance takes the deliveries waiting here at once instead of after their leases' expiry;
+      // one under way keeps its lease until its attempt ends.
+      for (const cancel of scheduled.values()) cancel();
+      const waiting = [...scheduled.keys()];
       scheduled.clear();
+      await leases.release(...waiting);
       shutdown.abort();
       await Promise.allSettled([...running.values()]);
     },

@@ -25,7 +25,10 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 
 export interface RateLimiter {
   consume(principal: Principal, operation: ContractOperation): Promise<void>;
-  reset(): void;
+  /** A fresh window for every bucket of `tenantId` (its limits changed), in every instance sharing the
+   *  store; without a tenant, forgets this process's windows (a sandbox reset: the store's clear() empties
+   *  the shared ones). */
+  reset(tenantId?: string): Promise<void>;
 }
 
 export function bucketOf(operation: ContractOperation): RateBucket {
@@ -47,7 +50,7 @@ export function rateLimitedError(details: { bucket: string; limit: number; windo
 export function createRateLimiter(
   clocks: TenantClocks,
   limitsFor: (tenantId: string) => Promise<RateLimits>,
-  options: { defects?: Defects; shared?: Pick<SharedServices, 'hit'> } = {},
+  options: { defects?: Defects; shared?: Pick<SharedServices, 'hit' | 'clearWindows'> } = {},
 ): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   const defects = options.defects ?? NO_DEFECTS;
@@ -60,7 +63,8 @@ export function createRateLimiter(
       const { limit, windowMs } = (await limitsFor(principal.tenantId))[bucket];
       const now = clocks.of(principal.tenantId).now();
       const start = Math.floor(now / windowMs) * windowMs;
-      const key = `${principal.keyId ?? `tenant:${principal.tenantId}`}:${bucket}`;
+      // Tenant first: its windows are found by prefix when its limits change.
+      const key = `${tenantPrefix(principal.tenantId)}${principal.keyId ?? '-'}:${bucket}`;
       const refuse = () => {
         const retryAfterSeconds = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
         return rateLimitedError({ bucket, limit, windowMs, retryAfterSeconds, keyId: principal.keyId }, `${bucket} rate limit of ${limit} per ${windowMs} ms reached`);
@@ -76,6 +80,13 @@ export function createRateLimiter(
       current.count += 1;
       windows.set(key, current);
     },
-    reset: () => windows.clear(),
+    async reset(tenantId) {
+      if (tenantId === undefined) return windows.clear();
+      const prefix = tenantPrefix(tenantId);
+      for (const key of windows.keys()) if (key.startsWith(prefix)) windows.delete(key);
+      await shared?.clearWindows(prefix);
+    },
   };
 }
+
+const tenantPrefix = (tenantId: string) => `${tenantId}/`;

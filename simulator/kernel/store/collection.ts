@@ -89,8 +89,9 @@ export interface Leases {
    *  instance took: answers those it still holds (not one another instance took while this one had
    *  stopped renewing). */
   renew(ids: readonly string[]): Promise<string[]>;
-  /** Gives the lease up (the work is done). */
-  release(id: string): Promise<void>;
+  /** Gives these leases up (the work is done, or this instance stops), in one statement: an instance
+   *  stopping with thousands held must not take seconds. Ids this instance does not hold are left alone. */
+  release(ids: readonly string[]): Promise<void>;
   /** Takes up to `limit` leases whose holders stopped renewing (an instance that died), oldest first. */
   takeExpired(limit: number): Promise<string[]>;
 }
@@ -107,6 +108,8 @@ export interface SharedServices {
    *  answers the calls counted in that window, this one included. One atomic statement: a rate bucket holds
    *  across instances. */
   hit(key: string, windowStartMs: number): Promise<number>;
+  /** Forgets the windows whose key starts with `prefix` (a tenant's new limits start a fresh window). */
+  clearWindows(prefix: string): Promise<void>;
 }
 
 export interface Store {

@@ -59,8 +59,13 @@ export function postgresLeases(sql: Sql, owner: string, kind: string, ttlMs: num
       const held = new Set(rows.map((r) => r.id));
       return ids.filter((id) => held.has(id));
     },
-    async release(id) {
-      await sql.unsafe('DELETE FROM sim_leases WHERE "kind" = $1 AND "id" = $2 AND "owner" = $3', [kind, id, owner], { prepare: true });
+    async release(ids) {
+      if (ids.length === 0) return;
+      await sql.unsafe(
+        'DELETE FROM sim_leases WHERE "kind" = $1 AND "owner" = $2 AND "id" IN (SELECT jsonb_array_elements_text($3::text::jsonb))',
+        [kind, owner, JSON.stringify(ids)],
+        { prepare: true },
+      );
     },
     async takeExpired(limit) {
       if (limit <= 0) return [];
@@ -133,6 +138,9 @@ export function postgresShared(sql: Sql, lockSql: Sql, instanceId: string, onErr
         { prepare: true },
       );
       return row.count;
+    },
+    async clearWindows(prefix) {
+      await sql.unsafe('DELETE FROM sim_rate_windows WHERE starts_with("key", $1)', [prefix], { prepare: true });
     },
   };
 }

@@ -65,10 +65,24 @@ describe.skipIf(skipReason !== null)(`the PostgreSQL store${skipReason ? ` (skip
       await sleep(500);
       expect(await jobsB.acquire('j1')).toBe(true);
       expect(await jobsA.renew(['j1'])).toEqual([]);
-      await jobsA.release('j1');
+      await jobsA.release(['j1']);
       expect(await jobsA.acquire('j1')).toBe(false);
-      await jobsB.release('j1');
+      await jobsB.release(['j1']);
       expect(await jobsA.acquire('j1')).toBe(true);
+    });
+
+    it('gives many leases up in one statement, leaving those another instance holds', async () => {
+      const [a, b] = await two();
+      const jobsA = a.shared!.leases('job', 60_000);
+      const jobsB = b.shared!.leases('job', 60_000);
+      const ids = Array.from({ length: 2000 }, (_, n) => `j${n}`);
+      await Promise.all(ids.map((id) => jobsA.acquire(id)));
+      expect(await jobsB.acquire('theirs')).toBe(true);
+      await jobsA.release([...ids, 'theirs']);
+      expect(await jobsA.acquire('theirs')).toBe(false);
+      const retaken = await Promise.all(ids.map((id) => jobsB.acquire(id)));
+      expect(retaken.every(Boolean)).toBe(true);
+      await jobsA.release([]);
     });
 
     it('hands the leases of an instance that stopped renewing to exactly one of several concurrent takers, oldest first', async () => {
@@ -142,6 +156,10 @@ describe.skipIf(skipReason !== null)(`the PostgreSQL store${skipReason ? ` (skip
       expect(await b.shared!.hit('tenant-1:minute', 120_000)).toBe(1);
       // A lagging instance naming the past window counts in the current one.
       expect(await a.shared!.hit('tenant-1:minute', 60_000)).toBe(2);
+      // A tenant's new limits: its windows start again on every instance, another tenant's do not.
+      await b.shared!.clearWindows('tenant-1:');
+      expect(await a.shared!.hit('tenant-1:minute', 120_000)).toBe(1);
+      expect(await b.shared!.hit('tenant-2:minute', 60_000)).toBe(2);
     });
 
     it('lets exactly one of two concurrent updates of one record win across instances', async () => {
