@@ -55,6 +55,13 @@ describe('HTML certification report', () => {
     expect(html).toContain(`Bearer ${ACCESS_TOKEN.slice(0, 8)}…`);
   });
 
+  it("shows the run's notes, escaped, and no notes section when there are none", () => {
+    expect(html).not.toContain('id="notes"');
+    const noted = renderHtml({ ...syntheticReport(), notes: ['tenant <t_1> could not be deleted: 500'] });
+    expect(noted).toContain('<section id="notes"><h2>Notes</h2>');
+    expect(noted).toContain('<li>tenant &lt;t_1&gt; could not be deleted: 500</li>');
+  });
+
   it('says CERTIFIED only when nothing failed and something passed', () => {
     const clean = syntheticReport();
     clean.results = clean.results.filter((result) => result.verdict !== 'failed');

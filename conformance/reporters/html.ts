@@ -174,6 +174,14 @@ ${
 </section>`
     : ''
 }
+${
+  report.notes?.length
+    ? `<section id="notes"><h2>Notes</h2>
+  <p class="muted">What the run could not give back to the sandbox it ran in (the verdict stands).</p>
+  <ul>${report.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>
+</section>`
+    : ''
+}
 ${context.coverage ? coverageSectionHtml(context.coverage, escapeHtml) : ''}
 </main>
 <footer>
