@@ -109,7 +109,7 @@ export interface paths {
         get: operations["getSandboxTenantSettings"];
         /**
          * Change a tenant's sandbox settings
-         * @description Each top-level key given replaces (rateLimits and queueCaps merge per entry); the others stay.
+         * @description Each top-level key given replaces (rateLimits and queueCaps merge per entry); the others stay. Every rate bucket of this tenant starts a fresh window (other tenants keep theirs).
          */
         put: operations["updateSandboxTenantSettings"];
         post?: never;
