@@ -3,7 +3,8 @@
 // else's; a rate bucket of 240 reads a minute holds across both; a claim submission's transition sent to both
 // at the same moment wins once; and an instance SIGKILLed while it runs a job leaves nothing behind: the
 // other takes the job over when its lease expires, finishes it and delivers its webhook, once, and every
-// write acknowledged before the kill is there. Skips locally without PostgreSQL or HAProxy; fails under CI.
+// write acknowledged before the kill is there; one stopped with SIGTERM hands its running job over at once.
+// Skips locally without PostgreSQL or HAProxy; fails under CI.
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGREEMENT_HEADER, SHIPMENT_HEADER, sampleAgreementRows, sampleShipmentRows, toCsv } from '../fixtures/freight/sample-shipments.js';
@@ -298,6 +299,41 @@ describe.skipIf(skipReason !== null)(`two instances over one database behind a l
     expect((await call(victim.url, 'GET', '/healthz')).status).toBe(200);
     await until(async () => (await call(cluster.url, 'GET', `/api/jobs/${jobId}`, { token: tenant.token })).status === 200 && (await admin('GET', '/_sim/requests?limit=200', undefined, victim.url)).body.items.length > 0, 'the load balancer to use the restarted instance', 15_000);
   });
+  it('hands a running job over when its instance stops with SIGTERM: the other finishes it and delivers its webhook, without waiting for the lease to expire', { timeout: 90_000 }, async () => {
+    const tenant = await newTenant(true);
+    const accepted = await call(cluster.url, 'POST', '/api/sima/batch', { token: tenant.token, json: { skus: null, webhookUrl: `${receiver.url}/stopped` } });
+    expect(accepted.status, accepted.text).toBe(202);
+    const jobId = accepted.body.jobId as string;
+    await until(async () => (await call(cluster.url, 'GET', `/api/jobs/${jobId}`, { token: tenant.token })).body.status === 'PROCESSING', 'the job to process', 10_000);
+    const [lease] = await sql<Array<{ owner: string }>>`SELECT "owner" FROM sim_leases WHERE "kind" = 'job' AND "id" = ${jobId}`;
+    const stopping = cluster.instances.find((i) => i.id === lease?.owner);
+    expect(stopping, `lease owner ${lease?.owner}`).toBeDefined();
+    const survivor = cluster.instances.find((i) => i !== stopping)!;
+
+    await stopping!.kill('SIGTERM');
+    const stoppedAt = Date.now();
+    // Handed over, not released: a released lease would leave the job to nobody until a restart.
+    const [after] = await sql<Array<{ owner: string }>>`SELECT "owner" FROM sim_leases WHERE "kind" = 'job' AND "id" = ${jobId}`;
+    expect(after, 'the lease after the stop').toBeDefined();
+    expect(after!.owner, 'the lease after the stop').not.toBe(stopping!.id);
+    await until(
+      async () => {
+        const job = await call(survivor.url, 'GET', `/api/jobs/${jobId}`, { token: tenant.token });
+        const deliveries = job.body.status === 'COMPLETED' ? (await admin('GET', `/_sim/webhooks/deliveries?jobId=${jobId}`, undefined, survivor.url)).body.deliveries : [];
+        return deliveries.length === 1 && deliveries[0].status === 'delivered';
+      },
+      'the survivor to finish the job and deliver its webhook',
+      60_000,
+    );
+    // The stopped instance's heartbeat would have kept its lease from takers for up to 15 s (LEASE_TTL_MS).
+    console.log(`job handed over on SIGTERM: finished and delivered by the other instance ${Date.now() - stoppedAt} ms after the stop`);
+    expect((await transitions(jobId)).filter((entry) => entry.to === 'COMPLETED')).toHaveLength(1);
+    expect(receiver.requests.filter((r) => (JSON.parse(r.rawBody) as { job: { id: string } }).job.id === jobId)).toHaveLength(1);
+
+    await stopping!.restart();
+    await until(async () => (await call(stopping!.url, 'GET', '/healthz')).status === 200, 'the stopped instance to serve again', 15_000);
+  });
+
   // Last: it empties the sandbox. Each instance keeps the signing secret once read (a read per request
   // otherwise); a reset made through one instance must reach the other's copy before a new token does.
   it('verifies on both instances a token signed after a sandbox reset made through one of them', async () => {

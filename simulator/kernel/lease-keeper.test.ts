@@ -86,6 +86,20 @@ describe('the lease keeper', () => {
     expect(await a.hold('other')).toBe(false);
   });
 
+  it("hands the unfinished work of a stopping instance to another instance's next round, long before its lease expires", async () => {
+    const shared = memoryShared(await openStore());
+    const a = leaseKeeper(shared.instance('a'), 'job', log, { ttlMs: 60_000, renewMs: 10 });
+    const b = leaseKeeper(shared.instance('b'), 'job', log, { ttlMs: 60_000, renewMs: 10 });
+    for (const id of ['j1', 'j2', 'j3']) await a.hold(id);
+    const taken: string[] = [];
+    b.start(async (id) => void taken.push(id));
+    await a.handOver('j1', 'j2');
+    await until(() => taken.length === 2);
+    b.stop();
+    expect(taken.sort()).toEqual(['j1', 'j2']);
+    expect(await a.hold('j3')).toBe(true); // still a's: it was not handed over
+  });
+
   it('holds everything on a store one process owns', async () => {
     const keeper = leaseKeeper(await openStore(), 'job', log);
     expect(keeper.shared).toBe(false);

@@ -16,9 +16,12 @@ export interface LeaseKeeper {
   readonly shared: boolean;
   /** Takes (or still holds) the lease of `id`: true when this instance may run the work. */
   hold(id: string): Promise<boolean>;
-  /** Gives these leases up (the work ended, or this instance stops) in one statement. Never rejects (a
-   *  lease not released expires): callers whose work ended need not wait for it. */
+  /** Gives these leases up (the work ended) in one statement. Never rejects (a lease not released
+   *  expires): callers whose work ended need not wait for it. */
   release(...ids: string[]): Promise<void>;
+  /** Hands the leases of work left unfinished (this instance stops) to the next instance's round, in one
+   *  statement, instead of after their expiry. Never rejects (they expire then). */
+  handOver(...ids: string[]): Promise<void>;
   /** Renews this instance's leases and hands expired ones to `takeOver`, every `LEASE_RENEW_MS`. */
   start(takeOver: (id: string) => Promise<void>): void;
   stop(): void;
@@ -49,6 +52,14 @@ export function leaseKeeper(store: Pick<Store, 'shared'>, kind: string, log: Log
     }
   };
 
+  /** The leases of `ids` this instance holds, given up one way or the other in one call; a failure is
+   *  logged (they expire). */
+  const giveUp = async (how: 'release' | 'handOver', ids: string[]) => {
+    const mine = ids.filter((id) => held.delete(id));
+    if (!leases || mine.length === 0) return;
+    await leases[how](mine).catch((error: unknown) => log.warn({ err: error, kind, ids: mine.length }, `${how}: leases not given up; they expire`));
+  };
+
   return {
     shared: leases !== undefined,
     async hold(id) {
@@ -57,11 +68,8 @@ export function leaseKeeper(store: Pick<Store, 'shared'>, kind: string, log: Log
       held.add(id);
       return true;
     },
-    async release(...ids) {
-      const mine = ids.filter((id) => held.delete(id));
-      if (!leases || mine.length === 0) return;
-      await leases.release(mine).catch((error: unknown) => log.warn({ err: error, kind, ids: mine.length }, 'leases not released; they expire'));
-    },
+    release: (...ids) => giveUp('release', ids),
+    handOver: (...ids) => giveUp('handOver', ids),
     start(takeOver) {
       if (!leases || timer) return;
       timer = setInterval(() => {

@@ -41,6 +41,9 @@ export function memoryShared(store: Store): MemoryShared {
         async release(ids) {
           for (const id of ids) if (leases.get(key(id))?.owner === instanceId) leases.delete(key(id));
         },
+        async handOver(ids) {
+          for (const id of ids) if (leases.get(key(id))?.owner === instanceId) leases.set(key(id), { owner: '', expiresAt: -Infinity });
+        },
         async takeExpired(limit) {
           beat(true);
           const taken: string[] = [];

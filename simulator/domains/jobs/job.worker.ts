@@ -213,7 +213,8 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
         else await leases.release(jobId);
       });
     },
-    /** Another instance takes this one's jobs at once instead of after their leases' expiry. */
+    /** Another instance takes this one's unfinished jobs at its next round instead of after their
+     *  leases' expiry (a released lease would leave them to nobody until a restart). */
     async stop() {
       stopped = true;
       generation += 1;
@@ -221,7 +222,7 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
       for (const claim of claimed.values()) claim.cancel();
       const jobIds = [...claimed.keys()];
       claimed.clear();
-      await leases.release(...jobIds);
+      await leases.handOver(...jobIds);
     },
   };
 }

@@ -184,12 +184,12 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
     async stop() {
       stopped = true;
       leases.stop();
-      // Another instance takes the deliveries waiting here at once instead of after their leases' expiry;
-      // one under way keeps its lease until its attempt ends.
+      // Another instance takes the deliveries waiting here at its next round instead of after their
+      // leases' expiry; one under way keeps its lease (it expires after its attempt ends).
       for (const cancel of scheduled.values()) cancel();
       const waiting = [...scheduled.keys()];
       scheduled.clear();
-      await leases.release(...waiting);
+      await leases.handOver(...waiting);
       shutdown.abort();
       await Promise.allSettled([...running.values()]);
     },

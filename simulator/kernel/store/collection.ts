@@ -89,9 +89,12 @@ export interface Leases {
    *  instance took: answers those it still holds (not one another instance took while this one had
    *  stopped renewing). */
   renew(ids: readonly string[]): Promise<string[]>;
-  /** Gives these leases up (the work is done, or this instance stops), in one statement: an instance
-   *  stopping with thousands held must not take seconds. Ids this instance does not hold are left alone. */
+  /** Gives these leases up: the work is done, nobody is to run it again. One statement whatever the number.
+   *  Ids this instance does not hold are left alone. */
   release(ids: readonly string[]): Promise<void>;
+  /** Hands these leases to the next instance that looks for work (takeExpired), at once: this instance
+   *  stops with the work unfinished. One statement whatever the number (thousands must not take seconds). */
+  handOver(ids: readonly string[]): Promise<void>;
   /** Takes up to `limit` leases whose holders stopped renewing (an instance that died), oldest first. */
   takeExpired(limit: number): Promise<string[]>;
 }

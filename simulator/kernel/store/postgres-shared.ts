@@ -71,6 +71,15 @@ export function postgresLeases(sql: Sql, owner: string, kind: string, ttlMs: num
         { prepare: true },
       );
     },
+    async handOver(ids) {
+      if (ids.length === 0) return;
+      // Held by nobody, expired since ever: holderGone() holds for it, so the next taker gets it.
+      await sql.unsafe(
+        `UPDATE sim_leases l SET "owner" = '', "expires_at" = '-infinity' FROM jsonb_array_elements_text($3::text::jsonb) AS u("id") WHERE l."kind" = $1 AND l."owner" = $2 AND l."id" = u."id"`,
+        [kind, owner, JSON.stringify(ids)],
+        { prepare: true },
+      );
+    },
     async takeExpired(limit) {
       if (limit <= 0) return [];
       // SKIP LOCKED: concurrent takers lock different rows, and a taker that waited re-checks a row another

@@ -85,6 +85,19 @@ describe.skipIf(skipReason !== null)(`the PostgreSQL store${skipReason ? ` (skip
       await jobsA.release([]);
     });
 
+    it('hands leases over to the next taker at once, though their holder still beats', async () => {
+      const [a, b] = await two();
+      const jobsA = a.shared!.leases('job', 60_000);
+      const jobsB = b.shared!.leases('job', 60_000);
+      for (const id of ['j1', 'j2', 'j3']) expect(await jobsA.acquire(id)).toBe(true);
+      expect(await jobsB.acquire('theirs')).toBe(true);
+      await jobsA.handOver(['j1', 'j2', 'theirs']);
+      expect((await jobsB.takeExpired(10)).sort()).toEqual(['j1', 'j2']);
+      expect(await jobsA.acquire('j1')).toBe(false);
+      expect(await jobsA.acquire('theirs')).toBe(false);
+      expect(await jobsA.acquire('j3')).toBe(true);
+    });
+
     it('hands the leases of an instance that stopped renewing to exactly one of several concurrent takers, oldest first', async () => {
       const url = await freshDatabase();
       const [dying, b, c, later] = [await open(url, 'dying'), await open(url, 'b'), await open(url, 'c'), await open(url, 'later')];
