@@ -6,8 +6,9 @@ import { keyedSerial } from '../kernel/serial.js';
 import type { Leases, SharedServices, Store } from '../kernel/store/collection.js';
 
 export interface MemoryShared {
-  /** One instance's view of the store: `store` with `shared` naming that instance. */
-  instance(id: string): Store;
+  /** One instance's view of the store: `store` with `shared` naming that instance (and `overrides`, such
+   *  as a failing flush). */
+  instance(id: string, overrides?: Partial<Store>): Store;
   /** Moves the leases' clock on. */
   advance(ms: number): void;
 }
@@ -69,7 +70,7 @@ export function memoryShared(store: Store): MemoryShared {
     },
   });
   return {
-    instance: (id) => Object.assign(Object.create(store) as Store, { shared: servicesOf(id) }),
+    instance: (id, overrides = {}) => Object.assign(Object.create(store) as Store, { shared: servicesOf(id) }, overrides),
     advance(ms) {
       now += ms;
     },

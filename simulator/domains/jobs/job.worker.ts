@@ -150,15 +150,18 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
     const cancel = scheduler.at(
       whenMs,
       async () => {
+        let failed = false;
         try {
           await run(job.id, gen);
         } catch (error) {
-          // A broken store must not take the worker down with it; the job resumes on the next start.
+          // A broken store must not take the worker down with it; the job resumes on the next start or,
+          // over a shared store, at the next lease round of any instance (this one included).
+          failed = true;
           log.error({ jobId: job.id, err: error }, 'job run failed');
         } finally {
           if (claimed.get(job.id)?.generation === gen) {
             claimed.delete(job.id);
-            void leases.release(job.id);
+            void (failed ? leases.handOver(job.id) : leases.release(job.id));
           }
         }
       },

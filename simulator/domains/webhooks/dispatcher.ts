@@ -60,7 +60,12 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
     scheduled.delete(id);
     if (stopped || running.has(id)) return running.get(id);
     const attempt = attemptOnce(id)
-      .catch((error) => deps.log.error({ err: error, deliveryId: id }, 'webhook attempt crashed'))
+      .catch((error) => {
+        deps.log.error({ err: error, deliveryId: id }, 'webhook attempt crashed');
+        // Still pending: over a shared store, the next lease round of any instance (this one included)
+        // tries again; otherwise the next start does.
+        void leases.handOver(id);
+      })
       .finally(() => running.delete(id));
     running.set(id, attempt);
     return attempt;
