@@ -37,6 +37,7 @@ const BLOCKED_URLS = [
   'http://[::ffff:a9fe:a9fe]/hook',
   'http://[::ffff:10.0.0.1]:8080/hook',
   'http://[::127.0.0.1]/hook', // IPv4-compatible
+  'http://[64:ff9b::a9fe:a9fe]/hook', // NAT64 well-known prefix (sandbox-defined)
   'http://localhost/hook',
   'http://LOCALHOST:3000/hook',
   'http://localhost./hook',
@@ -98,6 +99,7 @@ describe('names resolving into blocked ranges, refused at delivery (spec 6.4)', 
     ['IPv6 loopback', [{ address: '::1', family: 6 }]],
     ['IPv4-mapped loopback', [{ address: '::ffff:127.0.0.1', family: 6 }]],
     ['IPv4-mapped metadata in hex', [{ address: '::ffff:a9fe:a9fe', family: 6 }]],
+    ['NAT64 loopback', [{ address: '64:ff9b::7f00:1', family: 6 }]],
     ['a public address first, a blocked one after', [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }]],
   ])('refuses a name resolving to %s, and never connects', async (_, addresses) => {
     receiver = await startReceiver();

@@ -30,6 +30,10 @@ describe('blockedAddress', () => {
     expect(blockedAddress('::ffff:7f00:1')).toBe('IPv4-mapped 127.0.0.0/8');
     expect(blockedAddress('0:0:0:0:0:ffff:a9fe:a9fe')).toBe('IPv4-mapped 169.254.0.0/16');
     expect(blockedAddress('::7f00:1')).toBe('IPv4-mapped 127.0.0.0/8');
+    // NAT64's well-known prefix (RFC 6052) reaches the embedded IPv4 address through the gateway.
+    expect(blockedAddress('64:ff9b::7f00:1')).toBe('IPv4-mapped 127.0.0.0/8');
+    expect(blockedAddress('64:ff9b::169.254.169.254')).toBe('IPv4-mapped 169.254.0.0/16');
+    expect(blockedAddress('64:ff9b::808:808')).toBeNull(); // 8.8.8.8: public through NAT64 too
     expect(blockedAddress('::ffff:8.8.8.8')).toBeNull();
   });
 

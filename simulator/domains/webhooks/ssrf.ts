@@ -24,9 +24,11 @@ interface BlockedRange {
 function v4Range(network: string, prefix: number): BlockedRange {
   const list = new BlockList();
   // The IPv4 rule also matches the IPv4-mapped form (::ffff:a.b.c.d); the deprecated IPv4-compatible form
-  // (::a.b.c.d) reaches the same address on some stacks, so it is blocked too.
+  // (::a.b.c.d) reaches the same address on some stacks, and on a network with NAT64 (a hosted sandbox on
+  // IPv6-only hosts) the well-known prefix form (64:ff9b::a.b.c.d, RFC 6052) does: both blocked too.
   list.addSubnet(network, prefix, 'ipv4');
   list.addSubnet(`::${network}`, 96 + prefix, 'ipv6');
+  list.addSubnet(`64:ff9b::${network}`, 96 + prefix, 'ipv6');
   return { label: `${network}/${prefix}`, list };
 }
 
