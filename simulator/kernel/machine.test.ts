@@ -69,6 +69,12 @@ describe('transition', () => {
     expect(transition(door, 'CLOSED', 'remove', { hasKey: true, removeTo: 'LOCKED' })).toBe('LOCKED');
   });
 
+  it('throws, not a 409, when a computed target is not a state of the machine (a bug of the table)', () => {
+    const run = () => transition(door, 'OPEN', 'remove', { hasKey: true, removeTo: 'AJAR' as Door });
+    expect(run).toThrow('door: remove from OPEN computed the unknown state AJAR');
+    expect(run).not.toThrow(ApiError);
+  });
+
   it('merges extra details into the refusal', () => {
     const missing = refusal(() => transition(door, 'LOCKED', 'open', withKey, { doorId: 'd1' }));
     expect(missing.details).toEqual({ currentState: 'LOCKED', action: 'open', doorId: 'd1' });

@@ -49,5 +49,9 @@ export function transition<S extends string, A extends string, C>(
   }
   const refusal = move.guard?.(context, current);
   if (refusal) throw actionNotAllowed(refusal, { currentState: current, action, ...details });
-  return typeof move.to === 'function' ? move.to(context, current) : move.to;
+  if (typeof move.to === 'string') return move.to;
+  // A computed state is checked like a declared one (defineMachine): a table bug is ours, never a stored state.
+  const next = move.to(context, current);
+  if (!machine.states.includes(next)) throw new Error(`${machine.name}: ${action} from ${current} computed the unknown state ${String(next)}`);
+  return next;
 }
