@@ -34,4 +34,22 @@ describe('the webhook dispatcher over a shared store', () => {
     expect(receiver.requests).toHaveLength(1);
     expect((await webhooks.deliveries())[0]).toMatchObject({ status: 'pending', attempts: [{ number: 1, statusCode: 503 }] });
   });
+
+  it('hands a delivery whose attempt a stop interrupted over unrecorded, so the taker sends the same attempt number', async () => {
+    const receiver: Receiver = await startReceiver(() => 'hang');
+    const base = await frozenDeps({ config: { webhookAllowTargets: [receiver.target] } });
+    const shared = memoryShared(base.store);
+    const webhooks = createWebhooks({ ...base, store: shared.instance('a') });
+    await webhooks.start?.();
+    cleanup.push(() => receiver.close(), () => base.scheduler.stop());
+    const other = shared.instance('b').shared!.leases('delivery', 15_000);
+
+    await webhooks.attach(JOB, 'tenant-1', webhooks.parseConfig({ webhookUrl: `${receiver.url}/hooks` })!);
+    await webhooks.jobFinished(finishedJob({ id: JOB, tenantId: 'tenant-1' }));
+    await waitFor(() => receiver.requests.length === 1, 'the attempt to reach the receiver');
+    await webhooks.stop?.();
+    const [delivery] = await webhooks.deliveries();
+    expect(delivery).toMatchObject({ status: 'pending', attempts: [] });
+    expect(await other.takeExpired(10)).toEqual([delivery!.id]);
+  });
 });

@@ -190,13 +190,16 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
       stopped = true;
       leases.stop();
       // Another instance takes the deliveries waiting here at its next round instead of after their
-      // leases' expiry; one under way keeps its lease (it expires after its attempt ends).
+      // leases' expiry; one under way is interrupted (not recorded: the taker sends the same attempt
+      // number) and handed over once its attempt has let go.
       for (const cancel of scheduled.values()) cancel();
       const waiting = [...scheduled.keys()];
       scheduled.clear();
       await leases.handOver(...waiting);
       shutdown.abort();
+      const interrupted = [...running.keys()];
       await Promise.allSettled([...running.values()]);
+      await leases.handOver(...interrupted);
     },
   };
 }
