@@ -135,11 +135,21 @@ process.stdout.write(
   }).join('\n') + '\n',
 );
 
+/** A stop that hangs (a database gone away) must not keep the process: every acknowledged write is
+ *  durable already, so exiting is a crash the next start recovers from. A second signal exits at once. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
 let stopping = false;
 const shutdown = (signal: string) => {
-  if (stopping) return;
+  if (stopping) {
+    log.warn({ signal }, 'second signal while shutting down: exiting now');
+    process.exit(1);
+  }
   stopping = true;
   log.info({ signal }, 'shutting down');
+  setTimeout(() => {
+    log.error({ deadlineMs: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time: exiting');
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS).unref();
   server.close();
   server.closeAllConnections();
   simulator.stop().then(
