@@ -50,11 +50,15 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 /**
  * Sends a request again while it answers 429, as spec 7 asks (wait `details.retryAfterSeconds`, or
  * Retry-After): with the control API the wait is taken on the virtual clock (at most 5 retries), else in real
- * time within a bounded total wait. `send` makes the request afresh each time. Returns the last exchange.
+ * time within a bounded total wait (`budget` when several calls share one). `send` makes the request afresh
+ * each time. Returns the last exchange.
  */
-export async function honouringLimits(send: () => Promise<Exchange>, options: { admin?: AdminClient; maxWaitMs?: number } = {}): Promise<Exchange> {
+export async function honouringLimits(
+  send: () => Promise<Exchange>,
+  options: { admin?: AdminClient; maxWaitMs?: number; budget?: { waitedMs: number } } = {},
+): Promise<Exchange> {
   const maxWaitMs = options.maxWaitMs ?? 20_000;
-  let waitedMs = 0;
+  const budget = options.budget ?? { waitedMs: 0 };
   for (let attempt = 1; ; attempt++) {
     const exchange = await send();
     if (!isRateLimited(exchange)) return exchange;
@@ -66,9 +70,9 @@ export async function honouringLimits(send: () => Promise<Exchange>, options: { 
       await options.admin.advanceClock(seconds);
       await sleep(50);
     } else {
-      if (waitedMs + seconds * 1000 > maxWaitMs) return exchange;
+      if (budget.waitedMs + seconds * 1000 > maxWaitMs) return exchange;
       await sleep(seconds * 1000);
-      waitedMs += seconds * 1000;
+      budget.waitedMs += seconds * 1000;
     }
   }
 }

@@ -6,7 +6,7 @@ import type { ConformanceClient } from '../../harness/client.js';
 import { replayCommand } from '../../harness/runner.js';
 import type { Exchange, Failure } from '../../harness/types.js';
 import { isErrorEnvelope } from '../auth.js';
-import { errorCode, isRateLimited, RUN_NONCE, seeded, sleep } from '../jobs-support.js';
+import { errorCode, honouringLimits, isRateLimited, RUN_NONCE, seeded } from '../jobs-support.js';
 import { formWith } from './files.js';
 import type { UploadOperation } from './targets.js';
 
@@ -36,25 +36,11 @@ export async function uploadTenant(ctx: CheckContext, name: string, targets: Upl
 const MAX_WAIT_MS = 15_000;
 
 /**
- * Uploads `file` with the operation's required fields. A 429 (spec 8.1-8.2) is waited out as spec 7 asks:
- * on the virtual clock with the control API, else in real time within a budget. Returns the last exchange.
+ * Uploads `file` with the operation's required fields. A 429 (spec 8.1-8.2) is waited out as spec 7 asks
+ * (`honouringLimits`), within the check's one real-time `budget`. Returns the last exchange.
  */
-export async function upload(ctx: CheckContext, client: ConformanceClient, target: UploadOperation, file: File, budget: { waitedMs: number }): Promise<Exchange> {
-  for (let attempt = 1; ; attempt++) {
-    const exchange = await client.call('POST', target.path, { form: formWith(target, file) });
-    if (!isRateLimited(exchange) || attempt > 5) return exchange;
-    const details = (exchange.response.body as { details?: { retryAfterSeconds?: unknown } }).details;
-    const asked = Number(details?.retryAfterSeconds ?? exchange.response.headers['retry-after'] ?? 1);
-    const seconds = Number.isFinite(asked) && asked > 0 ? asked : 1;
-    if (ctx.admin) {
-      await ctx.admin.advanceClock(seconds);
-      await sleep(20);
-    } else {
-      if (budget.waitedMs + seconds * 1000 > MAX_WAIT_MS) return exchange;
-      await sleep(seconds * 1000);
-      budget.waitedMs += seconds * 1000;
-    }
-  }
+export function upload(ctx: CheckContext, client: ConformanceClient, target: UploadOperation, file: File, budget: { waitedMs: number }): Promise<Exchange> {
+  return honouringLimits(() => client.call('POST', target.path, { form: formWith(target, file) }), { admin: ctx.admin, maxWaitMs: MAX_WAIT_MS, budget });
 }
 
 /**
