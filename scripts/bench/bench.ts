@@ -8,24 +8,21 @@
 //   npm run bench [-- --seconds 5 --rounds 3 --warmup 2 --connections 10 --records 100000
 //                     --only get-job,sima-results,sima-batch,landed-cost,token --skip-store --large --json FILE
 //                     --cpu-prof DIR]
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeBundledContract } from '../../contracts/lib/bundle-files.js';
 import { buildSimulator } from '../build-simulator.mjs';
+import { benchTempDir, LOAD_ARGS, loadOptionsOf, machineDescription, scenariosNamed } from './cli.js';
 import { median, type Round } from './load.js';
-import { killAllBenchProcesses, ROOT, startPrismMock, startReferenceApp, startSimulator, type BenchProcess } from './processes.js';
+import { ROOT, startPrismMock, startReferenceApp, startSimulator, type BenchProcess } from './processes.js';
 import { formatReport, judge, type ScenarioResult } from './report.js';
-import { prepareSimulatorState, prismTarget, referenceTarget, runScenarioRounds, SCENARIOS, SIMULATOR_ENV, simulatorTarget, type Target, type TargetName } from './scenarios.js';
+import { prepareSimulatorState, prismTarget, referenceTarget, runScenarioRounds, SIMULATOR_ENV, simulatorTarget, type Target, type TargetName } from './scenarios.js';
 import { measureStoreGrowth } from './store-growth-scenario.js';
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '3' },
-    warmup: { type: 'string', default: '2' },
-    connections: { type: 'string', default: '10' },
+    ...LOAD_ARGS,
     records: { type: 'string', default: '100000' },
     only: { type: 'string' },
     'skip-store': { type: 'boolean', default: false },
@@ -35,37 +32,25 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
   },
 });
-const options = { seconds: Number(values.seconds), rounds: Number(values.rounds), warmup: Number(values.warmup), connections: Number(values.connections) };
-const only = values.only ? new Set(values.only.split(',')) : null;
-for (const id of only ?? []) if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`--only: unknown scenario ${id} (${SCENARIOS.map((s) => s.id).join(', ')})`);
+const options = loadOptionsOf(values);
+const scenarios = scenariosNamed(values.only);
 
-// The whole run is bounded; every child is killed on the way out, whatever happened.
+// The whole run is bounded; every child is killed on the way out, whatever happened (cli.ts).
 const budgetMs = 45 * 60_000;
-const tempDirs: string[] = [];
-process.on('exit', () => {
-  killAllBenchProcesses();
-  for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
-});
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => process.exit(130));
 setTimeout(() => (console.error(`bench exceeded its ${budgetMs / 60_000} min budget`), process.exit(2)), budgetMs).unref();
 
-const tmp = (name: string) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
-  tempDirs.push(dir);
-  return dir;
-};
-
 // The bundle is built before anything is timed: start-up is measured as `npm start` runs once built.
 await buildSimulator();
-const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, node ${process.version}`;
+const machine = machineDescription();
 console.log(`bench on ${machine}\n`);
 
 // One at a time: start-up is CPU-bound, and timing two at once would time the contention. The start-up
 // target is with all three contracts served; the load runs against the default (v1.3.0 only), the same
 // contract Prism mocks.
-const allContracts = await startSimulator({ SIM_DB: path.join(tmp('sim-all'), 'store.json'), SIM_CONTRACT: 'all', ...SIMULATOR_ENV }, 'simulator (all contracts)');
+const allContracts = await startSimulator({ SIM_DB: path.join(benchTempDir('sim-all'), 'store.json'), SIM_CONTRACT: 'all', ...SIMULATOR_ENV }, 'simulator (all contracts)');
 await allContracts.stop();
-const simulator: BenchProcess = await startSimulator({ SIM_DB: path.join(tmp('sim'), 'store.json'), ...SIMULATOR_ENV }, 'simulator', values['cpu-prof'] && path.resolve(values['cpu-prof']));
+const simulator: BenchProcess = await startSimulator({ SIM_DB: path.join(benchTempDir('sim'), 'store.json'), ...SIMULATOR_ENV }, 'simulator', values['cpu-prof'] && path.resolve(values['cpu-prof']));
 const prism = await startPrismMock(writeBundledContract('v1.3.0'));
 const reference = await startReferenceApp();
 const startups = { 'simulator (all three contracts)': allContracts.startupMs, 'simulator (v1.3.0)': simulator.startupMs, 'Prism mock': prism.startupMs, 'Koa+ajv': reference.startupMs };
@@ -74,7 +59,7 @@ console.log(`spawn to first answer: ${Object.entries(startups).map(([who, ms]) =
 const state = await prepareSimulatorState(simulator);
 const targets: Record<TargetName, Target> = { simulator: simulatorTarget(simulator, state), prism: prismTarget(prism, state.jobId), reference: await referenceTarget(reference, state) };
 const results: ScenarioResult[] = [];
-for (const scenario of SCENARIOS.filter((s) => !only || only.has(s.id))) {
+for (const scenario of scenarios) {
   const rounds: Record<string, Round[]> = await runScenarioRounds(scenario.id, [targets.simulator, ...scenario.against.map((n) => targets[n])], options);
   results.push({ scenario, rounds });
   const line = Object.entries(rounds).map(([who, rs]) => `${who} ${median(rs.map((r) => r.perSecond)).toFixed(0)} req/s`);
@@ -82,7 +67,7 @@ for (const scenario of SCENARIOS.filter((s) => !only || only.has(s.id))) {
 }
 for (const p of [simulator, prism, reference]) await p.stop();
 
-const storeGrowth = values['skip-store'] ? null : await measureStoreGrowth({ ...options, records: Number(values.records), tmp });
+const storeGrowth = values['skip-store'] ? null : await measureStoreGrowth({ ...options, records: Number(values.records), tmp: benchTempDir });
 const large = values.large ? await (await import('./large-inputs.js')).runLargeInputs({}) : null;
 
 const verdicts = judge({ results, startup: { fresh: allContracts.startupMs, afterCrash: storeGrowth?.afterCrashStartupMs ?? null }, storeGrowth, large });

@@ -6,36 +6,28 @@
 // counted by PostgreSQL: every statement of the store is its own). Figures for docs/scaling.md; no targets.
 //
 //   npm run bench:cluster [-- --seconds 5 --rounds 3 --warmup 2 --connections 10 --only get-job,sima-results]
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { startCluster, type Cluster } from '../../simulator/testing/cluster.js';
 import { buildSimulator } from '../build-simulator.mjs';
+import { benchTempDir, LOAD_ARGS, loadOptionsOf, machineDescription, scenariosNamed } from './cli.js';
 import { loadRound, median, type Round } from './load.js';
-import { cpuMs, killAllBenchProcesses, ROOT, startSimulator, type BenchProcess } from './processes.js';
-import { prepareSimulatorState, SCENARIOS, SIMULATOR_ENV, simulatorTarget, type Target } from './scenarios.js';
+import { cpuMs, ROOT, startSimulator, type BenchProcess } from './processes.js';
+import { prepareSimulatorState, SIMULATOR_ENV, simulatorTarget, type Target } from './scenarios.js';
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '3' },
-    warmup: { type: 'string', default: '2' },
-    connections: { type: 'string', default: '10' },
+    ...LOAD_ARGS,
     only: { type: 'string', default: 'get-job,sima-results,sima-batch,landed-cost' },
     json: { type: 'string', default: path.join(ROOT, 'build', 'bench', 'cluster.json') },
   },
 });
-const options = { seconds: Number(values.seconds), rounds: Number(values.rounds), warmup: Number(values.warmup), connections: Number(values.connections) };
-const scenarios = SCENARIOS.filter((s) => values.only!.split(',').includes(s.id));
+const options = loadOptionsOf(values);
+const scenarios = scenariosNamed(values.only);
 
-const tempDirs: string[] = [];
 let cluster: Cluster | undefined;
-process.on('exit', () => {
-  killAllBenchProcesses();
-  for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
-});
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => void (cluster?.stop() ?? Promise.resolve()).finally(() => process.exit(130)));
 
 interface Deployment {
@@ -99,8 +91,7 @@ async function measure(deployment: Deployment, target: Target): Promise<Row[]> {
 }
 
 async function embedded(): Promise<Deployment & { process: BenchProcess }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-cluster-embedded-'));
-  tempDirs.push(dir);
+  const dir = benchTempDir('cluster-embedded');
   const sim = await startSimulator({ SIM_DB: path.join(dir, 'store.json'), ...SIMULATOR_ENV }, 'simulator (embedded store)');
   return { label: 'one process, journal store', url: sim.url, process: sim, pids: () => [sim.child.pid!], transactions: async () => null, stop: () => sim.stop() };
 }
@@ -130,7 +121,7 @@ async function clustered(instances: number): Promise<Deployment & { process: Ben
 }
 
 await buildSimulator();
-const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, node ${process.version}`;
+const machine = machineDescription();
 console.log(`cluster bench on ${machine}; ${options.rounds} rounds of ${options.seconds} s, ${options.connections} connections\n`);
 const rows: Row[] = [];
 for (const start of [embedded, () => clustered(1), () => clustered(2)]) {
