@@ -20,14 +20,14 @@ export function keyedSerial() {
 }
 
 /**
- * Within every instance sharing the store (issue 17): tasks of one key take turns in this process first,
- * then hold the store's lock of that key (SharedServices.exclusive: an advisory lock in PostgreSQL), so a
- * second instance's task waits for the first one's writes. A store one process owns needs only the first.
+ * Within every instance sharing the store (issue 17): tasks of one key hold the store's lock of that key
+ * (SharedServices.exclusive: an advisory lock in PostgreSQL, which queues this process's callers of a key
+ * itself), so a second instance's task waits for the first one's writes. A store one process owns: in
+ * this process.
  */
 export function storeSerial(store: Pick<Store, 'shared'>, scope: string) {
   const local = keyedSerial();
   return function run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const shared = store.shared;
-    return local(key, shared ? () => shared.exclusive(`${scope}:${key}`, task) : task);
+    return store.shared ? store.shared.exclusive(`${scope}:${key}`, task) : local(key, task);
   };
 }
