@@ -82,12 +82,12 @@ export function transitionLog(deps: Pick<KernelDeps, 'store' | 'clocks'>): Trans
 
   // The next seq continues from the stored log (a restart must not reuse a seq); read once, on first use.
   let nextSeq = 0;
+  const pastNewestStored = async () => {
+    const last = (await entries.query({ where: {}, orderBy: [['seq', 'desc']], limit: 1 })).items[0];
+    nextSeq = Math.max(nextSeq, (last?.seq ?? 0) + 1);
+  };
   let ready: Promise<void> | undefined;
-  const seqReady = () =>
-    (ready ??= (async () => {
-      const last = (await entries.query({ where: {}, orderBy: [['seq', 'desc']], limit: 1 })).items[0];
-      nextSeq = Math.max(nextSeq, (last?.seq ?? 0) + 1);
-    })());
+  const seqReady = () => (ready ??= pastNewestStored());
 
   const append: TransitionLog['append'] = async (entry) => {
     await seqReady();
@@ -108,8 +108,7 @@ export function transitionLog(deps: Pick<KernelDeps, 'store' | 'clocks'>): Trans
         requestId: entry.requestId === undefined ? currentRequestId() : entry.requestId,
       });
       if (stored) return stored;
-      const last = (await entries.query({ where: {}, orderBy: [['seq', 'desc']], limit: 1 })).items[0];
-      nextSeq = Math.max(nextSeq, (last?.seq ?? 0) + 1);
+      await pastNewestStored();
     }
     throw new Error(`no free transition seq after 50 attempts (from ${nextSeq})`);
   };
