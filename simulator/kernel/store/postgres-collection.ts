@@ -213,12 +213,15 @@ export function postgresCollection<T extends StoredRecord, F extends string>(sta
     return Object.freeze(result) as T;
   };
 
-  const update = async (record: T): Promise<T | null> => {
+  /** One write statement over the fields declared now; its rows (none when a create or update did not write). */
+  const write = async (kind: 'put' | 'create' | 'update', record: StoredRecord, rev?: SqlValue) => {
     await state.whenReady();
-    const { update: text, extracts } = state.writes();
-    const rows = await sql.unsafe<Array<{ rev: number }>>(text, writeValues(record, extracts, record.rev ?? null), { prepare: true });
-    return rows.length ? stored(record, rows[0].rev) : null;
+    const statements = state.writes();
+    return sql.unsafe<Array<{ rev: number }>>(statements[kind], writeValues(record, statements.extracts, rev), { prepare: true });
   };
+  const storedIfWritten = (record: T, rows: Array<{ rev: number }>): T | null => (rows.length ? stored(record, rows[0].rev) : null);
+
+  const update = async (record: T): Promise<T | null> => storedIfWritten(record, await write('update', record, record.rev ?? null));
 
   const get = async (id: string): Promise<T | undefined> => {
     const rows = await run<Row[]>(getSql(table), [id]);
@@ -228,24 +231,8 @@ export function postgresCollection<T extends StoredRecord, F extends string>(sta
   return {
     name: state.name,
     get,
-    put: (record) =>
-      track(
-        (async () => {
-          await state.whenReady();
-          const { put, extracts } = state.writes();
-          const [row] = await sql.unsafe<Array<{ rev: number }>>(put, writeValues(record, extracts), { prepare: true });
-          return stored(record, row.rev);
-        })(),
-      ),
-    create: (record) =>
-      track(
-        (async () => {
-          await state.whenReady();
-          const { create, extracts } = state.writes();
-          const rows = await sql.unsafe<Array<{ rev: number }>>(create, writeValues(record, extracts), { prepare: true });
-          return rows.length ? stored(record, rows[0].rev) : null;
-        })(),
-      ),
+    put: (record) => track(write('put', record).then(([row]) => stored(record, row.rev))),
+    create: (record) => track(write('create', record).then((rows) => storedIfWritten(record, rows))),
     update: (record) => track(update(record)),
     // Another instance may write between the read and the write: the compare-and-set then fails and the
     // change is applied again to the record that won.
