@@ -151,22 +151,19 @@ export const deleteSql = (table: string) => `DELETE FROM ${ident(table)} WHERE "
 /** Parameters of every write: $1 id, $2 the record's JSON, $3 (update only: the revision read), then the fields. */
 const fieldPlaceholders = (fields: string[], first: number) => fields.map((_, i) => `$${i + first}::text::jsonb`);
 
+/** A new row with revision 1; what a conflict on the id does follows it. */
+const insertSql = (table: string, fields: string[]) =>
+  `INSERT INTO ${ident(table)} ("id", "rev", "data"${fields.map((f) => `, ${ident(columnOf(f))}`).join('')}) VALUES ($1, 1, $2::text::jsonb${fieldPlaceholders(fields, 3).map((p) => `, ${p}`).join('')})`;
+
 /** Last write wins: inserts with revision 1, or replaces and counts the revision up. */
 export function putSql(table: string, fields: string[]): string {
   const columns = fields.map((f) => ident(columnOf(f)));
-  return (
-    `INSERT INTO ${ident(table)} ("id", "rev", "data"${columns.map((c) => `, ${c}`).join('')}) VALUES ($1, 1, $2::text::jsonb${fieldPlaceholders(fields, 3).map((p) => `, ${p}`).join('')})` +
-    ` ON CONFLICT ("id") DO UPDATE SET "rev" = ${ident(table)}."rev" + 1, "data" = EXCLUDED."data"${columns.map((c) => `, ${c} = EXCLUDED.${c}`).join('')} RETURNING "rev"`
-  );
+  return `${insertSql(table, fields)} ON CONFLICT ("id") DO UPDATE SET "rev" = ${ident(table)}."rev" + 1, "data" = EXCLUDED."data"${columns.map((c) => `, ${c} = EXCLUDED.${c}`).join('')} RETURNING "rev"`;
 }
 
 /** Inserts only: no row comes back when the id exists. */
 export function createSql(table: string, fields: string[]): string {
-  const columns = fields.map((f) => ident(columnOf(f)));
-  return (
-    `INSERT INTO ${ident(table)} ("id", "rev", "data"${columns.map((c) => `, ${c}`).join('')}) VALUES ($1, 1, $2::text::jsonb${fieldPlaceholders(fields, 3).map((p) => `, ${p}`).join('')})` +
-    ` ON CONFLICT ("id") DO NOTHING RETURNING "rev"`
-  );
+  return `${insertSql(table, fields)} ON CONFLICT ("id") DO NOTHING RETURNING "rev"`;
 }
 
 /** Compare-and-set: the write happens only when the stored revision is the one read. */
