@@ -2,6 +2,7 @@
 // collection.ts): leases of work items, exclusive sections, fixed rate windows. Each is one statement (or a
 // lock held on one session), so it holds whichever instance asks, and dies with a dead instance.
 import type { Sql } from 'postgres';
+import { keyedSerial } from '../serial.js';
 import type { Leases, SharedServices } from './collection.js';
 import { LOCK_EXCLUSIVE } from './postgres-migrations.js';
 
@@ -108,7 +109,8 @@ export function postgresLeases(sql: Sql, owner: string, kind: string, ttlMs: num
  * Not reentrant: a task that asks for its own key again waits for itself.
  */
 export function postgresShared(sql: Sql, lockSql: Sql, instanceId: string, onError: (error: unknown) => void): SharedServices {
-  const queues = new Map<string, Promise<unknown>>();
+  // This process's callers of one key, one after another: one key holds at most one lock connection.
+  const inTurn = keyedSerial();
 
   const locked = async <T>(key: string, task: () => Promise<T>): Promise<T> => {
     const session = await lockSql.reserve();
@@ -127,19 +129,7 @@ export function postgresShared(sql: Sql, lockSql: Sql, instanceId: string, onErr
   return {
     instanceId,
     leases: (kind, ttlMs) => postgresLeases(sql, instanceId, kind, ttlMs),
-    exclusive<T>(key: string, task: () => Promise<T>): Promise<T> {
-      const before = queues.get(key) ?? Promise.resolve();
-      const result = before.then(() => locked(key, task));
-      const settled = result.then(
-        () => undefined,
-        () => undefined,
-      );
-      queues.set(key, settled);
-      void settled.then(() => {
-        if (queues.get(key) === settled) queues.delete(key);
-      });
-      return result;
-    },
+    exclusive: (key, task) => inTurn(key, () => locked(key, task)),
     async hit(key, windowStartMs) {
       // A newer window resets the count; a call naming the current window, or an older one (an instance
       // whose clock lags), counts in the current window: a late call never reopens a past window.
