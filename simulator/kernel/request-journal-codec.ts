@@ -16,9 +16,10 @@ const KINDS = ['none', 'json', 'text', 'multipart', 'binary'] as const;
 
 /** Headers that carry credentials (spec 5: x-api-key, bearer tokens; the sandbox's admin token; cookies). */
 export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'x-admin-token', 'cookie', 'set-cookie']);
-/** What a credential header's value is kept as: reading the log masks it anyway (request-journal.ts
- *  maskHeaders), so the ring never holds a secret, and a ~350-character bearer is not encoded per request. */
-const KEPT_SECRET = '***';
+/** What a secret reads as in the request log. A credential header's value is kept as it in the ring too
+ *  (reading the log would mask it anyway): the ring never holds a secret, and a ~350-character bearer is
+ *  not encoded per request. */
+export const MASK = '***';
 
 const token = (s: string): string => `${s.length}:${s}`;
 const nullable = (s: string | null): string => (s === null ? '~' : token(s));
@@ -31,7 +32,7 @@ function headersText(headers: IncomingHttpHeaders | OutgoingHttpHeaders): string
     const value = headers[name];
     if (value === undefined) continue;
     count++;
-    text += token(name) + token(SECRET_HEADERS.has(name.toLowerCase()) ? KEPT_SECRET : Array.isArray(value) ? value.join(', ') : String(value));
+    text += token(name) + token(SECRET_HEADERS.has(name.toLowerCase()) ? MASK : Array.isArray(value) ? value.join(', ') : String(value));
   }
   return token(String(count)) + text;
 }

@@ -9,7 +9,7 @@
 // Secrets never leave it: credential headers and JSON fields named like secrets read "***" (masking.ts rules
 // below, recursively); multipart bodies are summarized (field values, file names and sizes, never bytes).
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { decodeRecord, encodeRecordParts, SECRET_HEADERS } from './request-journal-codec.js';
+import { decodeRecord, encodeRecordParts, MASK, SECRET_HEADERS } from './request-journal-codec.js';
 import type { QueryOf } from '../../contracts/generated/index.js';
 import { MAX_BODY_DEPTH } from './http/json-depth.js';
 
@@ -17,7 +17,7 @@ import { MAX_BODY_DEPTH } from './http/json-depth.js';
 export const BODY_CAP = 16 * 1024;
 export const DEFAULT_REQUEST_LOG_SIZE = 2000;
 export const MAX_PAGE = 200;
-export const MASK = '***';
+export { MASK };
 
 /** JSON fields named like a secret: access_token, magicLinkToken, integrationKey, webhookSecret, password... */
 const SECRET_FIELD = /(token|secret|password|passphrase|api_?key|integration_?key|authorization)$/i;
