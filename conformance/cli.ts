@@ -212,7 +212,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   }
 
   const formats = parseFormats(pick('format'));
-  const reportDir = path.resolve(pick('report-dir', 'CONFORM_REPORT_DIR') ?? path.join('reports', `conformance-${timestamp(now())}`));
+  const reportDir = reportDirOf(pick('report-dir', 'CONFORM_REPORT_DIR'), now);
 
   return {
     target: {
@@ -237,6 +237,9 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   };
 }
 
+/** --report-dir (or CONFORM_REPORT_DIR), else a new directory under reports/ named by the time. */
+const reportDirOf = (text: string | undefined, now: () => Date): string => path.resolve(text ?? path.join('reports', `conformance-${timestamp(now())}`));
+
 function parseFormats(text: string | undefined): ReportFormat[] {
   const formatText = text ?? REPORT_FORMATS.join(',');
   const formatItems = list(formatText);
@@ -256,7 +259,7 @@ export function parseMergeCli(argv: string[], env: Record<string, string | undef
   const reportDirText = (values['report-dir'] as string | undefined) ?? env.CONFORM_REPORT_DIR;
   return {
     inputs: positionals.map((input) => path.resolve(input)),
-    reportDir: path.resolve(reportDirText?.trim() || path.join('reports', `conformance-${timestamp(now())}`)),
+    reportDir: reportDirOf(reportDirText?.trim() || undefined, now),
     formats: parseFormats((values.format as string | undefined)?.trim() || undefined),
     quiet: Boolean(values.quiet),
   };
