@@ -2,6 +2,7 @@
 // a <failure> whose type is the first rule broken and whose text lists every failure with its request and
 // response excerpts, and <skipped message=reason/> for checks the profile or target could not run.
 import type { CheckResult, Failure, RunReport } from '../harness/types.js';
+import { shardLabel } from '../harness/shard.js';
 import { displayBody, groupByArea, oneLine, redactExchange, runDurationMs, truncate, xmlSafe, type RunContext } from './format.js';
 
 export function escapeXml(text: string): string {
@@ -73,7 +74,7 @@ export function renderJUnit(report: RunReport, context: RunContext = {}): string
     replay: report.replay,
     ...(report.server ? { server: report.server } : {}),
     ...(context.only?.length ? { only: context.only.join(',') } : {}),
-    ...(context.shard ? { shard: `${context.shard.index}/${context.shard.count}`, selectedChecks: String(context.shard.selection.length) } : {}),
+    ...(context.shard ? { shard: shardLabel(context.shard), selectedChecks: String(context.shard.selection.length) } : {}),
     ...(context.merged ? { mergedFromShards: String(context.merged.shards) } : {}),
   };
   const propertyXml = [
