@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { freePort } from '../../contracts/lib/prism.js';
+import { ident } from '../kernel/store/sql.js';
 
 /** Where Debian puts each major version's binaries (/usr/lib/postgresql/<major>/bin). */
 export const POSTGRES_ROOT = '/usr/lib/postgresql';
@@ -43,10 +44,6 @@ export function lookupPostgres(env: NodeJS.ProcessEnv = process.env, root = POST
   return { binDir: null, skipReason: `no PostgreSQL server binaries found (looked under ${root}/<major>/bin${env.POSTGRES_BIN ? ` and ${env.POSTGRES_BIN}` : ''}): install Debian's postgresql (apt-get install postgresql) or set POSTGRES_BIN; PostgreSQL tests skipped` };
 }
 
-export function postgresAvailable(): boolean {
-  return lookupPostgres().binDir !== null;
-}
-
 /** For `describe.skipIf(postgresSkipReason() !== null)`: a reason locally without PostgreSQL, null under CI. */
 export function postgresSkipReason(): string | null {
   return lookupPostgres().skipReason;
@@ -77,8 +74,6 @@ function run(binary: string, args: string[], options: SpawnOptions, log: (line: 
     child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${path.basename(binary)} ${args.join(' ')} exited with ${code}:\n${output}`))));
   });
 }
-
-const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export async function startPostgres(options: { database?: string; log?: (line: string) => void } = {}): Promise<PostgresServer> {
   const { binDir } = lookupPostgres();
@@ -126,7 +121,7 @@ export async function startPostgres(options: { database?: string; log?: (line: s
 
   const admin = postgres(`postgres://postgres@127.0.0.1:${port}/postgres`, { max: 1, onnotice: () => {} });
   try {
-    await admin.unsafe(`CREATE DATABASE ${quoteIdent(database)}`);
+    await admin.unsafe(`CREATE DATABASE ${ident(database)}`);
   } finally {
     await admin.end({ timeout: 5 });
   }
