@@ -25,8 +25,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 /** Where Debian puts HAProxy; HAPROXY_PATH first when set. */
 export const HAPROXY_CANDIDATES = ['/usr/sbin/haproxy', '/usr/bin/haproxy'];
 
+const haproxyCandidates = (env: NodeJS.ProcessEnv) => [env.HAPROXY_PATH, ...HAPROXY_CANDIDATES].filter((c): c is string => Boolean(c));
+
 export function haproxyPath(env: NodeJS.ProcessEnv = process.env, exists: (file: string) => boolean = existsSync): string | null {
-  return [env.HAPROXY_PATH, ...HAPROXY_CANDIDATES].filter((c): c is string => Boolean(c)).find((c) => exists(c)) ?? null;
+  return haproxyCandidates(env).find((c) => exists(c)) ?? null;
 }
 
 /**
@@ -35,7 +37,7 @@ export function haproxyPath(env: NodeJS.ProcessEnv = process.env, exists: (file:
  */
 export function clusterSkipReason(env: NodeJS.ProcessEnv = process.env, exists: (file: string) => boolean = existsSync): string | null {
   if (env.CI === 'true' || env.CI === '1') return null;
-  const haproxy = haproxyPath(env, exists) ? null : `no HAProxy found (looked at ${[env.HAPROXY_PATH, ...HAPROXY_CANDIDATES].filter(Boolean).join(', ')}): install Debian's haproxy (apt-get install haproxy) or set HAPROXY_PATH; cluster tests skipped`;
+  const haproxy = haproxyPath(env, exists) ? null : `no HAProxy found (looked at ${haproxyCandidates(env).join(', ')}): install Debian's haproxy (apt-get install haproxy) or set HAPROXY_PATH; cluster tests skipped`;
   const reasons = [lookupPostgres(env).skipReason, haproxy].filter((r): r is string => r !== null);
   return reasons.length ? reasons.join('; ') : null;
 }
@@ -87,6 +89,14 @@ function forwardLines(stream: NodeJS.ReadableStream, prefix: string, log: (line:
     pending = lines.pop()!;
     for (const line of lines) log(`${prefix} ${line}`);
   });
+}
+
+/** Hands everything a child writes (stdout and stderr) to `keep`, and each line to `log` when given. */
+function captureOutput(child: ChildProcess, prefix: string, keep: (text: string) => void, log?: (line: string) => void) {
+  for (const stream of [child.stdout!, child.stderr!]) {
+    stream.on('data', (d: Buffer) => keep(d.toString()));
+    if (log) forwardLines(stream, prefix, log);
+  }
 }
 
 /** The reaper process (reaper.ts): told what is started, it cleans up if this process dies first. */
@@ -150,8 +160,7 @@ function createInstance(id: string, port: number, env: Record<string, string>, r
         resolve();
       }),
     );
-    for (const stream of [current.stdout!, current.stderr!]) stream.on('data', (d: Buffer) => (output += d.toString()));
-    if (log) for (const stream of [current.stdout!, current.stderr!]) forwardLines(stream, `[${id}]`, log);
+    captureOutput(current, `[${id}]`, (text) => (output += text), log);
     await answers(`http://127.0.0.1:${port}/healthz`, `simulator instance ${id}`, 60_000, () => (alive(current) ? null : `${current.exitCode ?? current.signalCode}\n${output}`));
   };
   const instance: ClusterInstance = {
@@ -216,7 +225,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const count = options.instances ?? 2;
   if (!Number.isInteger(count) || count < 1) throw new Error(`instances must be a whole number of at least 1, not ${count}`);
   const haproxy = haproxyPath();
-  if (!haproxy) throw new Error(`HAProxy is required for a cluster but was not found (looked at ${[process.env.HAPROXY_PATH, ...HAPROXY_CANDIDATES].filter(Boolean).join(', ')}): apt-get install haproxy`);
+  if (!haproxy) throw new Error(`HAProxy is required for a cluster but was not found (looked at ${haproxyCandidates(process.env).join(', ')}): apt-get install haproxy`);
   const log = options.log;
   const adminToken = options.env?.SIM_ADMIN_TOKEN ?? `cluster-admin-${randomBytes(12).toString('hex')}`;
   const apiKey = options.env?.SIM_INTEGRATION_KEY ?? `tfk_cluster_${randomBytes(12).toString('hex')}`;
@@ -273,8 +282,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const lb = spawn(haproxy, ['-db', '-f', configFile], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     reaper.tell(`pid ${lb.pid}`);
     let lbOutput = '';
-    for (const stream of [lb.stdout!, lb.stderr!]) stream.on('data', (d: Buffer) => (lbOutput += d.toString()));
-    if (log) for (const stream of [lb.stdout!, lb.stderr!]) forwardLines(stream, '[haproxy]', log);
+    captureOutput(lb, '[haproxy]', (text) => (lbOutput += text), log);
     // A binary that cannot be run at all ends in 'error', with no 'exit'.
     let lbFailed: string | null = null;
     const lbExited = new Promise<void>((resolve) => {
