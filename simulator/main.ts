@@ -7,7 +7,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { ConfigError, loadConfig, usage, type SimulatorConfig } from './config.js';
 import { createSimulator } from './app.js';
-import { DEFECT_IDS } from './control/defects.catalogue.js';
+import { DEFECT_CATALOGUE } from './control/defects.catalogue.js';
 import { createClock, createScheduler, createTenantClocks } from './kernel/clock.js';
 import { createDefects } from './kernel/defects.js';
 import { createHttpServer } from './kernel/http/server.js';
@@ -50,7 +50,7 @@ if (config.help) {
 // Defect injection: an unknown SIM_DEFECTS id refuses to start (README "Defect injection").
 const defects = (() => {
   try {
-    return createDefects(config.defects, DEFECT_IDS);
+    return createDefects(config.defects, DEFECT_CATALOGUE);
   } catch (error) {
     return refuse(`SIM_DEFECTS: ${(error as Error).message}`, 1);
   }

@@ -4,14 +4,14 @@ import { createDefects } from '../kernel/defects.js';
 import { createTestDeps } from '../testing/kernel.js';
 import { memoryShared } from '../testing/memory-shared.js';
 import { clusterSync } from './cluster-sync.js';
-import { DEFECT_IDS } from './defects.catalogue.js';
+import { DEFECT_CATALOGUE, DEFECT_IDS } from './defects.catalogue.js';
 
 /** Two instances over one store, each with its own memory of the control state. */
 async function twoInstances() {
   const base = await createTestDeps();
   const shared = memoryShared(base.store);
   const make = (name: string) => {
-    const deps = { ...base, store: shared.instance(name), defects: createDefects([], DEFECT_IDS) };
+    const deps = { ...base, store: shared.instance(name), defects: createDefects([], DEFECT_CATALOGUE) };
     const targets = allowTargets([]);
     const seen = { clockRestores: 0, forgotten: 0 };
     const sync = clusterSync({ deps, allowTargets: targets, restoreClocks: async () => void seen.clockRestores++, forgetSandbox: () => void seen.forgotten++ });

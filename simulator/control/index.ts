@@ -11,6 +11,7 @@ import type { RateLimiter } from '../kernel/http/rate-limit.js';
 import type { ControlHandlerTable } from '../kernel/http/types.js';
 import { settingsOf, type TenantSettings } from '../domains/tenants/index.js';
 import { bootstrapSandbox, type SandboxIdentity } from './bootstrap.js';
+import { describeEntry } from '../kernel/deviations.js';
 import { DEFECT_CATALOGUE } from './defects.catalogue.js';
 import { faultHeaderAllowed } from '../kernel/http/fault-scope.js';
 import { TEST_VALUES } from './test-values.js';
@@ -51,7 +52,7 @@ export function createControl(options: ControlOptions) {
     return { tenantId, now: clock.nowIso(), offsetSeconds: clock.offsetMs() / 1000 };
   };
   const faultHeaderState = () => ({ allowed: faultHeaderAllowed(deps.defects, deps.config), setting: deps.defects.headerAllowance(), environment: deps.config.allowFaultHeader === true });
-  const defectState = () => ({ catalogue: DEFECT_CATALOGUE.map((d) => ({ ...d })), active: deps.defects.active() });
+  const defectState = () => ({ catalogue: DEFECT_CATALOGUE.map(describeEntry), active: deps.defects.active() });
 
   const handlers = {
     getSandboxStatus: async () => {

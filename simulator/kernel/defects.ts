@@ -9,7 +9,9 @@
 // faults, or the tenant of a scheduled task), so a hook deep in a domain needs no tenant argument.
 // Every id `has` answers true for inside a request is remembered as having altered it (the request log).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DeviationEntry, Hook, HookPoint } from './deviations.js';
 import { invalidRequest } from './errors.js';
+import type { MachineDeviation, MachineSwitches } from './machine.js';
 
 /**
  * Webhook chaos of one tenant (sandbox-defined, off by default): ways a real network and a real
@@ -136,9 +138,14 @@ export function markedFaults(): string[] {
 /** The tenant of the code running now, when known. */
 export const currentFaultTenant = (): string | null => scopes.getStore()?.tenantId ?? null;
 
-export interface Defects {
+export interface Defects extends MachineSwitches {
   /** On for the code running now: sandbox-wide, for its tenant, or by its request's header. Marks it. */
   has(id: string): boolean;
+  /**
+   * The value in force at a hook point: `value` passed through the rule of every entry on now that acts
+   * there (in catalogue order). An entry whose rule changed the value is marked as having altered the request.
+   */
+  at<T, C>(point: HookPoint<T, C>, value: T, context?: C): T;
   /** Like `has`, without recording that it altered anything (a check before deciding to apply). */
   isOn(id: string): boolean;
   /** The sandbox-wide active ids, in catalogue order. */
@@ -174,6 +181,9 @@ export interface DefectsSnapshot {
 /** Nothing active and nothing settable: for kernel modules built without a Defects object. */
 export const NO_DEFECTS: Defects = {
   has: () => false,
+  at: (_point, value) => value,
+  machineDeviations: () => [],
+  mark: () => {},
   isOn: () => false,
   active: () => [],
   set(ids) {
@@ -199,8 +209,20 @@ export const NO_DEFECTS: Defects = {
   },
 };
 
-export function createDefects(initial: string[], known: string[]): Defects {
+/**
+ * The run-time switches over a catalogue: entries (with their machine rows and hook rules) or bare ids
+ * (tests). Rows and rules are indexed once, by machine name and by hook point.
+ */
+export function createDefects(initial: string[], entries: readonly (string | DeviationEntry)[]): Defects {
+  const known = entries.map((e) => (typeof e === 'string' ? e : e.id));
   const catalogue = new Set(known);
+  const rowsByMachine = new Map<string, Array<{ id: string; deviation: MachineDeviation }>>();
+  const hooksByPoint = new Map<HookPoint<unknown, unknown>, Array<{ id: string; hook: Hook }>>();
+  for (const entry of entries) {
+    if (typeof entry === 'string') continue;
+    for (const deviation of entry.machine ?? []) rowsByMachine.set(deviation.machine, [...(rowsByMachine.get(deviation.machine) ?? []), { id: entry.id, deviation }]);
+    for (const hook of entry.hooks ?? []) hooksByPoint.set(hook.point, [...(hooksByPoint.get(hook.point) ?? []), { id: entry.id, hook }]);
+  }
   let active = new Set<string>();
   let headerAllowance: boolean | null = null;
   const perTenant = new Map<string, { defects: Set<string>; webhookChaos: WebhookChaos }>();
@@ -233,6 +255,23 @@ export function createDefects(initial: string[], known: string[]): Defects {
       if (on) markFault(id);
       return on;
     },
+    at<T, C>(point: HookPoint<T, C>, value: T, context?: C): T {
+      const rules = hooksByPoint.get(point as HookPoint<unknown, unknown>);
+      if (!rules) return value;
+      let current = value;
+      for (const { id, hook } of rules) {
+        if (!isOn(id)) continue;
+        const next = hook.apply(current, context) as T;
+        if (next !== current) markFault(id);
+        current = next;
+      }
+      return current;
+    },
+    machineDeviations(machine) {
+      const rows = rowsByMachine.get(machine);
+      return rows ? rows.filter((r) => isOn(r.id)) : [];
+    },
+    mark: markFault,
     isOn,
     active: () => known.filter((id) => active.has(id)),
     set(ids) {
@@ -278,14 +317,8 @@ export function createDefects(initial: string[], known: string[]): Defects {
   return defects;
 }
 
-/** One entry of the defect catalogue (README "Defect injection"); each domain declares its own. */
-export interface DefectEntry {
-  id: string;
-  /** What part of the interface misbehaves. */
-  area: 'jobs' | 'auth' | 'errors' | 'isolation' | 'pagination' | 'idempotency' | 'webhooks' | 'limits' | 'billing' | 'validation' | 'sima' | 'landed-cost' | 'signup' | 'trade' | 'ship' | 'advanced-trade';
-  /** What the simulator does wrong while the defect is on. */
-  description: string;
-}
+/** One entry of the catalogue; `kind` says whether it is a defect or a variant (kernel/deviations.ts). */
+export type DefectEntry = DeviationEntry;
 
 /** What a response-level defect may change: the final status, body and headers of one response. */
 export interface DefectableResponse {

@@ -2,7 +2,7 @@
 // silent logs. Everything a failure needs to replay is in the seed.
 import pino from 'pino';
 import { testConfig, type SimulatorConfig } from '../config.js';
-import { DEFECT_IDS } from '../control/defects.catalogue.js';
+import { DEFECT_CATALOGUE } from '../control/defects.catalogue.js';
 import { createClock, createScheduler, createTenantClocks, type Clock } from '../kernel/clock.js';
 import { createDefects } from '../kernel/defects.js';
 import type { KernelDeps } from '../kernel/deps.js';
@@ -18,7 +18,7 @@ export function clockDeps(clock: Clock, log: Pick<KernelDeps['log'], 'error'>): 
 export async function createTestDeps(options: { config?: Partial<SimulatorConfig>; seed?: number; file?: string; clock?: Clock } = {}): Promise<KernelDeps> {
   const config = testConfig(options.config);
   // Before the store opens: an unknown defect id refuses to start, as in main.ts.
-  const defects = createDefects(config.defects, DEFECT_IDS);
+  const defects = createDefects(config.defects, DEFECT_CATALOGUE);
   const log = pino({ level: config.logLevel });
   return {
     config,

@@ -3,9 +3,9 @@
 import type { DefectEntry, ResponseDefect } from '../../kernel/defects.js';
 
 export const BILLING_DEFECTS: readonly DefectEntry[] = [
-  { id: 'billing.wrong-content-type', area: 'billing', description: 'billing setup answers text/plain' },
-  { id: 'billing.new-customer-each-call', area: 'billing', description: 'every billing setup creates a new payment customer' },
-  { id: 'billing.inactive-tenant-served', area: 'billing', description: 'billing setup serves a suspended tenant' },
+  { kind: 'defect', id: 'billing.wrong-content-type', area: 'billing', description: 'billing setup answers text/plain' },
+  { kind: 'defect', id: 'billing.new-customer-each-call', area: 'billing', description: 'every billing setup creates a new payment customer' },
+  { kind: 'defect', id: 'billing.inactive-tenant-served', area: 'billing', description: 'billing setup serves a suspended tenant' },
 ];
 
 export const BILLING_RESPONSE_DEFECTS: readonly ResponseDefect[] = [

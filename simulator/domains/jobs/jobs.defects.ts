@@ -4,22 +4,22 @@
 import { isBodyObject, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
 
 export const JOBS_DEFECTS: readonly DefectEntry[] = [
-  { id: 'job.missing-required-field', area: 'jobs', description: 'getJob and listJobs items lack `reconciliation`' },
-  { id: 'job.wrong-status-enum', area: 'jobs', description: 'a COMPLETED job reads `status: "DONE"`' },
-  { id: 'jobs.list-count-missing', area: 'jobs', description: 'listJobs drops `count`' },
-  { id: 'error.wrong-code', area: 'errors', description: "getJob's 404 carries code `JOB_NOT_FOUND`" },
-  { id: 'isolation.tenant-leak', area: 'isolation', description: "getJob serves another tenant's job" },
-  { id: 'jobs.updated-at-frozen', area: 'jobs', description: 'updatedAt keeps its creation value through transitions' },
-  { id: 'jobs.progress-not-100', area: 'jobs', description: 'a COMPLETED job reports progress 90' },
-  { id: 'jobs.stuck-pending', area: 'jobs', description: 'the worker never starts jobs' },
-  { id: 'jobs.failed-reads-completed', area: 'jobs', description: 'a job whose worker failed ends COMPLETED (its error kept) instead of FAILED' },
-  { id: 'jobs.failed-without-error', area: 'jobs', description: 'a FAILED job (and its job.failed delivery) carries error null' },
-  { id: 'jobs.completed-then-processing', area: 'jobs', description: 'a COMPLETED job reads PROCESSING again on the next read' },
-  { id: 'jobs.list-filter-ignored', area: 'jobs', description: 'the `status` filter of listJobs is ignored' },
-  { id: 'jobs.type-filter-stale-enum', area: 'jobs', description: 'listJobs refuses `type=notification_digest` / `notification_event` with 400 (its enum lags the contract)' },
-  { id: 'pagination.offset-gap', area: 'pagination', description: 'listJobs skips one record at each offset > 0' },
-  { id: 'pagination.duplicate', area: 'pagination', description: 'listJobs repeats the last record of the previous page' },
-  { id: 'limits.queue-cap-off', area: 'limits', description: 'queue-admission caps are not enforced' },
+  { kind: 'defect', id: 'job.missing-required-field', area: 'jobs', description: 'getJob and listJobs items lack `reconciliation`' },
+  { kind: 'defect', id: 'job.wrong-status-enum', area: 'jobs', description: 'a COMPLETED job reads `status: "DONE"`' },
+  { kind: 'defect', id: 'jobs.list-count-missing', area: 'jobs', description: 'listJobs drops `count`' },
+  { kind: 'defect', id: 'error.wrong-code', area: 'errors', description: "getJob's 404 carries code `JOB_NOT_FOUND`" },
+  { kind: 'defect', id: 'isolation.tenant-leak', area: 'isolation', description: "getJob serves another tenant's job" },
+  { kind: 'defect', id: 'jobs.updated-at-frozen', area: 'jobs', description: 'updatedAt keeps its creation value through transitions' },
+  { kind: 'defect', id: 'jobs.progress-not-100', area: 'jobs', description: 'a COMPLETED job reports progress 90' },
+  { kind: 'defect', id: 'jobs.stuck-pending', area: 'jobs', description: 'the worker never starts jobs' },
+  { kind: 'defect', id: 'jobs.failed-reads-completed', area: 'jobs', description: 'a job whose worker failed ends COMPLETED (its error kept) instead of FAILED' },
+  { kind: 'defect', id: 'jobs.failed-without-error', area: 'jobs', description: 'a FAILED job (and its job.failed delivery) carries error null' },
+  { kind: 'defect', id: 'jobs.completed-then-processing', area: 'jobs', description: 'a COMPLETED job reads PROCESSING again on the next read' },
+  { kind: 'defect', id: 'jobs.list-filter-ignored', area: 'jobs', description: 'the `status` filter of listJobs is ignored' },
+  { kind: 'defect', id: 'jobs.type-filter-stale-enum', area: 'jobs', description: 'listJobs refuses `type=notification_digest` / `notification_event` with 400 (its enum lags the contract)' },
+  { kind: 'defect', id: 'pagination.offset-gap', area: 'pagination', description: 'listJobs skips one record at each offset > 0' },
+  { kind: 'defect', id: 'pagination.duplicate', area: 'pagination', description: 'listJobs repeats the last record of the previous page' },
+  { kind: 'defect', id: 'limits.queue-cap-off', area: 'limits', description: 'queue-admission caps are not enforced' },
 ];
 
 const JOB_READS = ['getJob', 'listJobs'] as const;

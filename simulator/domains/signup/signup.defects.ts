@@ -4,13 +4,13 @@
 import type { DefectEntry, ResponseDefect } from '../../kernel/defects.js';
 
 export const SIGNUP_DEFECTS: readonly DefectEntry[] = [
-  { id: 'signup.slug-taken-accepted', area: 'signup', description: 'a slug held by a live signup session is accepted again (201 instead of 409)' },
-  { id: 'signup.wrong-code-accepted', area: 'signup', description: 'verify-email accepts any six-digit code' },
-  { id: 'signup.no-lockout', area: 'signup', description: 'wrong verification codes are never locked out (always 400)' },
-  { id: 'signup.never-expires', area: 'signup', description: 'signup sessions never become EXPIRED after expiresAt' },
-  { id: 'signup.provision-unverified', area: 'signup', description: 'provision is allowed before the email is verified' },
-  { id: 'signup.provision-replay-new-tenant', area: 'signup', description: 'repeating provision with the same idempotencyKey provisions another tenant and key' },
-  { id: 'signup.disabled-no-retry-after', area: 'signup', description: '503 FEATURE_DISABLED answers lack the Retry-After header' },
+  { kind: 'defect', id: 'signup.slug-taken-accepted', area: 'signup', description: 'a slug held by a live signup session is accepted again (201 instead of 409)' },
+  { kind: 'defect', id: 'signup.wrong-code-accepted', area: 'signup', description: 'verify-email accepts any six-digit code' },
+  { kind: 'defect', id: 'signup.no-lockout', area: 'signup', description: 'wrong verification codes are never locked out (always 400)' },
+  { kind: 'defect', id: 'signup.never-expires', area: 'signup', description: 'signup sessions never become EXPIRED after expiresAt' },
+  { kind: 'defect', id: 'signup.provision-unverified', area: 'signup', description: 'provision is allowed before the email is verified' },
+  { kind: 'defect', id: 'signup.provision-replay-new-tenant', area: 'signup', description: 'repeating provision with the same idempotencyKey provisions another tenant and key' },
+  { kind: 'defect', id: 'signup.disabled-no-retry-after', area: 'signup', description: '503 FEATURE_DISABLED answers lack the Retry-After header' },
 ];
 
 export const SIGNUP_OPERATIONS = ['createSignupSession', 'getSignupSession', 'verifySignupEmail', 'verifySignupMagicLink', 'resendSignupVerification', 'provisionSignupSession'] as const;

@@ -4,17 +4,17 @@
 import { rewriteListItems, rewriteSuccessBody, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
 
 export const TRADE_DEFECTS: readonly DefectEntry[] = [
-  { id: 'trade.country-unchecked', area: 'trade', description: 'the feed upload accepts country codes that are not ISO 3166-1 alpha-2 (e.g. XX)' },
-  { id: 'trade.blocking-issues-ready', area: 'trade', description: 'a feed with blocking issues normalizes to READY instead of PREVIEW_BLOCKED' },
-  { id: 'trade.issues-offset-ignored', area: 'trade', description: 'listTradeFeedIssues ignores `offset` (every page is the first)' },
-  { id: 'trade.preview-not-ready', area: 'trade', description: 'classify-preview starts on a session that is not READY' },
-  { id: 'trade.stale-snapshot-applied', area: 'trade', description: 'apply accepts a reviewed snapshot made from an older preview' },
-  { id: 'trade.blocking-acknowledged', area: 'trade', description: 'the acknowledgement action accepts a blocking issue' },
-  { id: 'trade.applyable-with-blocking', area: 'trade', description: 'session detail says applyable: true while blocking issues remain' },
-  { id: 'trade.issue-count-off', area: 'trade', description: 'session detail reports issueCount one lower than the issues listed' },
-  { id: 'trade.session-leaks', area: 'trade', description: "another tenant's feed session is readable (200 instead of 404)" },
-  { id: 'trade.sku-hs-dropped', area: 'trade', description: 'listTradeFeedSkus sends providedHs null for every SKU' },
-  { id: 'trade.apply-drops-last-row', area: 'trade', description: 'apply answers APPLIED but writes (and screens) every row except the last into the tenant catalog' },
+  { kind: 'defect', id: 'trade.country-unchecked', area: 'trade', description: 'the feed upload accepts country codes that are not ISO 3166-1 alpha-2 (e.g. XX)' },
+  { kind: 'defect', id: 'trade.blocking-issues-ready', area: 'trade', description: 'a feed with blocking issues normalizes to READY instead of PREVIEW_BLOCKED' },
+  { kind: 'defect', id: 'trade.issues-offset-ignored', area: 'trade', description: 'listTradeFeedIssues ignores `offset` (every page is the first)' },
+  { kind: 'defect', id: 'trade.preview-not-ready', area: 'trade', description: 'classify-preview starts on a session that is not READY' },
+  { kind: 'defect', id: 'trade.stale-snapshot-applied', area: 'trade', description: 'apply accepts a reviewed snapshot made from an older preview' },
+  { kind: 'defect', id: 'trade.blocking-acknowledged', area: 'trade', description: 'the acknowledgement action accepts a blocking issue' },
+  { kind: 'defect', id: 'trade.applyable-with-blocking', area: 'trade', description: 'session detail says applyable: true while blocking issues remain' },
+  { kind: 'defect', id: 'trade.issue-count-off', area: 'trade', description: 'session detail reports issueCount one lower than the issues listed' },
+  { kind: 'defect', id: 'trade.session-leaks', area: 'trade', description: "another tenant's feed session is readable (200 instead of 404)" },
+  { kind: 'defect', id: 'trade.sku-hs-dropped', area: 'trade', description: 'listTradeFeedSkus sends providedHs null for every SKU' },
+  { kind: 'defect', id: 'trade.apply-drops-last-row', area: 'trade', description: 'apply answers APPLIED but writes (and screens) every row except the last into the tenant catalog' },
 ];
 
 const SESSION_OPS = ['getTradeFeedSession', 'applyTradeFeedSession'];
