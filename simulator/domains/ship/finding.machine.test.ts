@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { canTransition } from '../../kernel/machine.js';
 import { machineMatchesContract } from '../../testing/machine-contract.js';
+import { DEFECT_CATALOGUE } from '../../control/defects.catalogue.js';
+import { checkMachineDeviations } from '../../testing/machine-deviations.js';
 import { FINDING_ACTIONS, findingMachine } from './finding.machine.js';
 
 describe('the finding machine', () => {
@@ -18,5 +20,13 @@ describe('the finding machine', () => {
         'DISPUTED reopen', 'SUBMITTED reopen', 'CARRIER_REVIEW reopen', 'DISMISSED reopen', 'CREDITED reopen', 'REJECTED reopen',
       ].sort(),
     );
+  });
+});
+
+describe('the finding machine under its deviations', () => {
+  it('answers what its table in force says, with each defect or variant that changes its rows on', () => {
+    const report = checkMachineDeviations(findingMachine, FINDING_ACTIONS, DEFECT_CATALOGUE, [undefined]);
+    expect(report.entries.sort()).toEqual(['ship.carrier-review-from-disputed', 'ship.dispute-from-dismissed', 'ship.reject-after-credit', 'ship.reopen-from-open']);
+    expect(report.problems).toEqual([]);
   });
 });

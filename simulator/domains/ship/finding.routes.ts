@@ -6,18 +6,18 @@
 import type { KernelDeps } from '../../kernel/deps.js';
 import { ApiError, actionNotAllowed, invalidRequest, notFound } from '../../kernel/errors.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
-import { canTransition, transition } from '../../kernel/machine.js';
+import { canTransition } from '../../kernel/machine.js';
+import { move } from '../../kernel/move.js';
 import { isBlockingPolicy } from './finding.explain.js';
 import { CARRIER_FACING_ACTIONS, findingMachine, type FindingAction } from './finding.machine.js';
 import type { FindingPresenter } from './finding.response.js';
 import type { FindingStore } from './finding.store.js';
+import { SHIP_HOOKS } from './ship.hooks.js';
 import type { CreditConfirmation, FindingItem, FindingRecord, FindingWorkflowStatus } from './ship.types.js';
 
 /** spec 8.6: findings `limit` defaults to 50. */
 export const FINDINGS_DEFAULT_LIMIT = 50;
 const STATUSES: readonly FindingWorkflowStatus[] = findingMachine.states;
-/** Lost compare-and-set races retried before giving up (each retry decides again on what it reads). */
-const ATTEMPTS = 5;
 
 export const CREDIT_REMEDIATION = 'POST /api/ship/findings/{findingId}/credit';
 
@@ -45,31 +45,31 @@ export function findingRoutes(deps: Pick<KernelDeps, 'clocks' | 'defects'>, find
 
   async function act(tenantId: string, findingId: string, action: FindingAction, credit?: { amount: number; confirmation: CreditConfirmation }): Promise<FindingItem> {
     const view = await present(tenantId);
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const finding = await findings.get(tenantId, findingId);
-      if (!finding) throw notFound('finding');
-      const details = { subcode: 'invalid_transition', findingId };
-      // defect injection (SIM_DEFECTS): ship.reopen-from-open allows reopen on an OPEN finding
-      const reopenOpen = action === 'reopen' && finding.workflowStatus === 'OPEN' && deps.defects.has('ship.reopen-from-open');
-      // defect injection (SIM_DEFECTS): ship.dispute-from-dismissed allows dispute on a DISMISSED finding
-      const disputeDismissed = action === 'dispute' && finding.workflowStatus === 'DISMISSED' && deps.defects.has('ship.dispute-from-dismissed');
-      // defect injection (SIM_DEFECTS): ship.carrier-review-from-disputed moves a DISPUTED finding to CARRIER_REVIEW
-      const reviewDisputed = action === 'carrier-review' && finding.workflowStatus === 'DISPUTED' && deps.defects.has('ship.carrier-review-from-disputed');
-      // defect injection (SIM_DEFECTS): ship.reject-after-credit lets reject leave a CREDITED finding (terminal)
-      const rejectCredited = action === 'reject' && finding.workflowStatus === 'CREDITED' && deps.defects.has('ship.reject-after-credit');
-      if (!reopenOpen && !disputeDismissed && canTransition(findingMachine, finding.workflowStatus, action) && CARRIER_FACING_ACTIONS.includes(action)) {
-        const policy = view.policyOf(finding.carrier);
-        // defect injection (SIM_DEFECTS): ship.carrier-policy-ignored lets a blocked carrier's findings move on
-        if (isBlockingPolicy(policy) && !deps.defects.has('ship.carrier-policy-ignored')) {
-          throw actionNotAllowed(`carrier ${finding.carrier} is configured as ${policy} for this tenant: ${action} is blocked`, { subcode: 'carrier_blocked', carrier: finding.carrier, policy, currentState: finding.workflowStatus, action, findingId });
+    const details = { subcode: 'invalid_transition', findingId };
+    const { record } = await move({
+      machine: findingMachine,
+      action,
+      context: undefined,
+      switches: deps.defects,
+      details,
+      load: () => findings.get(tenantId, findingId),
+      missing: () => notFound('finding'),
+      state: (f) => f.workflowStatus,
+      precheck(f) {
+        // spec 4.5 rule 4: a move the table allows that reaches the carrier is refused for a blocked carrier.
+        if (!CARRIER_FACING_ACTIONS.includes(action) || !canTransition(findingMachine, f.workflowStatus, action, deps.defects)) return;
+        const policy = view.policyOf(f.carrier);
+        if (isBlockingPolicy(policy) && deps.defects.at(SHIP_HOOKS.carrierPolicyEnforced, true)) {
+          throw actionNotAllowed(`carrier ${f.carrier} is configured as ${policy} for this tenant: ${action} is blocked`, { subcode: 'carrier_blocked', carrier: f.carrier, policy, currentState: f.workflowStatus, action, findingId });
         }
-      }
-      const to = reopenOpen ? 'OPEN' : disputeDismissed ? 'DISPUTED' : reviewDisputed ? 'CARRIER_REVIEW' : rejectCredited ? 'REJECTED' : transition(findingMachine, finding.workflowStatus, action, undefined, details);
-      const now = deps.clocks.of(tenantId).nowIso();
-      const saved = await findings.update({ ...finding, ...effects(finding, action, now, credit), workflowStatus: to, updatedAt: now });
-      if (saved) return view.item(saved);
-    }
-    throw actionNotAllowed('the finding kept changing while the action was applied; try again', { subcode: 'invalid_transition', findingId, action });
+      },
+      apply: (f, to) => {
+        const now = deps.clocks.of(tenantId).nowIso();
+        return { ...f, ...effects(f, action, now, credit), workflowStatus: to, updatedAt: now };
+      },
+      save: (next) => findings.update(next),
+    });
+    return view.item(record);
   }
 
   const single = (action: FindingAction) => async ({ principal, params }: { principal: { tenantId: string }; params: { findingId: string } }) => ({ status: 200, body: await act(principal.tenantId, params.findingId, action) });
@@ -78,15 +78,13 @@ export function findingRoutes(deps: Pick<KernelDeps, 'clocks' | 'defects'>, find
     async listFindings({ principal, query }) {
       const limit = query.limit ?? FINDINGS_DEFAULT_LIMIT;
       const offset = query.offset ?? 0;
-      // defect injection (SIM_DEFECTS): ship.findings-filter-ignored drops the workflowStatus filter
-      const status = deps.defects.has('ship.findings-filter-ignored') ? undefined : query.workflowStatus;
+      const status = deps.defects.at(SHIP_HOOKS.findingsStatusFilter, query.workflowStatus);
       const [page, counts] = await Promise.all([findings.list(principal.tenantId, status, { limit, offset }), findings.countByStatus(principal.tenantId)]);
       const view = await present(principal.tenantId);
       const statusCounts = Object.fromEntries(STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<FindingWorkflowStatus, number>;
       const items = await Promise.all(page.items.map((f) => view.item(f)));
-      // defect injection (SIM_DEFECTS): ship.findings-has-more-on-last-page says hasMore true on every page
-      const hasMoreOnLast = deps.defects.has('ship.findings-has-more-on-last-page');
-      return { status: 200, body: { findings: items, statusCounts, total: page.total, limit, offset, hasMore: offset + page.items.length < page.total || hasMoreOnLast } };
+      const hasMore = deps.defects.at(SHIP_HOOKS.findingsHasMore, offset + page.items.length < page.total);
+      return { status: 200, body: { findings: items, statusCounts, total: page.total, limit, offset, hasMore } };
     },
 
     async applyFindingBatchAction({ principal, body }) {

@@ -1,13 +1,17 @@
-// The ship domain's injectable defects (README "Defect injection"): each one line or branch where the
-// behaviour lives (`defects.has('<id>')` in finding.routes.ts, claim.routes.ts, upload.routes.ts,
-// ship-upload.processor.ts); the ones that only change what is sent are below.
+// The ship domain's deviations (README "Defect injection"), as data: rows of the finding and claim tables
+// (applied by transition()), rules at the hook points of ship.hooks.ts, and below them the ones that only
+// change what is sent.
 import { isBodyObject, rewriteSuccessBody, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
+import { at } from '../../kernel/deviations.js';
+import { deviateMachine } from '../../kernel/machine.js';
+import { findingMachine } from './finding.machine.js';
+import { SHIP_HOOKS } from './ship.hooks.js';
 
 export const SHIP_DEFECTS: readonly DefectEntry[] = [
-  { kind: 'defect', id: 'ship.reopen-from-open', area: 'ship', description: 'reopenFinding accepts an OPEN finding (200 instead of 409)' },
-  { kind: 'defect', id: 'ship.dispute-from-dismissed', area: 'ship', description: 'disputeFinding accepts a DISMISSED finding (200 DISPUTED instead of 409)' },
-  { kind: 'defect', id: 'ship.carrier-policy-ignored', area: 'ship', description: 'a carrier policy manual_import_only blocks nothing (claim creation, finding submit and carrier-review go through)' },
-  { kind: 'defect', id: 'ship.findings-filter-ignored', area: 'ship', description: 'the `workflowStatus` filter of listFindings is ignored' },
+  { kind: 'defect', id: 'ship.reopen-from-open', area: 'ship', description: 'reopenFinding accepts an OPEN finding (200 instead of 409)', machine: [deviateMachine(findingMachine, { add: [{ from: ['OPEN'], action: 'reopen', to: 'OPEN' }] })] },
+  { kind: 'defect', id: 'ship.dispute-from-dismissed', area: 'ship', description: 'disputeFinding accepts a DISMISSED finding (200 DISPUTED instead of 409)', machine: [deviateMachine(findingMachine, { add: [{ from: ['DISMISSED'], action: 'dispute', to: 'DISPUTED' }] })] },
+  { kind: 'defect', id: 'ship.carrier-policy-ignored', area: 'ship', description: 'a carrier policy manual_import_only blocks nothing (claim creation, finding submit and carrier-review go through)', hooks: [at(SHIP_HOOKS.carrierPolicyEnforced, () => false)] },
+  { kind: 'defect', id: 'ship.findings-filter-ignored', area: 'ship', description: 'the `workflowStatus` filter of listFindings is ignored', hooks: [at(SHIP_HOOKS.findingsStatusFilter, () => undefined)] },
   { kind: 'defect', id: 'ship.batch-credit-allowed', area: 'ship', description: 'applyFindingBatchAction answers action=credit with 200 instead of 400' },
   { kind: 'defect', id: 'ship.duplicate-upload-allowed', area: 'ship', description: 'the same file uploaded again to a ship upload is accepted (202)' },
   { kind: 'defect', id: 'ship.duplicate-upload-across-tenants', area: 'isolation', description: "duplicate uploads are recorded per file, not per tenant: another tenant's upload of the same bytes replaces the record, so the first tenant's own file again is accepted (202) instead of 409" },
@@ -18,13 +22,13 @@ export const SHIP_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'claims.submitted-at-missing', area: 'ship', description: 'submitClaimSubmission leaves submittedAt null' },
   { kind: 'defect', id: 'claims.bare-submission', area: 'ship', description: 'getClaimSubmission answers the bare submission instead of `{ submission }`' },
   { kind: 'defect', id: 'claims.packet-other-tenant', area: 'ship', description: "a claim packet is served to a tenant that does not own the submission" },
-  { kind: 'defect', id: 'ship.reject-after-credit', area: 'ship', description: 'rejectFinding accepts a CREDITED finding (200 REJECTED): a terminal state left by another move than reopen' },
+  { kind: 'defect', id: 'ship.reject-after-credit', area: 'ship', description: 'rejectFinding accepts a CREDITED finding (200 REJECTED): a terminal state left by another move than reopen', machine: [deviateMachine(findingMachine, { add: [{ from: ['CREDITED'], action: 'reject', to: 'REJECTED' }] })] },
   { kind: 'defect', id: 'claims.closed-reopened', area: 'ship', description: 'confirm-credit moves a CLOSED submission (operator-closed submissions are never reopened)' },
   { kind: 'defect', id: 'claims.packet-url-dropped', area: 'ship', description: 'submitClaimSubmission clears packetUrl (it stays set once READY)' },
   { kind: 'defect', id: 'claims.submitted-at-cleared', area: 'ship', description: 'confirmClaimSubmissionCredit clears submittedAt' },
   { kind: 'defect', id: 'claims.acknowledged-at-backdated', area: 'ship', description: 'acknowledgeClaimSubmission stamps acknowledgedAt a day before the acknowledgement (before createdAt and submittedAt)' },
-  { kind: 'defect', id: 'ship.carrier-review-from-disputed', area: 'ship', description: 'carrierReviewFinding accepts a DISPUTED finding (200 CARRIER_REVIEW instead of 409; spec 3.3: SUBMITTED only)' },
-  { kind: 'defect', id: 'ship.findings-has-more-on-last-page', area: 'ship', description: 'listFindings says hasMore true on every page, the last one included' },
+  { kind: 'defect', id: 'ship.carrier-review-from-disputed', area: 'ship', description: 'carrierReviewFinding accepts a DISPUTED finding (200 CARRIER_REVIEW instead of 409; spec 3.3: SUBMITTED only)', machine: [deviateMachine(findingMachine, { add: [{ from: ['DISPUTED'], action: 'carrier-review', to: 'CARRIER_REVIEW' }] })] },
+  { kind: 'defect', id: 'ship.findings-has-more-on-last-page', area: 'ship', description: 'listFindings says hasMore true on every page, the last one included', hooks: [at(SHIP_HOOKS.findingsHasMore, () => true)] },
   { kind: 'defect', id: 'claims.has-more-on-last-page', area: 'ship', description: 'listClaimSubmissions says hasMore true on every page, the last one included' },
   { kind: 'defect', id: 'claims.failed-submission-holds-findings', area: 'ship', description: 'createClaimSubmission counts a FAILED submission as active: its findings are 409 duplicateLinks instead of bundled again (spec 4.5 rule 3)' },
   { kind: 'defect', id: 'ship.claim-moves-finding-status', area: 'ship', description: 'submitClaimSubmission also moves the DISPUTED findings it bundles to SUBMITTED' },
