@@ -14,7 +14,8 @@ import { base64url, decodeJwt, decodeProtectedHeader, exportJWK, SignJWT, Unsecu
 import { defineCheck, type CheckContext } from '../harness/check.js';
 import type { ConformanceClient } from '../harness/client.js';
 import type { Exchange } from '../harness/types.js';
-import { exchangeKey, expectError, expectServed } from './auth.js';
+import { exchangeKey, expectServed } from './auth.js';
+import { expectError } from '../harness/expect-error.js';
 import { enqueueHonouringLimits, receiptJobId } from './jobs-support.js';
 import { feedRows, feedTenant, sessionPath, uploadFeed } from './trade/support.js';
 

@@ -3,50 +3,13 @@
 // tokens stop working, and the per-route scope and principal rules of 5.4 are enforced.
 import fc from 'fast-check';
 import { defineCheck, type CheckContext } from '../harness/check.js';
-import { replayCommand } from '../harness/runner.js';
-import type { Exchange, Failure } from '../harness/types.js';
+import { expectError } from '../harness/expect-error.js';
+import { replayOf } from '../harness/runner.js';
+import type { Exchange } from '../harness/types.js';
 
 const EXCHANGE_PATH = '/api/auth/token/integration';
 /** A cheap tenant read every deployment serves (spec 4.1). */
 const READ_PATH = '/api/jobs?limit=1';
-
-interface ErrorEnvelope {
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-}
-
-/** Spec 2.9 / 7: `{ code: string, message: string, details?: object }`. */
-export function isErrorEnvelope(body: unknown): body is ErrorEnvelope {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
-  const { code, message, details } = body as Record<string, unknown>;
-  return typeof code === 'string' && typeof message === 'string' && (details === undefined || (typeof details === 'object' && details !== null && !Array.isArray(details)));
-}
-
-/**
- * Fails the check unless `exchange` is an error answer with this status, the error envelope and this code
- * (spec 7). Returns the envelope when all three hold. `what` names the request in the message.
- */
-export function expectError(ctx: Pick<CheckContext, 'fail'>, exchange: Exchange, status: number, code: string, what: string, extra?: Partial<Failure>): ErrorEnvelope | undefined {
-  const { response } = exchange;
-  if (response.status !== status) {
-    const got = isErrorEnvelope(response.body) ? `${response.status} ${response.body.code}` : String(response.status);
-    ctx.fail('error-status', `${what}: expected ${status} ${code}, got ${got}`, exchange, extra);
-    return undefined;
-  }
-  if (!isErrorEnvelope(response.body)) {
-    ctx.fail('error-envelope', `${what}: the ${status} body is not the error envelope { code, message, details? } (spec 2.9, 7): ${response.text.slice(0, 200)}`, exchange, extra);
-    return undefined;
-  }
-  if (response.body.code !== code) {
-    ctx.fail('error-code', `${what}: the ${status} carries code ${response.body.code}, not ${code} (spec 7)`, exchange, extra);
-    return undefined;
-  }
-  return response.body;
-}
-
-/** The command that replays one check with the run's seed. */
-export const replayOf = (ctx: CheckContext, id: string) => replayCommand(ctx.options, [id]);
 
 /** An exchange of `apiKey` (spec 5.1) outside the client's token cache: the token and its lifetime. */
 export async function exchangeKey(ctx: CheckContext, apiKey: string, what: string): Promise<{ token: string; expiresIn: number; exchange: Exchange } | undefined> {

@@ -2,7 +2,7 @@
 // ("creates or reuses the tenant payment customer"); the body is optional.
 import { defineCheck } from '../harness/check.js';
 import type { Exchange } from '../harness/types.js';
-import { expectError } from './auth.js';
+import { expectError } from '../harness/expect-error.js';
 
 const PATH = '/api/public/billing/setup-session';
 

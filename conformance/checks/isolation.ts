@@ -1,7 +1,7 @@
 // Tenant isolation (spec 7: NOT_FOUND is "resource absent or not the tenant's"): a job of one tenant is
 // invisible to another, both by id and in its job list, and its uploads are no duplicates for another.
 import { defineCheck } from '../harness/check.js';
-import { expectError } from './auth.js';
+import { expectError } from '../harness/expect-error.js';
 import { isRateLimited, receiptJobId } from './jobs-support.js';
 import { uniqueFile } from './uploads/files.js';
 import { answered, drawn, runTag, untestable, upload, uploadTenant, type UploadTenant } from './uploads/send.js';

@@ -3,7 +3,7 @@
 // (RateLimited response), and the bucket serves again once its window has passed.
 import { defineCheck, type CheckContext } from '../harness/check.js';
 import type { Exchange, Failure } from '../harness/types.js';
-import { expectError } from './auth.js';
+import { expectError } from '../harness/expect-error.js';
 
 const READ_PATH = '/api/jobs?limit=1';
 /** The bucket names of spec 8.1; a queue-admission cap (8.2) names something else. */

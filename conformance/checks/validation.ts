@@ -3,7 +3,7 @@
 // envelope like everything else.
 import { isObject } from '../../contracts/lib/bundle.js';
 import { defineCheck, type Check } from '../harness/check.js';
-import { replayCommand } from '../harness/runner.js';
+import { replayOf } from '../harness/runner.js';
 import { withRateLimitRetry } from './operations.js';
 
 /** POST /api/sima/batch exists in every version of the contract (contracts/README.md, surfaces). */
@@ -27,7 +27,7 @@ export const malformedJson = defineCheck({
       if (exchange.response.status === 429) continue;
       const body = exchange.response.body;
       const code = isObject(body) ? body.code : undefined;
-      const extra = { seed: ctx.seed, counterexample: `${what}: ${raw}`, replay: replayCommand(ctx.options, ['validation.malformed-json']) };
+      const extra = { seed: ctx.seed, counterexample: `${what}: ${raw}`, replay: replayOf(ctx, 'validation.malformed-json') };
       if (exchange.response.status >= 500) {
         ctx.fail('malformed-json-rejected', `POST ${JSON_ENDPOINT} with ${what} (${raw}) crashed the server: ${exchange.response.status}${code ? ` ${String(code)}` : ''}; a body that is not JSON is a validation failure (spec 7: 400 INVALID_REQUEST)`, exchange, extra);
       } else if (exchange.response.status !== 400 || code !== 'INVALID_REQUEST') {

@@ -181,3 +181,6 @@ async function runScope(options: TargetOptions, contract: ReturnType<typeof load
 function rootUrl(baseUrl: string): string {
   return baseUrl.replace(/\/versions\/v\d+\.\d+\.\d+\/?$/, '');
 }
+
+/** The command that replays one check with the run's seed. */
+export const replayOf = (ctx: { options: Parameters<typeof replayCommand>[0] }, id: string) => replayCommand(ctx.options, [id]);

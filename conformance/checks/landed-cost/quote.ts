@@ -6,10 +6,10 @@ import { mediaExample } from '../../../contracts/lib/example-request.js';
 import { deref, type ContractOperation } from '../../../contracts/lib/operations.js';
 import type { CheckContext } from '../../harness/check.js';
 import type { ConformanceClient } from '../../harness/client.js';
-import { replayCommand } from '../../harness/runner.js';
+import { replayOf } from '../../harness/runner.js';
 import { flatten } from '../../harness/schema-arbitraries.js';
 import type { Exchange, Failure } from '../../harness/types.js';
-import { isErrorEnvelope } from '../auth.js';
+import { isErrorEnvelope } from '../../harness/expect-error.js';
 import { isRateLimited, seeded, sleep } from '../jobs-support.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -105,7 +105,7 @@ async function quote(ctx: CheckContext, client: ConformanceClient, lc: LandedCos
 const drawn = (ctx: CheckContext, id: string, input: unknown): Partial<Failure> => ({
   seed: ctx.seed,
   counterexample: JSON.stringify(input),
-  replay: replayCommand(ctx.options, [id]),
+  replay: replayOf(ctx, id),
 });
 
 export interface QuoteRequest {

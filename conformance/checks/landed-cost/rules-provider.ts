@@ -1,7 +1,7 @@
 // Spec 4.6 rules 1-2 (decision 13): provider comparison, refused beside quantity and run only in USD.
 import fc from 'fast-check';
 import { defineCheck } from '../../harness/check.js';
-import { expectError } from '../auth.js';
+import { expectError } from '../../harness/expect-error.js';
 import { seeded } from '../jobs-support.js';
 import { describe, landedCost, productValue, quoteSender, quoteTenant, served, shown } from './quote.js';
 

@@ -3,7 +3,7 @@
 import { isObject } from '../../../contracts/lib/bundle.js';
 import type { CheckContext } from '../../harness/check.js';
 import type { Exchange, Failure } from '../../harness/types.js';
-import { replayOf } from '../auth.js';
+import { replayOf } from '../../harness/runner.js';
 import type { Prepared, RequestSpec } from './requests.js';
 
 /** Status codes that answer valid input without refusing it (spec 7: 403 scope/principal/adapter, 404 an

@@ -10,7 +10,7 @@
 //                            screened in this check and it has no result for it.
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { Exchange } from '../../harness/types.js';
-import { expectError } from '../auth.js';
+import { expectError } from '../../harness/expect-error.js';
 import { RUN_NONCE } from '../jobs-support.js';
 import { allResults, evidencePath, idOf, isProblem, OUTCOMES, read, screenCatalog, simaTenant, type SimaItem } from './support.js';
 

@@ -6,7 +6,7 @@
 // catalog uploads), so only the simulator profile asserts it.
 import fc from 'fast-check';
 import { defineCheck, type Check } from '../../harness/check.js';
-import { expectError } from '../auth.js';
+import { expectError } from '../../harness/expect-error.js';
 import { seeded } from '../jobs-support.js';
 import { forEachUploadTarget } from './for-each-target.js';
 import { drawn, runTag, untestable } from './send.js';

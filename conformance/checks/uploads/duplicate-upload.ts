@@ -1,6 +1,6 @@
 // uploads.duplicate-upload (spec 4.3, 7): the same file twice.
 import { defineCheck } from '../../harness/check.js';
-import { expectError } from '../auth.js';
+import { expectError } from '../../harness/expect-error.js';
 import { isRateLimited, receiptJobId } from '../jobs-support.js';
 import { uniqueFile } from './files.js';
 import { forEachUploadTarget } from './for-each-target.js';

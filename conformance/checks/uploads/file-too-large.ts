@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { defineCheck } from '../../harness/check.js';
 import type { Exchange } from '../../harness/types.js';
-import { expectError } from '../auth.js';
+import { expectError } from '../../harness/expect-error.js';
 import { seeded } from '../jobs-support.js';
 import { mimeOf, oversizedCsv, validExtension } from './files.js';
 import { drawn, untestable, upload, uploadTenant } from './send.js';

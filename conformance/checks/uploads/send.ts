@@ -3,9 +3,9 @@
 import fc from 'fast-check';
 import type { CheckContext } from '../../harness/check.js';
 import type { ConformanceClient } from '../../harness/client.js';
-import { replayCommand } from '../../harness/runner.js';
+import { replayOf } from '../../harness/runner.js';
 import type { Exchange, Failure } from '../../harness/types.js';
-import { isErrorEnvelope } from '../auth.js';
+import { isErrorEnvelope } from '../../harness/expect-error.js';
 import { errorCode, honouringLimits, isRateLimited, RUN_NONCE, seeded } from '../jobs-support.js';
 import { formWith } from './files.js';
 import type { UploadOperation } from './targets.js';
@@ -64,7 +64,7 @@ export const answered = (exchange: Exchange) =>
 export const drawn = (ctx: CheckContext, id: string, input: unknown): Partial<Failure> => ({
   seed: ctx.seed,
   counterexample: JSON.stringify(input),
-  replay: replayCommand(ctx.options, [id]),
+  replay: replayOf(ctx, id),
 });
 
 /** A tag unique to this run (seeded, plus the process nonce so a replay does not meet its own uploads). */

@@ -1,7 +1,7 @@
 // uploads.unsupported-type (spec 4.3, 7; decision 7): file types an operation does not accept.
 import fc from 'fast-check';
 import { defineCheck } from '../../harness/check.js';
-import { expectError } from '../auth.js';
+import { expectError } from '../../harness/expect-error.js';
 import { seeded } from '../jobs-support.js';
 import { FOREIGN_EXTENSIONS, mimeOf } from './files.js';
 import { forEachUploadTarget } from './for-each-target.js';

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { Exchange } from '../../harness/types.js';
-import { replayOf } from '../auth.js';
+import { replayOf } from '../../harness/runner.js';
 import { postProbeBatch, seeded, send } from './probe.js';
 
 /** The webhook URL field of each configuration form, as details.field may name it. */

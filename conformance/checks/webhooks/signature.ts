@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { defineCheck, type CheckContext, type ReceivedDelivery } from '../../harness/check.js';
 import { TIMESTAMP_TOLERANCE_SECONDS, verifySignature, type SignatureProblem } from '../../harness/signature.js';
 import type { Failure } from '../../harness/types.js';
-import { replayOf } from '../auth.js';
+import { replayOf } from '../../harness/runner.js';
 import { deliveryExchange, enqueue, expectDelivery, HEADER, seededTarget, serverNow, type ServerNow } from './probe.js';
 
 /** The contract's pattern for X-SVC-Signature (components/parameters/webhooks.yaml). */
