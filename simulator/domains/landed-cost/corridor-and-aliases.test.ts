@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveCorridor } from './corridor.js';
 import { contractAliases, deprecationHint, detectAliases } from './legacy-aliases.js';
+import { defectsOn } from './landed-cost.testing.js';
 
 describe('resolveCorridor', () => {
   const rows = [
@@ -18,7 +19,7 @@ describe('resolveCorridor', () => {
   it('prefers the exact enabled row, then the wildcard-origin row of the destination', () => {
     expect(resolveCorridor(rows, 'CN', 'CA').corridor).toBe(rows[0]);
     expect(resolveCorridor(rows, 'MX', 'CA').corridor).toBe(rows[1]);
-    expect(resolveCorridor(rows, 'MX', 'CA', { skipWildcard: true }).corridor).toBeNull();
+    expect(resolveCorridor(rows, 'MX', 'CA', defectsOn('landedcost.corridor-wildcard-skipped')).corridor).toBeNull();
   });
 
   it('matches nothing through a disabled row, and nothing for a destination without rows', () => {

@@ -3,6 +3,8 @@
 // still reported), since a threshold is never converted. Otherwise the tier the product value falls in
 // decides what is spared (fixtures/landed-cost/de-minimis.ts `relief`).
 import type { Channel, DeMinimisRule, Relief } from '../../../fixtures/landed-cost/de-minimis.js';
+import { NO_DEFECTS } from '../../kernel/defects.js';
+import { LANDED_COST_HOOKS, type QuoteDeviations } from './landed-cost.hooks.js';
 import type { DeMinimisResult } from './landed-cost.types.js';
 
 /** spec 4.6 names no channel field: every quote is a courier shipment (fixtures/landed-cost/README.md). */
@@ -27,29 +29,19 @@ export function rulesInForce(rules: readonly DeMinimisRule[], shipment: { origin
     .sort((a, b) => a.threshold - b.threshold);
 }
 
-/** Defect injection only (SIM_DEFECTS, set by engine.ts): each option is one mistake against spec 4.6 rule 3. */
-export interface DeMinimisDefects {
-  /** landedcost.de-minimis-ignores-currency: the value is compared with a threshold in another currency. */
-  ignoreCurrency?: boolean;
-  /** landedcost.de-minimis-without-currency: evaluated without a currency, which then reads as a mismatch. */
-  evaluateWithoutCurrency?: boolean;
-  /** landedcost.mismatch-exempts: a currency mismatch is reported as an exemption. */
-  exemptOnMismatch?: boolean;
-}
-
 export function evaluateDeMinimis(
   rules: readonly DeMinimisRule[],
   shipment: { originCountry: string; productValue: number; currency: string | null; channel: Channel; date: string },
-  options: DeMinimisDefects = {},
+  deviations: QuoteDeviations = NO_DEFECTS,
 ): DeMinimisOutcome {
   // spec 4.6 rule 3: without currency the thresholds are skipped.
-  if (shipment.currency === null && !options.evaluateWithoutCurrency) return NOT_EVALUATED;
+  if (shipment.currency === null && deviations.at(LANDED_COST_HOOKS.deMinimisNeedsCurrency, true)) return NOT_EVALUATED;
   const tiers = rulesInForce(rules, shipment);
   if (!tiers.length) return NOT_EVALUATED;
   const lowest = tiers[0];
-  if (shipment.currency !== lowest.currency && !options.ignoreCurrency) {
+  if (shipment.currency !== lowest.currency && deviations.at(LANDED_COST_HOOKS.deMinimisCurrencyMatchRequired, true)) {
     const mismatch: DeMinimisResult = { threshold: lowest.threshold, currency: lowest.currency, exempt: false, skipped: 'currency_mismatch', ruleId: lowest.id, relief: 'none' };
-    return { result: options.exemptOnMismatch ? { ...mismatch, exempt: true } : mismatch, relief: 'none', rule: lowest };
+    return { result: deviations.at(LANDED_COST_HOOKS.deMinimisMismatchResult, mismatch), relief: 'none', rule: lowest };
   }
   const tier = tiers.find((r) => shipment.productValue <= r.threshold);
   if (!tier) return { result: { threshold: lowest.threshold, currency: lowest.currency, exempt: false, skipped: null, ruleId: lowest.id, relief: 'none' }, relief: 'none', rule: lowest };

@@ -8,9 +8,9 @@
 //                   spared by a de minimis tier (rule 3) or replaced by the EU's flat charge
 //   taxes           the destination's default import tax on the customs value on its own basis + duty + fees
 //   total           product + shipping + insurance + duty + taxes + fees, each part rounded to the cent
-import type { Defects } from '../../kernel/defects.js';
 import { evaluateDeMinimis, QUOTE_CHANNEL } from './de-minimis.js';
 import { computeDuty } from './duty.js';
+import { LANDED_COST_HOOKS, type QuoteDeviations } from './landed-cost.hooks.js';
 import type { Breakdown, DutyBasis, FeeLine, LandedCostResponse, QuoteInput, TaxLine } from './landed-cost.types.js';
 import { round2, sum2 } from './money.js';
 import { compareWithProvider } from './provider.js';
@@ -33,16 +33,16 @@ export interface QuoteContext {
   date: string;
   data: ReferenceData;
   policy: QuotePolicy;
-  defects: Pick<Defects, 'has'>;
+  /** The deviations in force: their rules apply at the hook points the quote decides at. */
+  defects: QuoteDeviations;
 }
 
 type Trust = NonNullable<LandedCostResponse['trust']>;
 
 /** spec 4.6 rule 4: EUR at or below 150 is indicative, another currency undetermined (EU destinations only). */
-export function euTrust(input: Pick<QuoteInput, 'currency' | 'productValue'>, defects: Pick<Defects, 'has'>): Trust {
+export function euTrust(input: Pick<QuoteInput, 'currency' | 'productValue'>, defects: QuoteDeviations): Trust {
   if (input.currency !== 'EUR') return { level: 'undetermined' };
-  // defect injection (SIM_DEFECTS): landedcost.trust-boundary-exclusive leaves EUR 150 itself out of the low-value band
-  const low = defects.has('landedcost.trust-boundary-exclusive') ? input.productValue < EU_LOW_VALUE_BOUNDARY_EUR : input.productValue <= EU_LOW_VALUE_BOUNDARY_EUR;
+  const low = defects.at(LANDED_COST_HOOKS.euLowValue, input.productValue <= EU_LOW_VALUE_BOUNDARY_EUR, { productValue: input.productValue });
   // Above the boundary the sandbox reports `authoritative` (a sandbox-defined level).
   return { level: low ? 'indicative' : 'authoritative' };
 }
@@ -52,8 +52,7 @@ export function quoteLandedCost(input: QuoteInput, ctx: QuoteContext): LandedCos
   const authority = data.authorityFor(input.destinationCountry);
   const currency = input.currency ?? DEFAULT_QUOTE_CURRENCY;
   // spec 4.6 rule 6: the source follows the destination.
-  // defect injection (SIM_DEFECTS): landedcost.canada-default-source reports the US/default source for Canada
-  const sourceCode = authority.id === 'CA' && defects.has('landedcost.canada-default-source') ? data.authorityFor('US').sourceCode : authority.sourceCode;
+  const sourceCode = defects.at(LANDED_COST_HOOKS.sourceCode, authority.sourceCode, { authorityId: authority.id, data });
   const metadata: Record<string, unknown> = {
     policyMode: ctx.policy.policyMode,
     originCountry: input.originCountry,
@@ -66,17 +65,9 @@ export function quoteLandedCost(input: QuoteInput, ctx: QuoteContext): LandedCos
   const deMinimis = evaluateDeMinimis(
     data.deMinimisRulesFor(input.destinationCountry),
     { originCountry: input.originCountry, productValue: input.productValue, currency: input.currency, channel: QUOTE_CHANNEL, date },
-    // defect injection (SIM_DEFECTS): landedcost.de-minimis-ignores-currency compares the value with a threshold in another currency,
-    // landedcost.de-minimis-without-currency evaluates the thresholds without a currency, landedcost.mismatch-exempts exempts on a mismatch
-    {
-      ignoreCurrency: defects.has('landedcost.de-minimis-ignores-currency'),
-      evaluateWithoutCurrency: defects.has('landedcost.de-minimis-without-currency'),
-      exemptOnMismatch: defects.has('landedcost.mismatch-exempts'),
-    },
+    defects,
   );
   const trust = authority.id === 'EU' ? euTrust(input, defects) : null;
-  // defect injection (SIM_DEFECTS): landedcost.provider-runs-without-usd runs the comparison in any currency
-  const anyCurrency = defects.has('landedcost.provider-runs-without-usd');
 
   const row = data.dutyFor(authority.id, input.hsCode);
   const notAvailable = (reason: string, extra: Record<string, unknown>): LandedCostResponse => ({
@@ -85,7 +76,7 @@ export function quoteLandedCost(input: QuoteInput, ctx: QuoteContext): LandedCos
     breakdown: null,
     reason,
     metadata: { ...metadata, ...extra },
-    ...compareWithProvider(input, null, { anyCurrency }),
+    ...compareWithProvider(input, null, defects),
     deMinimis: deMinimis.result,
     trust,
   });
@@ -94,15 +85,13 @@ export function quoteLandedCost(input: QuoteInput, ctx: QuoteContext): LandedCos
   const cif = sum2([input.productValue, input.shippingCost, input.insurance]);
   const fob = input.productValue;
   const customsValue = authority.customsValueBasis === 'CIF' ? cif : fob;
-  // defect injection (SIM_DEFECTS): landedcost.duty-on-fob computes ad valorem duty on the FOB value where the authority values CIF
-  const dutiableValue = defects.has('landedcost.duty-on-fob') ? fob : customsValue;
+  const dutiableValue = defects.at(LANDED_COST_HOOKS.dutiableValue, customsValue, { fob });
 
   // spec 4.6 rule 3: a de minimis tier spares the duty (or, in the EU from 2026-07-01, replaces it with a flat charge).
   const relieved = deMinimis.relief === 'duty' || deMinimis.relief === 'duty_and_tax' || deMinimis.relief === 'flat_charge';
   const duty = computeDuty(row.duty, { customsValue: dutiableValue, quantity: input.quantity, quantityUnit: input.quantityUnit, currency, convert: data.convert });
   if (!duty.ok && (duty.unsupportedExpression || !relieved)) {
-    // defect injection (SIM_DEFECTS): landedcost.unsupported-expression-unflagged leaves unsupportedExpression false
-    const flagged = duty.unsupportedExpression && !defects.has('landedcost.unsupported-expression-unflagged');
+    const flagged = defects.at(LANDED_COST_HOOKS.unsupportedExpressionFlagged, duty.unsupportedExpression);
     return notAvailable(duty.reason, { unsupportedExpression: flagged, dutyExpression: row.published, tariffCode: row.code, ...duty.details });
   }
   // Past the return above, a duty that could not be computed is one a de minimis tier spares anyway.
@@ -158,7 +147,7 @@ export function quoteLandedCost(input: QuoteInput, ctx: QuoteContext): LandedCos
       tariffCode: row.code,
       ...(converted.length ? { exchangeRates: converted.map(({ from, to }) => ({ from, to, rate: data.convert(1, from, to), asOf: data.fxAsOf })) } : {}),
     },
-    ...compareWithProvider(input, { dutyAmount, totalLandedCost }, { anyCurrency }),
+    ...compareWithProvider(input, { dutyAmount, totalLandedCost }, defects),
     deMinimis: deMinimis.result,
     trust,
   };

@@ -1,23 +1,30 @@
-// The landed-cost domain's injectable defects (README "Defect injection"). Behaviour defects are one
-// `defects.has('<id>')` line where the behaviour lives (landed-cost.routes.ts, engine.ts); the one that only
-// changes what is sent is below, applied to the final calculateLandedCost response.
+// The landed-cost domain's deviations (README "Defect injection"), as data: rules at the hook points of
+// landed-cost.hooks.ts (where the engine, the corridor, de minimis, the aliases and the route decide), and
+// below them the one that only changes what is sent, applied to the final calculateLandedCost response.
 import { isBodyObject, rewriteSuccessBody, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
+import { at } from '../../kernel/deviations.js';
+import { EU_LOW_VALUE_BOUNDARY_EUR } from './engine.js';
+import { LANDED_COST_HOOKS as H } from './landed-cost.hooks.js';
+import type { LegacyAlias } from './legacy-aliases.js';
+
+/** landedcost.hint-format: rule 7's information in a format the spec does not use. */
+const misformattedHint = (flagged: readonly LegacyAlias[]): string => flagged.map(({ alias, canonical }) => `${alias} is deprecated, use ${canonical}`).join(', ');
 
 export const LANDED_COST_DEFECTS: readonly DefectEntry[] = [
-  { kind: 'defect', id: 'landedcost.hint-format', area: 'landed-cost', description: "X-Deprecation-Hint reads `freight is deprecated, use shippingCost`, comma-separated, instead of `use 'shippingCost' not 'freight'` entries" },
-  { kind: 'defect', id: 'landedcost.alias-flagged-beside-canonical', area: 'landed-cost', description: 'an alias sent alongside its canonical field is flagged in X-Deprecation-Hint' },
-  { kind: 'defect', id: 'landedcost.corridor-wildcard-skipped', area: 'landed-cost', description: "configured mode never falls back to the destination's wildcard-origin corridor" },
-  { kind: 'defect', id: 'landedcost.unconfigured-corridor-quoted', area: 'landed-cost', description: 'a corridor without an enabled match is quoted instead of answering unconfigured_corridor' },
-  { kind: 'defect', id: 'landedcost.provider-runs-without-usd', area: 'landed-cost', description: 'provider comparison runs in any currency (no providerSkipReason: non_usd_corridor)' },
-  { kind: 'defect', id: 'landedcost.de-minimis-ignores-currency', area: 'landed-cost', description: "de minimis compares the value with the threshold whatever the request's currency (no currency_mismatch)" },
-  { kind: 'defect', id: 'landedcost.trust-boundary-exclusive', area: 'landed-cost', description: 'an EU quote of exactly EUR 150 gets trust level authoritative instead of indicative' },
-  { kind: 'defect', id: 'landedcost.duty-on-fob', area: 'landed-cost', description: 'ad valorem duty is computed on the FOB value where the authority values CIF (UK, EU)' },
+  { kind: 'defect', id: 'landedcost.hint-format', area: 'landed-cost', description: "X-Deprecation-Hint reads `freight is deprecated, use shippingCost`, comma-separated, instead of `use 'shippingCost' not 'freight'` entries", hooks: [at(H.deprecationHint, (_hint, flagged) => misformattedHint(flagged))] },
+  { kind: 'defect', id: 'landedcost.alias-flagged-beside-canonical', area: 'landed-cost', description: 'an alias sent alongside its canonical field is flagged in X-Deprecation-Hint', hooks: [at(H.aliasBesideCanonicalFlagged, () => true)] },
+  { kind: 'defect', id: 'landedcost.corridor-wildcard-skipped', area: 'landed-cost', description: "configured mode never falls back to the destination's wildcard-origin corridor", hooks: [at(H.wildcardOriginFallback, () => false)] },
+  { kind: 'defect', id: 'landedcost.unconfigured-corridor-quoted', area: 'landed-cost', description: 'a corridor without an enabled match is quoted instead of answering unconfigured_corridor', hooks: [at(H.unconfiguredCorridorRefused, () => false)] },
+  { kind: 'defect', id: 'landedcost.provider-runs-without-usd', area: 'landed-cost', description: 'provider comparison runs in any currency (no providerSkipReason: non_usd_corridor)', hooks: [at(H.providerUsdOnly, () => false)] },
+  { kind: 'defect', id: 'landedcost.de-minimis-ignores-currency', area: 'landed-cost', description: "de minimis compares the value with the threshold whatever the request's currency (no currency_mismatch)", hooks: [at(H.deMinimisCurrencyMatchRequired, () => false)] },
+  { kind: 'defect', id: 'landedcost.trust-boundary-exclusive', area: 'landed-cost', description: 'an EU quote of exactly EUR 150 gets trust level authoritative instead of indicative', hooks: [at(H.euLowValue, (low, { productValue }) => low && productValue < EU_LOW_VALUE_BOUNDARY_EUR)] },
+  { kind: 'defect', id: 'landedcost.duty-on-fob', area: 'landed-cost', description: 'ad valorem duty is computed on the FOB value where the authority values CIF (UK, EU)', hooks: [at(H.dutiableValue, (_value, { fob }) => fob)] },
   { kind: 'defect', id: 'landedcost.total-omits-tax', area: 'landed-cost', description: 'totalLandedCost leaves out the import taxes of the breakdown' },
-  { kind: 'defect', id: 'landedcost.canada-default-source', area: 'landed-cost', description: 'Canada quotes report the US/default sourceCode instead of the Canada code' },
-  { kind: 'defect', id: 'landedcost.unsupported-expression-unflagged', area: 'landed-cost', description: 'rate_not_available for an unsupported duty expression reports unsupportedExpression: false' },
-  { kind: 'defect', id: 'landedcost.de-minimis-without-currency', area: 'landed-cost', description: 'de minimis is evaluated for a quote without currency, which reads as skipped: currency_mismatch' },
-  { kind: 'defect', id: 'landedcost.mismatch-exempts', area: 'landed-cost', description: 'a de minimis currency_mismatch is reported with exempt: true' },
-  { kind: 'defect', id: 'landedcost.alias-value-kept', area: 'landed-cost', description: "a legacy alias sent without its canonical field gives that field its value instead of being dropped (freight: 100 quotes shipping 100)" },
+  { kind: 'defect', id: 'landedcost.canada-default-source', area: 'landed-cost', description: 'Canada quotes report the US/default sourceCode instead of the Canada code', hooks: [at(H.sourceCode, (code, { authorityId, data }) => (authorityId === 'CA' ? data.authorityFor('US').sourceCode : code))] },
+  { kind: 'defect', id: 'landedcost.unsupported-expression-unflagged', area: 'landed-cost', description: 'rate_not_available for an unsupported duty expression reports unsupportedExpression: false', hooks: [at(H.unsupportedExpressionFlagged, () => false)] },
+  { kind: 'defect', id: 'landedcost.de-minimis-without-currency', area: 'landed-cost', description: 'de minimis is evaluated for a quote without currency, which reads as skipped: currency_mismatch', hooks: [at(H.deMinimisNeedsCurrency, () => false)] },
+  { kind: 'defect', id: 'landedcost.mismatch-exempts', area: 'landed-cost', description: 'a de minimis currency_mismatch is reported with exempt: true', hooks: [at(H.deMinimisMismatchResult, (result) => (result.exempt ? result : { ...result, exempt: true }))] },
+  { kind: 'defect', id: 'landedcost.alias-value-kept', area: 'landed-cost', description: "a legacy alias sent without its canonical field gives that field its value instead of being dropped (freight: 100 quotes shipping 100)", hooks: [at(H.loneAliasValueKept, () => true)] },
 ];
 
 export const LANDED_COST_RESPONSE_DEFECTS: readonly ResponseDefect[] = [

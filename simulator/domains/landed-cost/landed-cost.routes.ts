@@ -11,7 +11,8 @@ import { resolveCorridor } from './corridor.js';
 import { quoteLandedCost } from './engine.js';
 import { unconfiguredCorridor } from './landed-cost.response.js';
 import type { LandedCostRequest, QuoteInput } from './landed-cost.types.js';
-import { deprecationHint, detectAliases, misformattedHint, type LegacyAlias } from './legacy-aliases.js';
+import { LANDED_COST_HOOKS } from './landed-cost.hooks.js';
+import { deprecationHint, detectAliases, type LegacyAlias } from './legacy-aliases.js';
 import type { ReferenceData } from './reference-data.js';
 import type { UsageStore } from './usage.store.js';
 
@@ -47,26 +48,18 @@ export function landedCostRoutes(deps: KernelDeps, ctx: { tenants: TenantStore; 
     async calculateLandedCost({ principal, body, requestId }) {
       const tenantId = principal.tenantId;
       // spec 4.6 rule 7: aliases detected and dropped, never rejected.
-      // defect injection (SIM_DEFECTS): landedcost.alias-flagged-beside-canonical flags an alias sent with its canonical field,
-      // landedcost.alias-value-kept gives a lone alias's value to its canonical field instead of dropping it
-      const aliasing = detectAliases(body as Record<string, unknown>, aliases, {
-        flagBesideCanonical: deps.defects.has('landedcost.alias-flagged-beside-canonical'),
-        keepAliasValue: deps.defects.has('landedcost.alias-value-kept'),
-      });
+      const aliasing = detectAliases(body as Record<string, unknown>, aliases, deps.defects);
       const headers: Record<string, string> = {};
       if (aliasing.flagged.length) {
-        // defect injection (SIM_DEFECTS): landedcost.hint-format writes the hint in another format than rule 7's
-        headers['X-Deprecation-Hint'] = deps.defects.has('landedcost.hint-format') ? misformattedHint(aliasing.flagged) : deprecationHint(aliasing.flagged);
+        headers['X-Deprecation-Hint'] = deps.defects.at(LANDED_COST_HOOKS.deprecationHint, deprecationHint(aliasing.flagged), aliasing.flagged);
         deps.log.warn({ requestId, tenantId, aliases: aliasing.flagged.map((a) => a.alias) }, 'landed-cost request used legacy field aliases (dropped; X-Deprecation-Hint sent)');
       }
       const input = quoteInput(aliasing.body as LandedCostRequest, data);
 
       // spec 4.6 rule 5: configured mode.
       const settings = await tenants.settings(tenantId);
-      // defect injection (SIM_DEFECTS): landedcost.corridor-wildcard-skipped never falls back to the wildcard-origin row
-      const resolution = resolveCorridor(settings.quoteCorridors, input.originCountry, input.destinationCountry, { skipWildcard: deps.defects.has('landedcost.corridor-wildcard-skipped') });
-      // defect injection (SIM_DEFECTS): landedcost.unconfigured-corridor-quoted quotes a corridor no enabled row matches
-      if (resolution.policyMode === 'configured' && resolution.corridor === null && !deps.defects.has('landedcost.unconfigured-corridor-quoted')) {
+      const resolution = resolveCorridor(settings.quoteCorridors, input.originCountry, input.destinationCountry, deps.defects);
+      if (resolution.policyMode === 'configured' && resolution.corridor === null && deps.defects.at(LANDED_COST_HOOKS.unconfiguredCorridorRefused, true)) {
         // A warning-style observation, no billable usage.
         deps.log.warn({ requestId, tenantId, originCountry: input.originCountry, destinationCountry: input.destinationCountry }, 'landed-cost quote for a corridor without an enabled match (unconfigured_corridor)');
         return { status: 200, body: unconfiguredCorridor(input.originCountry, input.destinationCountry), headers };

@@ -2,8 +2,10 @@
 // (every response contract-checked by the test client) with corridors and usage through the control API.
 import { expect } from 'vitest';
 import type { CheckedResponse, TestSandbox } from '../../testing/contract-client.js';
-import { NO_DEFECTS, type Defects } from '../../kernel/defects.js';
+import { createDefects, NO_DEFECTS } from '../../kernel/defects.js';
 import { quoteLandedCost, type QuotePolicy } from './engine.js';
+import { LANDED_COST_DEFECTS } from './landed-cost.defects.js';
+import type { QuoteDeviations } from './landed-cost.hooks.js';
 import type { Breakdown, LandedCostResponse, QuoteInput } from './landed-cost.types.js';
 import { loadReferenceData, type ReferenceData } from './reference-data.js';
 import type { QuoteCorridor } from './corridor.js';
@@ -23,7 +25,7 @@ export const request = (input: Pick<QuoteInput, 'productValue' | 'hsCode' | 'ori
 });
 
 /** The engine's answer on `date` (YYYY-MM-DD). */
-export const quoteOn = (date: string, input: QuoteInput, options: { defects?: Pick<Defects, 'has'>; data?: ReferenceData; policy?: QuotePolicy } = {}): LandedCostResponse =>
+export const quoteOn = (date: string, input: QuoteInput, options: { defects?: QuoteDeviations; data?: ReferenceData; policy?: QuotePolicy } = {}): LandedCostResponse =>
   quoteLandedCost(input, { date, data: options.data ?? DATA, policy: options.policy ?? UNRESTRICTED, defects: options.defects ?? NO_DEFECTS });
 
 /** The breakdown of an authoritative result (fails the test otherwise). */
@@ -40,8 +42,8 @@ export function expectAddsUp(breakdown: Breakdown): void {
   expect(Math.round(breakdown.fees.reduce((sum, f) => sum + Math.round(f.amount * 100), 0))).toBe(Math.round(breakdown.feesAmount * 100));
 }
 
-/** Defects with these ids on. */
-export const defectsOn = (...ids: string[]): Pick<Defects, 'has'> => ({ has: (id) => ids.includes(id) });
+/** The landed-cost catalogue with these entries on (their rules apply at the hook points). */
+export const defectsOn = (...ids: string[]): QuoteDeviations => createDefects(ids, LANDED_COST_DEFECTS);
 
 // ---------------------------------------------------------------------------------------------------------
 // Over HTTP.

@@ -5,6 +5,8 @@
 // alongside its canonical field is dropped too, without a flag.
 import { isObject, loadContract, type OpenApiDocument } from '../../../contracts/lib/bundle.js';
 import { deref } from '../../../contracts/lib/operations.js';
+import { NO_DEFECTS } from '../../kernel/defects.js';
+import { LANDED_COST_HOOKS, type QuoteDeviations } from './landed-cost.hooks.js';
 
 export interface LegacyAlias {
   alias: string;
@@ -27,15 +29,7 @@ export interface AliasDetection {
   body: Record<string, unknown>;
 }
 
-/** Defect injection only (SIM_DEFECTS, set by landed-cost.routes.ts): each option is one mistake against spec 4.6 rule 7. */
-export interface AliasDefects {
-  /** landedcost.alias-flagged-beside-canonical: an alias alongside its canonical field is flagged too. */
-  flagBesideCanonical?: boolean;
-  /** landedcost.alias-value-kept: an alias without its canonical field gives its value to that field. */
-  keepAliasValue?: boolean;
-}
-
-export function detectAliases(body: Record<string, unknown>, aliases: readonly LegacyAlias[], options: AliasDefects = {}): AliasDetection {
+export function detectAliases(body: Record<string, unknown>, aliases: readonly LegacyAlias[], deviations: QuoteDeviations = NO_DEFECTS): AliasDetection {
   const byAlias = new Map(aliases.map((a) => [a.alias, a]));
   const flagged: LegacyAlias[] = [];
   const canonical: Record<string, unknown> = {};
@@ -45,14 +39,12 @@ export function detectAliases(body: Record<string, unknown>, aliases: readonly L
       canonical[field] = value;
       continue;
     }
-    if (!(alias.canonical in body) || options.flagBesideCanonical) flagged.push(alias);
-    if (options.keepAliasValue && !(alias.canonical in body)) canonical[alias.canonical] = value;
+    const lone = !(alias.canonical in body);
+    if (lone || deviations.at(LANDED_COST_HOOKS.aliasBesideCanonicalFlagged, false, alias)) flagged.push(alias);
+    if (lone && deviations.at(LANDED_COST_HOOKS.loneAliasValueKept, false, alias)) canonical[alias.canonical] = value;
   }
   return { flagged, body: canonical };
 }
 
 /** spec 4.6 rule 7: `use 'canonical' not 'alias'` entries, separated by semicolons. */
 export const deprecationHint = (flagged: readonly LegacyAlias[]): string => flagged.map(({ alias, canonical }) => `use '${canonical}' not '${alias}'`).join('; ');
-
-/** defect injection only: the same information in a format the spec does not use. */
-export const misformattedHint = (flagged: readonly LegacyAlias[]): string => flagged.map(({ alias, canonical }) => `${alias} is deprecated, use ${canonical}`).join(', ');

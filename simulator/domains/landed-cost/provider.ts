@@ -4,6 +4,8 @@
 // example: 1,200 USD of T-shirts, provider total 1,561.20 against 1,560.00). It runs only when `currency`
 // is USD (rule 2); otherwise the internal result carries `providerSkipReason: non_usd_corridor`.
 import type { Schema } from '../../../contracts/generated/index.js';
+import { NO_DEFECTS } from '../../kernel/defects.js';
+import { LANDED_COST_HOOKS, type QuoteDeviations } from './landed-cost.hooks.js';
 import { round2, sum2 } from './money.js';
 
 /** The sandbox provider's handling charge, as a share of the product value. */
@@ -17,10 +19,10 @@ export interface ProviderOutcome {
 export function compareWithProvider(
   request: { provider: string | null; currency: string | null; productValue: number },
   internal: { dutyAmount: number; totalLandedCost: number } | null,
-  options: { anyCurrency?: boolean } = {},
+  deviations: QuoteDeviations = NO_DEFECTS,
 ): ProviderOutcome {
   if (request.provider === null) return { providerSkipReason: null, providerComparison: null };
-  const runs = request.currency === 'USD' || options.anyCurrency === true;
+  const runs = request.currency === 'USD' || !deviations.at(LANDED_COST_HOOKS.providerUsdOnly, true);
   if (!runs) return { providerSkipReason: 'non_usd_corridor', providerComparison: null };
   // Nothing to compare without an internal quote (rate_not_available).
   if (internal === null) return { providerSkipReason: null, providerComparison: null };

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { transition } from '../../kernel/machine.js';
 import { ApiError } from '../../kernel/errors.js';
 import { machineMatchesContract } from '../../testing/machine-contract.js';
-import { claimMachine, type ClaimAction, type CreditOutcome } from './claim.machine.js';
+import { DEFECT_CATALOGUE } from '../../control/defects.catalogue.js';
+import { checkMachineDeviations } from '../../testing/machine-deviations.js';
+import { claimMachine, type ClaimAction, type ClaimContext, type CreditOutcome } from './claim.machine.js';
 import type { ClaimSubmissionStatus } from './ship.types.js';
 
 const next = (from: ClaimSubmissionStatus, action: ClaimAction, creditOutcome?: CreditOutcome) => {
@@ -38,5 +40,15 @@ describe('the claim submission machine', () => {
   it('closes from any state but CLOSED, and nothing leaves CLOSED', () => {
     for (const from of claimMachine.states) expect(next(from, 'close'), from).toBe(from === 'CLOSED' ? 409 : 'CLOSED');
     for (const action of ['generate-packet', 'submit', 'acknowledge', 'confirm-credit', 'fail'] as const) expect(next('CLOSED', action, 'all-credited')).toBe(409);
+  });
+});
+
+describe('the claim submission machine under its deviations', () => {
+  it('answers what its table in force says, with each defect or variant that changes its rows on, for every credit outcome', () => {
+    const actions: readonly ClaimAction[] = ['generate-packet', 'submit', 'acknowledge', 'confirm-credit', 'fail', 'close'];
+    const contexts: ClaimContext[] = (['all-credited', 'all-failed', 'partial'] as const).map((creditOutcome) => ({ creditOutcome }));
+    const report = checkMachineDeviations(claimMachine, actions, DEFECT_CATALOGUE, contexts);
+    expect(report.entries.sort()).toEqual(['claims.closed-reopened', 'claims.partial-from-failed-stays-failed']);
+    expect(report.problems).toEqual([]);
   });
 });

@@ -4,8 +4,12 @@
 import { isBodyObject, rewriteSuccessBody, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
 import { at } from '../../kernel/deviations.js';
 import { deviateMachine } from '../../kernel/machine.js';
+import { afterConfirmCredit, claimMachine } from './claim.machine.js';
 import { findingMachine } from './finding.machine.js';
 import { SHIP_HOOKS } from './ship.hooks.js';
+
+/** A day before `iso` (claims.acknowledged-at-backdated: before createdAt and submittedAt). */
+const dayBefore = (iso: string) => new Date(Date.parse(iso) - 86_400_000).toISOString();
 
 export const SHIP_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'ship.reopen-from-open', area: 'ship', description: 'reopenFinding accepts an OPEN finding (200 instead of 409)', machine: [deviateMachine(findingMachine, { add: [{ from: ['OPEN'], action: 'reopen', to: 'OPEN' }] })] },
@@ -13,25 +17,25 @@ export const SHIP_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'ship.carrier-policy-ignored', area: 'ship', description: 'a carrier policy manual_import_only blocks nothing (claim creation, finding submit and carrier-review go through)', hooks: [at(SHIP_HOOKS.carrierPolicyEnforced, () => false)] },
   { kind: 'defect', id: 'ship.findings-filter-ignored', area: 'ship', description: 'the `workflowStatus` filter of listFindings is ignored', hooks: [at(SHIP_HOOKS.findingsStatusFilter, () => undefined)] },
   { kind: 'defect', id: 'ship.batch-credit-allowed', area: 'ship', description: 'applyFindingBatchAction answers action=credit with 200 instead of 400' },
-  { kind: 'defect', id: 'ship.duplicate-upload-allowed', area: 'ship', description: 'the same file uploaded again to a ship upload is accepted (202)' },
-  { kind: 'defect', id: 'ship.duplicate-upload-across-tenants', area: 'isolation', description: "duplicate uploads are recorded per file, not per tenant: another tenant's upload of the same bytes replaces the record, so the first tenant's own file again is accepted (202) instead of 409" },
-  { kind: 'defect', id: 'claims.ineligible-accepted', area: 'ship', description: 'createClaimSubmission bundles ineligible findings (no 400 invalidFindingStates)' },
-  { kind: 'defect', id: 'claims.duplicate-link-allowed', area: 'ship', description: 'createClaimSubmission bundles findings linked to an active submission (no 409 duplicateLinks)' },
-  { kind: 'defect', id: 'claims.partial-from-failed-stays-failed', area: 'ship', description: 'a partial confirm-credit on a FAILED submission leaves it FAILED instead of ACKNOWLEDGED' },
-  { kind: 'defect', id: 'claims.confirm-after-confirmed-200', area: 'ship', description: 'confirm-credit after CREDIT_CONFIRMED answers 200 instead of 409' },
-  { kind: 'defect', id: 'claims.submitted-at-missing', area: 'ship', description: 'submitClaimSubmission leaves submittedAt null' },
+  { kind: 'defect', id: 'ship.duplicate-upload-allowed', area: 'ship', description: 'the same file uploaded again to a ship upload is accepted (202)', hooks: [at(SHIP_HOOKS.duplicateUploadRefused, () => false)] },
+  { kind: 'defect', id: 'ship.duplicate-upload-across-tenants', area: 'isolation', description: "duplicate uploads are recorded per file, not per tenant: another tenant's upload of the same bytes replaces the record, so the first tenant's own file again is accepted (202) instead of 409", hooks: [at(SHIP_HOOKS.uploadRegistryTenantKey, () => '')] },
+  { kind: 'defect', id: 'claims.ineligible-accepted', area: 'ship', description: 'createClaimSubmission bundles ineligible findings (no 400 invalidFindingStates)', hooks: [at(SHIP_HOOKS.claimCreateEligibilityEnforced, () => false)] },
+  { kind: 'defect', id: 'claims.duplicate-link-allowed', area: 'ship', description: 'createClaimSubmission bundles findings linked to an active submission (no 409 duplicateLinks)', hooks: [at(SHIP_HOOKS.claimCreateDuplicateLinksEnforced, () => false)] },
+  { kind: 'defect', id: 'claims.partial-from-failed-stays-failed', area: 'ship', description: 'a partial confirm-credit on a FAILED submission leaves it FAILED instead of ACKNOWLEDGED', machine: [deviateMachine(claimMachine, { add: [{ from: ['FAILED'], action: 'confirm-credit', to: (context, current) => (context.creditOutcome === 'partial' ? 'FAILED' : afterConfirmCredit(context, current)) }] })] },
+  { kind: 'defect', id: 'claims.confirm-after-confirmed-200', area: 'ship', description: 'confirm-credit after CREDIT_CONFIRMED answers 200 instead of 409', hooks: [at(SHIP_HOOKS.confirmedCreditReplayed, () => true)] },
+  { kind: 'defect', id: 'claims.submitted-at-missing', area: 'ship', description: 'submitClaimSubmission leaves submittedAt null', hooks: [at(SHIP_HOOKS.claimMoveEffects, (effects, { action }) => (action === 'submit' ? { ...effects, submittedAt: null } : effects))] },
   { kind: 'defect', id: 'claims.bare-submission', area: 'ship', description: 'getClaimSubmission answers the bare submission instead of `{ submission }`' },
-  { kind: 'defect', id: 'claims.packet-other-tenant', area: 'ship', description: "a claim packet is served to a tenant that does not own the submission" },
+  { kind: 'defect', id: 'claims.packet-other-tenant', area: 'ship', description: "a claim packet is served to a tenant that does not own the submission", hooks: [at(SHIP_HOOKS.packetOwnerOnly, () => false)] },
   { kind: 'defect', id: 'ship.reject-after-credit', area: 'ship', description: 'rejectFinding accepts a CREDITED finding (200 REJECTED): a terminal state left by another move than reopen', machine: [deviateMachine(findingMachine, { add: [{ from: ['CREDITED'], action: 'reject', to: 'REJECTED' }] })] },
-  { kind: 'defect', id: 'claims.closed-reopened', area: 'ship', description: 'confirm-credit moves a CLOSED submission (operator-closed submissions are never reopened)' },
-  { kind: 'defect', id: 'claims.packet-url-dropped', area: 'ship', description: 'submitClaimSubmission clears packetUrl (it stays set once READY)' },
-  { kind: 'defect', id: 'claims.submitted-at-cleared', area: 'ship', description: 'confirmClaimSubmissionCredit clears submittedAt' },
-  { kind: 'defect', id: 'claims.acknowledged-at-backdated', area: 'ship', description: 'acknowledgeClaimSubmission stamps acknowledgedAt a day before the acknowledgement (before createdAt and submittedAt)' },
+  { kind: 'defect', id: 'claims.closed-reopened', area: 'ship', description: 'confirm-credit moves a CLOSED submission (operator-closed submissions are never reopened)', machine: [deviateMachine(claimMachine, { add: [{ from: ['CLOSED'], action: 'confirm-credit', to: (context) => afterConfirmCredit(context, 'ACKNOWLEDGED') }] })] },
+  { kind: 'defect', id: 'claims.packet-url-dropped', area: 'ship', description: 'submitClaimSubmission clears packetUrl (it stays set once READY)', hooks: [at(SHIP_HOOKS.claimMoveEffects, (effects, { action }) => (action === 'submit' ? { ...effects, packetUrl: null } : effects))] },
+  { kind: 'defect', id: 'claims.submitted-at-cleared', area: 'ship', description: 'confirmClaimSubmissionCredit clears submittedAt', hooks: [at(SHIP_HOOKS.claimMoveEffects, (effects, { action }) => (action === 'confirm-credit' ? { ...effects, submittedAt: null } : effects))] },
+  { kind: 'defect', id: 'claims.acknowledged-at-backdated', area: 'ship', description: 'acknowledgeClaimSubmission stamps acknowledgedAt a day before the acknowledgement (before createdAt and submittedAt)', hooks: [at(SHIP_HOOKS.claimMoveEffects, (effects, { action, now }) => (action === 'acknowledge' ? { ...effects, acknowledgedAt: dayBefore(now) } : effects))] },
   { kind: 'defect', id: 'ship.carrier-review-from-disputed', area: 'ship', description: 'carrierReviewFinding accepts a DISPUTED finding (200 CARRIER_REVIEW instead of 409; spec 3.3: SUBMITTED only)', machine: [deviateMachine(findingMachine, { add: [{ from: ['DISPUTED'], action: 'carrier-review', to: 'CARRIER_REVIEW' }] })] },
   { kind: 'defect', id: 'ship.findings-has-more-on-last-page', area: 'ship', description: 'listFindings says hasMore true on every page, the last one included', hooks: [at(SHIP_HOOKS.findingsHasMore, () => true)] },
-  { kind: 'defect', id: 'claims.has-more-on-last-page', area: 'ship', description: 'listClaimSubmissions says hasMore true on every page, the last one included' },
-  { kind: 'defect', id: 'claims.failed-submission-holds-findings', area: 'ship', description: 'createClaimSubmission counts a FAILED submission as active: its findings are 409 duplicateLinks instead of bundled again (spec 4.5 rule 3)' },
-  { kind: 'defect', id: 'ship.claim-moves-finding-status', area: 'ship', description: 'submitClaimSubmission also moves the DISPUTED findings it bundles to SUBMITTED' },
+  { kind: 'defect', id: 'claims.has-more-on-last-page', area: 'ship', description: 'listClaimSubmissions says hasMore true on every page, the last one included', hooks: [at(SHIP_HOOKS.claimsHasMore, () => true)] },
+  { kind: 'defect', id: 'claims.failed-submission-holds-findings', area: 'ship', description: 'createClaimSubmission counts a FAILED submission as active: its findings are 409 duplicateLinks instead of bundled again (spec 4.5 rule 3)', hooks: [at(SHIP_HOOKS.inactiveSubmissionStates, (states) => states.filter((s) => s !== 'FAILED'))] },
+  { kind: 'defect', id: 'ship.claim-moves-finding-status', area: 'ship', description: 'submitClaimSubmission also moves the DISPUTED findings it bundles to SUBMITTED', hooks: [at(SHIP_HOOKS.findingsFollowClaimSubmit, () => true)] },
 ];
 
 type Body = Record<string, unknown>;

@@ -2,7 +2,16 @@
 // (an injected defect or a legitimate variant, declared in ship.defects.ts) may change what is decided.
 // The code deciding there names the point; it never names an entry.
 import { hookPoint } from '../../kernel/deviations.js';
-import type { FindingWorkflowStatus } from './ship.types.js';
+import type { ClaimAction } from './claim.machine.js';
+import type { ClaimSubmissionRecord, ClaimSubmissionStatus, FindingWorkflowStatus } from './ship.types.js';
+
+/** What a claim move writes besides its state and updatedAt, and what a deviation may read to change it. */
+export type ClaimMoveEffects = Partial<ClaimSubmissionRecord>;
+export interface ClaimMoveContext {
+  action: ClaimAction;
+  /** The tenant's clock when the move is applied. */
+  now: string;
+}
 
 export const SHIP_HOOKS = {
   /** spec 4.5 rule 4: whether a blocking carrier policy refuses claim creation and carrier-facing moves. */
@@ -11,4 +20,24 @@ export const SHIP_HOOKS = {
   findingsStatusFilter: hookPoint<FindingWorkflowStatus | undefined>('store', 'ship.findings-status-filter'),
   /** spec 8.6: the `hasMore` of a findings page. */
   findingsHasMore: hookPoint<boolean>('response', 'ship.findings-has-more'),
+  /** spec 4.5 rules 1-2: whether createClaimSubmission refuses ineligible findings (400 invalidFindingStates). */
+  claimCreateEligibilityEnforced: hookPoint<boolean>('rule', 'ship.claim-create-eligibility-enforced'),
+  /** spec 4.5 rule 3: whether createClaimSubmission refuses findings an active submission holds (409 duplicateLinks). */
+  claimCreateDuplicateLinksEnforced: hookPoint<boolean>('rule', 'ship.claim-create-duplicate-links-enforced'),
+  /** spec 4.5 rule 3: the submission states that no longer hold their findings. */
+  inactiveSubmissionStates: hookPoint<readonly ClaimSubmissionStatus[]>('rule', 'ship.inactive-submission-states'),
+  /** spec 3.4, 7: whether confirm-credit on a CREDIT_CONFIRMED submission answers it as it stands instead of 409. */
+  confirmedCreditReplayed: hookPoint<boolean>('rule', 'ship.confirmed-credit-replayed'),
+  /** spec 2.7, 3.4: the fields a claim move sets besides its state (timestamps, packetUrl, references). */
+  claimMoveEffects: hookPoint<ClaimMoveEffects, ClaimMoveContext>('store', 'ship.claim-move-effects'),
+  /** spec 3.4: whether submitting a claim also moves the workflow of the findings it bundles (never: independent). */
+  findingsFollowClaimSubmit: hookPoint<boolean>('rule', 'ship.findings-follow-claim-submit'),
+  /** spec 8.6: the `hasMore` of a claim submissions page. */
+  claimsHasMore: hookPoint<boolean>('response', 'ship.claims-has-more'),
+  /** Whether a claim packet is served only to the tenant owning its submission (another's reads as absent). */
+  packetOwnerOnly: hookPoint<boolean>('auth', 'ship.packet-owner-only'),
+  /** spec 4.3, 7: whether the same file uploaded again to the same endpoint is refused (409 DUPLICATE_UPLOAD). */
+  duplicateUploadRefused: hookPoint<boolean>('rule', 'ship.duplicate-upload-refused'),
+  /** The tenant part of an upload registry key (spec 4.3: duplicates are the tenant's own), given the tenant id. */
+  uploadRegistryTenantKey: hookPoint<string>('store', 'ship.upload-registry-tenant-key'),
 } as const;

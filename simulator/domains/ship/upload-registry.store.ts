@@ -4,6 +4,7 @@
 // (sandbox decision: nothing of it was kept, so it is no duplicate); the new upload replaces the entry.
 import { createHash } from 'node:crypto';
 import type { KernelDeps } from '../../kernel/deps.js';
+import { SHIP_HOOKS } from './ship.hooks.js';
 
 interface UploadEntry {
   id: string;
@@ -18,9 +19,8 @@ interface UploadEntry {
 export function uploadRegistry(deps: Pick<KernelDeps, 'store' | 'defects'>) {
   const entries = deps.store.collection<UploadEntry, 'tenantId'>('shipUploadRegistry', { fields: { tenantId: (e) => e.tenantId }, indexes: { byTenant: { keys: ['tenantId'] } } });
   const idOf = (tenantId: string, operationId: string, sha256: string) => createHash('sha256').update(`${tenantId}\u0000${operationId}\u0000${sha256}`).digest('hex');
-  // defect injection (SIM_DEFECTS): ship.duplicate-upload-across-tenants keys the registry without the tenant,
-  // so another tenant's upload of the same bytes replaces the first tenant's record.
-  const keyOf = (tenantId: string) => (deps.defects.has('ship.duplicate-upload-across-tenants') ? '' : tenantId);
+  // The tenant is part of the key: another tenant's upload of the same bytes is no duplicate of this one's.
+  const keyOf = (tenantId: string) => deps.defects.at(SHIP_HOOKS.uploadRegistryTenantKey, tenantId);
   return {
     find: (tenantId: string, operationId: string, sha256: string) => entries.get(idOf(keyOf(tenantId), operationId, sha256)),
     record: (entry: Omit<UploadEntry, 'id'>) => entries.put({ ...entry, id: idOf(keyOf(entry.tenantId), entry.operationId, entry.sha256) }),

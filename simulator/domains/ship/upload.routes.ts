@@ -14,6 +14,7 @@ import { SHIP_ADAPTERS } from '../../../fixtures/freight/freight-rules.js';
 import { assertAdapterAllowed } from '../auth/index.js';
 import type { JobsDomain, JobType } from '../jobs/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
+import { SHIP_HOOKS } from './ship.hooks.js';
 import type { UploadRegistry } from './upload-registry.store.js';
 import { storeSerial } from '../../kernel/serial.js';
 
@@ -49,8 +50,7 @@ export function shipUploadRoutes(deps: Pick<KernelDeps, 'config' | 'clocks' | 'd
     // would otherwise both pass the check and both be queued.
     return sameFile(`${principal.tenantId} ${operationId} ${file.sha256}`, async () => {
       const earlier = await registry.find(principal.tenantId, operationId, file.sha256);
-      // defect injection (SIM_DEFECTS): ship.duplicate-upload-allowed accepts the same file again
-      if (earlier && !deps.defects.has('ship.duplicate-upload-allowed')) {
+      if (earlier && deps.defects.at(SHIP_HOOKS.duplicateUploadRefused, true)) {
         const job = await jobs.get(principal.tenantId, earlier.jobId);
         if (job && job.status !== 'FAILED') {
           throw new ApiError('DUPLICATE_UPLOAD', `${file.originalName} was already uploaded (job ${earlier.jobId}, ${earlier.uploadedAt})`, { existingJobId: earlier.jobId, uploadedAt: earlier.uploadedAt });
