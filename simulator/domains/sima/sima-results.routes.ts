@@ -56,7 +56,7 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
         }
         return { status: 200, body: toSimaResultList(page, paging) };
       } catch (error) {
-        // A cursor the service never issued that the point does not refuse reads as the first page.
+        // A cursor the service never issued is refused below, unless the point says not: then it reads as the first page.
         if (error instanceof InvalidCursorError && !deps.defects.at(SIMA_HOOKS.unknownCursorRefused, true)) {
           return { status: 200, body: toSimaResultList(await results.list(principal.tenantId, filter, { limit, offset: 0 }), { limit }) };
         }
@@ -90,7 +90,7 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
     async getSimaEvidence({ principal, params }) {
       // spec 7: NOT_FOUND when the SKU has no result or is not the tenant's; the two read the same.
       let current = await results.current(principal.tenantId, params.sku);
-      // Where the point does not require a result, an unknown SKU is served the tenant's first result.
+      // Unless the point says a result is not needed: then an unknown SKU is served the tenant's first result.
       if (!current && !deps.defects.at(SIMA_HOOKS.evidenceNeedsResult, true)) current = (await results.list(principal.tenantId, {}, { limit: 1 })).items[0];
       if (!current) throw notFound('SIMA result');
       const [history, item] = await Promise.all([results.history(principal.tenantId, current.sku), catalog.get(principal.tenantId, current.sku)]);
