@@ -1,9 +1,13 @@
 // The signup session machine against the contract's lifecycle (spec 3.5; `x-lifecycle: signup-session`),
 // which only the archived versions declare.
 import { describe, expect, it } from 'vitest';
+import { DEFECT_CATALOGUE } from '../../control/defects.catalogue.js';
 import { transition } from '../../kernel/machine.js';
 import { machineMatchesContract } from '../../testing/machine-contract.js';
-import { canExpire, holdsSlug, signupSessionMachine } from './signup-session.machine.js';
+import { checkMachineDeviations } from '../../testing/machine-deviations.js';
+import { canExpire, holdsSlug, signupSessionMachine, type ProvisionContext, type SignupAction } from './signup-session.machine.js';
+
+const ACTIONS: readonly SignupAction[] = ['verify', 'resend', 'provision', 'finish', 'approve', 'reject', 'expire'];
 
 describe('the signup session machine', () => {
   it('has the states and terminal states of the contract signup-session lifecycle in v1.2.0 and v1.1.0', () => {
@@ -33,5 +37,15 @@ describe('the signup session machine', () => {
   it('expires only sessions not yet provisioning, and frees the slug of expired and failed sessions', () => {
     expect(signupSessionMachine.states.filter(canExpire)).toEqual(['PENDING_EMAIL_VERIFICATION', 'EMAIL_VERIFIED']);
     expect(signupSessionMachine.states.filter((s) => !holdsSlug(s))).toEqual(['FAILED', 'EXPIRED']);
+  });
+});
+
+describe('the signup session machine under its deviations', () => {
+  it('answers what its table in force says, with each defect or variant that changes its rows on', () => {
+    // Each outcome of provision's computed target: at once, taking sandbox time, held for review.
+    const contexts: ProvisionContext[] = [{}, { takesTime: true }, { needsReview: true, takesTime: true }];
+    const report = checkMachineDeviations(signupSessionMachine, ACTIONS, DEFECT_CATALOGUE, contexts);
+    expect(report.entries.sort()).toEqual(['signup.never-expires', 'signup.provision-unverified']);
+    expect(report.problems).toEqual([]);
   });
 });

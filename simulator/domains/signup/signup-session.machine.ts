@@ -19,6 +19,9 @@ export interface ProvisionContext {
   takesTime?: boolean;
 }
 
+/** Where provision leads: REVIEW_REQUIRED for a slug on the review list, else PROVISIONING while it takes time. */
+export const provisionTarget = (c: ProvisionContext): SignupStatus => (c.needsReview ? 'REVIEW_REQUIRED' : c.takesTime ? 'PROVISIONING' : 'PROVISIONED');
+
 export const signupSessionMachine = defineMachine<SignupStatus, SignupAction, ProvisionContext>({
   name: 'signup session',
   states: ['PENDING_EMAIL_VERIFICATION', 'EMAIL_VERIFIED', 'PROVISIONING', 'PROVISIONED', 'REVIEW_REQUIRED', 'FAILED', 'EXPIRED'],
@@ -26,7 +29,7 @@ export const signupSessionMachine = defineMachine<SignupStatus, SignupAction, Pr
   transitions: [
     { from: ['PENDING_EMAIL_VERIFICATION'], action: 'verify', to: 'EMAIL_VERIFIED' },
     { from: ['PENDING_EMAIL_VERIFICATION'], action: 'resend', to: 'PENDING_EMAIL_VERIFICATION' },
-    { from: ['EMAIL_VERIFIED'], action: 'provision', to: (c) => (c.needsReview ? 'REVIEW_REQUIRED' : c.takesTime ? 'PROVISIONING' : 'PROVISIONED') },
+    { from: ['EMAIL_VERIFIED'], action: 'provision', to: provisionTarget },
     { from: ['PROVISIONING'], action: 'finish', to: 'PROVISIONED' },
     { from: ['REVIEW_REQUIRED'], action: 'approve', to: 'PROVISIONING' },
     { from: ['REVIEW_REQUIRED'], action: 'reject', to: 'FAILED' },

@@ -1,6 +1,8 @@
 // Signup sessions (spec 3.5, 4.7): create, verify (code or magic link), resend, provision, read, and the
-// operator's review decision. Every move goes through the machine (signup-session.machine.ts) and is saved
-// compare-and-set. Time is the sandbox clock: a session belongs to no tenant until it is provisioned.
+// operator's review decision. Every move goes through the table in force of the machine
+// (signup-session.machine.ts, with the deviations of signup.defects.ts that are on) and is saved
+// compare-and-set; resend, provision and review are kernel move()s. Time is the sandbox clock: a session
+// belongs to no tenant until it is provisioned.
 // Lazy moves: a session read after its expiresAt is EXPIRED, a PROVISIONING one after its ready time is
 // PROVISIONED (its tenant created then), whichever request sees it first.
 import { createHash } from 'node:crypto';
@@ -8,10 +10,12 @@ import type { KernelDeps } from '../../kernel/deps.js';
 import { actionNotAllowed, ApiError, invalidRequest, notFound } from '../../kernel/errors.js';
 import { nameUuid } from '../../kernel/ids.js';
 import { transition } from '../../kernel/machine.js';
+import { move } from '../../kernel/move.js';
 import type { AuthDomain } from '../auth/index.js';
 import { ALL_SCOPES } from '../auth/index.js';
 import type { TenantStore } from '../tenants/index.js';
-import { canExpire, holdsSlug, signupSessionMachine, type SignupAction } from './signup-session.machine.js';
+import { canExpire, holdsSlug, signupSessionMachine, type ProvisionContext, type SignupAction } from './signup-session.machine.js';
+import { SIGNUP_HOOKS } from './signup.hooks.js';
 import { isReservedSlug, needsReview, REVIEW_REASON } from './signup.fixtures.js';
 import type { SignupStore } from './signup.store.js';
 import type { IntegrationKeyTemplate, LegalAcceptance, SignupModule, SignupSessionRecord } from './signup.types.js';
@@ -46,10 +50,10 @@ export function signupSessions(deps: KernelDeps, store: SignupStore, peers: { te
   const sixDigits = () => String(Buffer.from(deps.ids.secret(6), 'base64url').readUIntBE(0, 6) % 1_000_000).padStart(6, '0');
   const newVerification = (at: string) => ({ code: sixDigits(), magicLinkToken: `mlk_sbx_${deps.ids.secret(18)}`, verificationExpiresAt: plus(at, VERIFICATION_TTL_MS), failedAttempts: 0, locked: false });
 
-  /** Moves the session and stamps updatedAt (409 ACTION_NOT_ALLOWED from a state the table does not allow). */
-  const moved = (s: SignupSessionRecord, action: SignupAction, at: string, context = {}): SignupSessionRecord => ({
+  /** Moves the session and stamps updatedAt (409 ACTION_NOT_ALLOWED from a state the table in force does not allow). */
+  const moved = (s: SignupSessionRecord, action: SignupAction, at: string): SignupSessionRecord => ({
     ...s,
-    status: transition(signupSessionMachine, s.status, action, context, { sessionId: s.id }),
+    status: transition(signupSessionMachine, s.status, action, {}, { sessionId: s.id }, deps.defects),
     updatedAt: at,
   });
 
@@ -59,22 +63,35 @@ export function signupSessions(deps: KernelDeps, store: SignupStore, peers: { te
     return { tenantId, clerkOrgId: `org_sbx_${createHash('sha256').update(tenantId).digest('hex').slice(0, 24)}` };
   }
 
+  /** A lazy move the table in force refuses (a deviation took it out) is not due: the session stays as it is. */
+  function unlessRefused(lazyMove: () => SignupSessionRecord): SignupSessionRecord | undefined {
+    try {
+      return lazyMove();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'ACTION_NOT_ALLOWED') return undefined;
+      throw error;
+    }
+  }
+
   /** The lazy moves due at `at`: expiry and the end of provisioning. */
   async function due(s: SignupSessionRecord): Promise<SignupSessionRecord | undefined> {
     const at = now();
-    // defect injection (SIM_DEFECTS): signup.never-expires skips the expiry of spec 3.5's EXPIRED.
-    if (canExpire(s.status) && at >= s.expiresAt && !deps.defects.has('signup.never-expires')) return moved(s, 'expire', s.expiresAt);
+    // spec 3.5 EXPIRED: due by the machine's own table; a deviation that takes the move out keeps the session.
+    if (canExpire(s.status) && at >= s.expiresAt) return unlessRefused(() => moved(s, 'expire', s.expiresAt));
     if (s.status === 'PROVISIONING' && s.provisionReadyAt !== null && at >= s.provisionReadyAt) {
       return { ...moved(s, 'finish', s.provisionReadyAt), ...(await createTenant(s)) };
     }
     return undefined;
   }
 
-  /** The session as of now (lazy moves saved), or 404. */
-  async function load(id: string): Promise<SignupSessionRecord> {
+  /**
+   * The session as of now (lazy moves saved), or undefined when there is none. Not a move(): which move is
+   * due (expire, finish or none) is read from the record, and none due is no refusal.
+   */
+  async function current(id: string): Promise<SignupSessionRecord | undefined> {
     for (;;) {
       const s = await store.get(id);
-      if (!s) throw notFound('signup session');
+      if (!s) return undefined;
       const next = await due(s);
       if (!next) return s;
       const saved = await store.update(next);
@@ -82,7 +99,40 @@ export function signupSessions(deps: KernelDeps, store: SignupStore, peers: { te
     }
   }
 
-  /** Saves a change made from `s`; a lost race is retried from a fresh read (the change is re-judged). */
+  /** The session as of now, or 404. */
+  async function load(id: string): Promise<SignupSessionRecord> {
+    const s = await current(id);
+    if (!s) throw notFound('signup session');
+    return s;
+  }
+
+  /**
+   * One move of a session (kernel/move.ts): loaded as of now, moved by the table in force, changed by
+   * `change` (which may still refuse), saved compare-and-set and decided again on a lost race.
+   */
+  async function moveSession(id: string, action: SignupAction, change: (s: SignupSessionRecord, at: string) => SignupSessionRecord | Promise<SignupSessionRecord>, context: (s: SignupSessionRecord) => ProvisionContext = () => ({})) {
+    const { record } = await move({
+      machine: signupSessionMachine,
+      action,
+      context,
+      switches: deps.defects,
+      details: { sessionId: id },
+      load: () => current(id),
+      missing: () => notFound('signup session'),
+      state: (s) => s.status,
+      apply: (s, to) => {
+        const at = now();
+        return change({ ...s, status: to, updatedAt: at }, at);
+      },
+      save: (next) => store.update(next),
+    });
+    return record;
+  }
+
+  /**
+   * Saves a change made from `s`; a lost race is retried from a fresh read (the change is re-judged). For
+   * verification, which is not a move() because a wrong code saves its count without moving the session.
+   */
   async function save(id: string, change: (s: SignupSessionRecord) => SignupSessionRecord | Promise<SignupSessionRecord>): Promise<SignupSessionRecord> {
     for (;;) {
       const s = await load(id);
@@ -99,8 +149,7 @@ export function signupSessions(deps: KernelDeps, store: SignupStore, peers: { te
       const claim = await store.slugClaim(slug);
       if (!claim) continue;
       const holder = await store.get(claim.sessionId).then((s) => (s ? load(s.id) : undefined));
-      // defect injection (SIM_DEFECTS): signup.slug-taken-accepted lets a live session's slug be taken again.
-      if (holder && holdsSlug(holder.status) && !deps.defects.has('signup.slug-taken-accepted')) throw taken();
+      if (holder && holdsSlug(holder.status) && deps.defects.at(SIGNUP_HOOKS.slugHoldEnforced, true)) throw taken();
       if (await store.reclaimSlug(claim, sessionId)) return;
     }
   }
@@ -142,12 +191,9 @@ export function signupSessions(deps: KernelDeps, store: SignupStore, peers: { te
         if (s.locked) throw actionNotAllowed('too many wrong verification attempts: verification is locked', { currentState: s.status, reason: 'verification_locked', maxAttempts: MAX_VERIFICATION_ATTEMPTS });
         if (at > s.verificationExpiresAt) throw actionNotAllowed('the verification code has expired; ask for a new one (resend-verification)', { currentState: s.status, reason: 'verification_expired' });
         const expected = field === 'code' ? s.code : s.magicLinkToken;
-        // defect injection (SIM_DEFECTS): signup.wrong-code-accepted takes any six-digit code.
-        const right = given === expected || (field === 'code' && deps.defects.has('signup.wrong-code-accepted'));
-        if (right) return moved(s, 'verify', at);
+        if (deps.defects.at(SIGNUP_HOOKS.verificationAccepted, given === expected, { field })) return moved(s, 'verify', at);
         const failedAttempts = s.failedAttempts + 1;
-        // defect injection (SIM_DEFECTS): signup.no-lockout never locks.
-        const locked = failedAttempts >= MAX_VERIFICATION_ATTEMPTS && !deps.defects.has('signup.no-lockout');
+        const locked = deps.defects.at(SIGNUP_HOOKS.verificationLocks, failedAttempts >= MAX_VERIFICATION_ATTEMPTS);
         refusal = locked
           ? actionNotAllowed('too many wrong verification attempts: verification is locked', { currentState: s.status, reason: 'verification_locked', maxAttempts: MAX_VERIFICATION_ATTEMPTS })
           : invalidRequest(`the ${field === 'code' ? 'verification code' : 'magic-link token'} is wrong`, field, { attemptsRemaining: Math.max(0, MAX_VERIFICATION_ATTEMPTS - failedAttempts) });
@@ -196,11 +242,10 @@ export function signupSessions(deps: KernelDeps, store: SignupStore, peers: { te
 
     /** v1.2.0: a new code and token, the lock lifted; 409 once the session no longer awaits verification. */
     resend: (id: string) =>
-      save(id, (s) => {
-        const at = now();
-        const next = moved(s, 'resend', at);
+      moveSession(id, 'resend', (s, at) => {
+        // The limit is checked once the table allowed the move: a session past verification is refused as such.
         if (s.resends >= MAX_RESENDS) throw actionNotAllowed(`at most ${MAX_RESENDS} verification emails are sent again`, { currentState: s.status, reason: 'resend_limit' });
-        return { ...next, ...newVerification(at), resends: s.resends + 1 };
+        return { ...s, ...newVerification(at), resends: s.resends + 1 };
       }),
 
     async provision(id: string, body: { idempotencyKey: string; integrationKeyTemplate?: IntegrationKeyTemplate }): Promise<ProvisionOutcome> {
@@ -212,8 +257,8 @@ export function signupSessions(deps: KernelDeps, store: SignupStore, peers: { te
         if (current.provision.payload !== payload) throw actionNotAllowed('idempotencyKey reused with a different payload', { currentState: current.status, field: 'idempotencyKey' });
         if (current.status === 'FAILED') throw actionNotAllowed(`provisioning failed: ${current.failureReason ?? 'rejected'}`, { currentState: current.status, failureReason: current.failureReason });
         if (current.status !== 'PROVISIONED') return { status: 202, session: current };
-        // defect injection (SIM_DEFECTS): signup.provision-replay-new-tenant provisions the replay anew.
-        if (deps.defects.has('signup.provision-replay-new-tenant')) {
+        // A replay the point does not answer from the outcome it had provisions anew.
+        if (!deps.defects.at(SIGNUP_HOOKS.provisionReplaysOutcome, true)) {
           const again = await store.update({ ...current, id: current.id, tenantId: deps.ids.uuid(), integrationKeyId: null });
           if (again) {
             await peers.tenants.create({ id: again.tenantId!, name: again.companyName, slug: again.slug });
@@ -225,16 +270,17 @@ export function signupSessions(deps: KernelDeps, store: SignupStore, peers: { te
       }
       checkTemplate(body.integrationKeyTemplate);
       const { provisioningSeconds } = await store.settings();
-      const session = await save(id, async (s) => {
-        const at = now();
-        // defect injection (SIM_DEFECTS): signup.provision-unverified provisions a session still awaiting verification.
-        const from = deps.defects.has('signup.provision-unverified') && s.status === 'PENDING_EMAIL_VERIFICATION' ? { ...s, status: 'EMAIL_VERIFIED' as const } : s;
-        const next = moved(from, 'provision', at, { needsReview: needsReview(s.slug), takesTime: provisioningSeconds > 0 });
-        const provisioned = { ...next, provision: { idempotencyKey: body.idempotencyKey, payload, template: body.integrationKeyTemplate ?? null } };
-        if (next.status === 'REVIEW_REQUIRED') return { ...provisioned, reviewReason: REVIEW_REASON };
-        if (next.status === 'PROVISIONING') return { ...provisioned, provisionReadyAt: plus(at, provisioningSeconds * 1000) };
-        return { ...provisioned, ...(await createTenant(s)) };
-      });
+      const session = await moveSession(
+        id,
+        'provision',
+        async (next, at) => {
+          const provisioned = { ...next, provision: { idempotencyKey: body.idempotencyKey, payload, template: body.integrationKeyTemplate ?? null } };
+          if (next.status === 'REVIEW_REQUIRED') return { ...provisioned, reviewReason: REVIEW_REASON };
+          if (next.status === 'PROVISIONING') return { ...provisioned, provisionReadyAt: plus(at, provisioningSeconds * 1000) };
+          return { ...provisioned, ...(await createTenant(next)) };
+        },
+        (s) => ({ needsReview: needsReview(s.slug), takesTime: provisioningSeconds > 0 }),
+      );
       if (session.status === 'PROVISIONED') return issueKey(session);
       return { status: 202, session };
     },
@@ -242,11 +288,9 @@ export function signupSessions(deps: KernelDeps, store: SignupStore, peers: { te
     /** Control API: approve starts provisioning (after provisioningSeconds), reject fails the signup. */
     async review(id: string, decision: 'approve' | 'reject', reason: string | null): Promise<SignupSessionRecord> {
       const { provisioningSeconds } = await store.settings();
-      return save(id, (s) => {
-        const at = now();
-        if (decision === 'reject') return { ...moved(s, 'reject', at), failureReason: reason ?? 'The signup was rejected by an operator.' };
-        return { ...moved(s, 'approve', at), provisionReadyAt: plus(at, provisioningSeconds * 1000) };
-      });
+      return moveSession(id, decision, (next, at) =>
+        decision === 'reject' ? { ...next, failureReason: reason ?? 'The signup was rejected by an operator.' } : { ...next, provisionReadyAt: plus(at, provisioningSeconds * 1000) },
+      );
     },
   };
 }

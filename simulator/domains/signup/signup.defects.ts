@@ -1,15 +1,19 @@
-// The signup domain's injectable defects (README "Defect injection"). Behaviour defects are one
-// `defects.has('<id>')` line where the behaviour lives (signup.routes.ts, signup-sessions.ts); the one that
-// only changes what is sent is below.
+// The signup domain's deviations (README "Defect injection"), as data: rows of the signup session table
+// (applied by transition()), rules at the hook points of signup.hooks.ts, and below them the one that only
+// changes what is sent.
 import type { DefectEntry, ResponseDefect } from '../../kernel/defects.js';
+import { at } from '../../kernel/deviations.js';
+import { deviateMachine } from '../../kernel/machine.js';
+import { provisionTarget, signupSessionMachine } from './signup-session.machine.js';
+import { SIGNUP_HOOKS } from './signup.hooks.js';
 
 export const SIGNUP_DEFECTS: readonly DefectEntry[] = [
-  { kind: 'defect', id: 'signup.slug-taken-accepted', area: 'signup', description: 'a slug held by a live signup session is accepted again (201 instead of 409)' },
-  { kind: 'defect', id: 'signup.wrong-code-accepted', area: 'signup', description: 'verify-email accepts any six-digit code' },
-  { kind: 'defect', id: 'signup.no-lockout', area: 'signup', description: 'wrong verification codes are never locked out (always 400)' },
-  { kind: 'defect', id: 'signup.never-expires', area: 'signup', description: 'signup sessions never become EXPIRED after expiresAt' },
-  { kind: 'defect', id: 'signup.provision-unverified', area: 'signup', description: 'provision is allowed before the email is verified' },
-  { kind: 'defect', id: 'signup.provision-replay-new-tenant', area: 'signup', description: 'repeating provision with the same idempotencyKey provisions another tenant and key' },
+  { kind: 'defect', id: 'signup.slug-taken-accepted', area: 'signup', description: 'a slug held by a live signup session is accepted again (201 instead of 409)', hooks: [at(SIGNUP_HOOKS.slugHoldEnforced, () => false)] },
+  { kind: 'defect', id: 'signup.wrong-code-accepted', area: 'signup', description: 'verify-email accepts any six-digit code', hooks: [at(SIGNUP_HOOKS.verificationAccepted, (accepted, { field }) => accepted || field === 'code')] },
+  { kind: 'defect', id: 'signup.no-lockout', area: 'signup', description: 'wrong verification codes are never locked out (always 400)', hooks: [at(SIGNUP_HOOKS.verificationLocks, () => false)] },
+  { kind: 'defect', id: 'signup.never-expires', area: 'signup', description: 'signup sessions never become EXPIRED after expiresAt', machine: [deviateMachine(signupSessionMachine, { remove: [{ from: ['PENDING_EMAIL_VERIFICATION', 'EMAIL_VERIFIED'], action: 'expire' }] })] },
+  { kind: 'defect', id: 'signup.provision-unverified', area: 'signup', description: 'provision is allowed before the email is verified', machine: [deviateMachine(signupSessionMachine, { add: [{ from: ['PENDING_EMAIL_VERIFICATION'], action: 'provision', to: provisionTarget }] })] },
+  { kind: 'defect', id: 'signup.provision-replay-new-tenant', area: 'signup', description: 'repeating provision with the same idempotencyKey provisions another tenant and key', hooks: [at(SIGNUP_HOOKS.provisionReplaysOutcome, () => false)] },
   { kind: 'defect', id: 'signup.disabled-no-retry-after', area: 'signup', description: '503 FEATURE_DISABLED answers lack the Retry-After header' },
 ];
 

@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../kernel/errors.js';
 import { canTransition, transition } from '../../kernel/machine.js';
+import { DEFECT_CATALOGUE } from '../../control/defects.catalogue.js';
 import { machineMatchesContract } from '../../testing/machine-contract.js';
+import { checkMachineDeviations } from '../../testing/machine-deviations.js';
 import { SIMA_REVIEW_ACTIONS, simaReviewMachine } from './sima-review.machine.js';
 
 describe('the SIMA review machine', () => {
@@ -32,5 +34,13 @@ describe('the SIMA review machine', () => {
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).status).toBe(409);
     expect((refused as ApiError).toEnvelope()).toMatchObject({ code: 'ACTION_NOT_ALLOWED', details: { currentState: 'OPEN', action: 'reopen' } });
+  });
+});
+
+describe('the SIMA review machine under its deviations', () => {
+  it('has none: no catalogue entry changes its rows, and transition() answers what they say', () => {
+    const report = checkMachineDeviations(simaReviewMachine, SIMA_REVIEW_ACTIONS, DEFECT_CATALOGUE, [undefined]);
+    expect(report.entries).toEqual([]);
+    expect(report.problems).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ import { screenItem } from './screening.js';
 import { FAILING_SKU_PREFIX } from './sima.test-values.js';
 import type { MeasuresConfig } from './measures-config.js';
 import { newCuid, type SimaResultRecord, type SimaResultStore } from './sima-result.store.js';
+import { SIMA_HOOKS } from './sima.hooks.js';
 
 /** How many unknown SKUs the job result names (the rest are only counted). */
 const UNKNOWN_SKU_SAMPLE = 20;
@@ -109,8 +110,7 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
         simaConfigVersion: configVersion,
         needsReviewSince: screening.outcome !== 'NEEDS_REVIEW' ? null : previous?.outcome === 'NEEDS_REVIEW' && previous.needsReviewSince ? previous.needsReviewSince : now,
         isStale: false,
-        // defect injection (SIM_DEFECTS): sima.exposure-not-percent drops the "/ 100" of the combined rate (a percentage)
-        exposureAnnual: deps.defects.has('sima.exposure-not-percent') && screening.exposureAnnual !== null ? Math.round(screening.exposureAnnual * 100 * 100) / 100 : screening.exposureAnnual,
+        exposureAnnual: deps.defects.at(SIMA_HOOKS.recordedExposure, screening.exposureAnnual),
         adRate: screening.adRate,
         cvdRate: screening.cvdRate,
         combinedRate: screening.combinedRate,
@@ -129,8 +129,6 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
       count(record);
     }
 
-    // defect injection (SIM_DEFECTS): sima.job-outcomes-off reports one AT_RISK result more than screened
-    if (deps.defects.has('sima.job-outcomes-off')) outcomes.atRisk += 1;
     return {
       result: {
         screeningAuthority: input.screeningAuthority,
@@ -155,7 +153,7 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
       },
       ...(imported ? { skippedRows: imported.skippedRows } : {}),
       warnings: unknown.length || imported?.warnings ? { ...imported?.warnings, ...(unknown.length ? { unknownSkus: unknown.length } : {}) } : null,
-      outcomes,
+      outcomes: deps.defects.at(SIMA_HOOKS.jobOutcomes, outcomes),
     };
   };
 }

@@ -8,28 +8,30 @@ import { invalidRequest } from '../../kernel/errors.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
 import type { JobsDomain } from '../jobs/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
+import { SIMA_HOOKS } from './sima.hooks.js';
 import type { SimaBatchInput } from './sima.types.js';
 
 /**
  * spec 4.2: omitted or blank means CA; anything given must normalize (trimmed, case-insensitive) to CA or
- * US, else 400 INVALID_REQUEST naming the field.
+ * US, else 400 INVALID_REQUEST naming the field. How the value is read and what a blank one means are
+ * decided at SIMA_HOOKS points.
  */
-export function normalizeScreeningAuthority(value: unknown, defects: Pick<Defects, 'has'> = NO_DEFECTS): ScreeningAuthority {
+export function normalizeScreeningAuthority(value: unknown, deviations: Pick<Defects, 'at'> = NO_DEFECTS): ScreeningAuthority {
   if (value === undefined || value === null) return 'CA';
   if (typeof value !== 'string') throw invalidRequest('screeningAuthority must be a string: CA or US', 'screeningAuthority');
-  // defect injection (SIM_DEFECTS): sima.screening-authority-strict reads the value as sent (no trim, no
-  // case folding); sima.screening-authority-blank-refused refuses a blank value instead of defaulting.
-  const normalized = defects.has('sima.screening-authority-strict') ? value : value.trim().toUpperCase();
-  if (normalized.trim() === '' && defects.has('sima.screening-authority-blank-refused')) throw invalidRequest('screeningAuthority must be CA or US', 'screeningAuthority');
-  if (normalized.trim() === '') return 'CA';
+  const normalized = deviations.at(SIMA_HOOKS.screeningAuthorityAsRead, value.trim().toUpperCase(), { sent: value });
+  if (normalized.trim() === '') {
+    if (!deviations.at(SIMA_HOOKS.blankScreeningAuthorityDefaults, true)) throw invalidRequest('screeningAuthority must be CA or US', 'screeningAuthority');
+    return 'CA';
+  }
   if (normalized === 'CA' || normalized === 'US') return normalized;
   throw invalidRequest(`screeningAuthority must be CA or US (trimmed, case-insensitive), not ${JSON.stringify(value)}`, 'screeningAuthority');
 }
 
-export function simaRoutes(peers: { jobs: JobsDomain; webhooks: Pick<WebhooksDomain, 'parseConfig' | 'attach'> }, defects: Pick<Defects, 'has'> = NO_DEFECTS) {
+export function simaRoutes(peers: { jobs: JobsDomain; webhooks: Pick<WebhooksDomain, 'parseConfig' | 'attach'> }, deviations: Pick<Defects, 'at'> = NO_DEFECTS) {
   return {
     async enqueueSimaBatch({ principal, body = {} }) {
-      const input: SimaBatchInput = { skus: body.skus ?? null, runPolicy: body.runPolicy ?? 'always', screeningAuthority: normalizeScreeningAuthority(body.screeningAuthority, defects) };
+      const input: SimaBatchInput = { skus: body.skus ?? null, runPolicy: body.runPolicy ?? 'always', screeningAuthority: normalizeScreeningAuthority(body.screeningAuthority, deviations) };
       // Refuse a bad webhook target before anything is queued (contracts/README.md decision 10).
       const webhook = peers.webhooks.parseConfig(body);
       const job = await peers.jobs.enqueue({ tenantId: principal.tenantId, keyId: principal.keyId, type: 'sima_validation', family: 'sima', input });

@@ -1,0 +1,33 @@
+// The SIMA domain's hook points (kernel/deviations.ts): the named places where an entry of the catalogue
+// (an injected defect or a legitimate variant, declared in sima.defects.ts) may change what is decided.
+// The code deciding there names the point; it never names an entry.
+import { hookPoint } from '../../kernel/deviations.js';
+import type { JobOutcomeCounts } from '../jobs/index.js';
+import type { SimaResultFilter } from './sima-result.store.js';
+
+export const SIMA_HOOKS = {
+  /** spec 4.2: the screeningAuthority as read (trimmed, upper-cased); the context is the value as sent. */
+  screeningAuthorityAsRead: hookPoint<string, { sent: string }>('validation', 'sima.screening-authority-as-read'),
+  /** spec 4.2: whether a blank screeningAuthority means CA (else it is refused like an unknown one). */
+  blankScreeningAuthorityDefaults: hookPoint<boolean>('validation', 'sima.blank-screening-authority-defaults'),
+  /** spec 4.2: the filters listSimaResults applies (outcome, workflow, workflow_not, hs_in_scope, is_stale). */
+  resultsFilter: hookPoint<SimaResultFilter>('store', 'sima.results-filter'),
+  /** spec 8.6: the results a listSimaResults page skips (its `offset`); `filtered`: a filter was given. */
+  resultsOffset: hookPoint<number, { filtered: boolean }>('store', 'sima.results-offset'),
+  /** spec 8.6: how many results of a page its next cursor continues after (all of them: no repeat, no gap). */
+  resultsCursorPasses: hookPoint<number>('response', 'sima.results-cursor-passes'),
+  /** spec 7: whether a results cursor the service never issued is refused (400 naming `cursor`). */
+  unknownCursorRefused: hookPoint<boolean>('validation', 'sima.unknown-cursor-refused'),
+  /** spec 4.2: whether getSimaSummary counts the results as they are now (else it answers a kept summary). */
+  summaryCountedNow: hookPoint<boolean>('store', 'sima.summary-counted-now'),
+  /** spec 7: whether the evidence of a SKU without a result is 404 NOT_FOUND. */
+  evidenceNeedsResult: hookPoint<boolean>('rule', 'sima.evidence-needs-result'),
+  /** spec 4.2: the `filter` of exportSimaReport (flagged, covered, or none). */
+  reportSelection: hookPoint<'flagged' | 'covered' | undefined>('store', 'sima.report-selection'),
+  /** spec 4.2: whether the CSV report starts with its header row. */
+  csvReportHeader: hookPoint<boolean>('response', 'sima.csv-report-header'),
+  /** spec 2.4: the exposureAnnual a screening records (annual import value x combined rate / 100). */
+  recordedExposure: hookPoint<number | null>('worker', 'sima.recorded-exposure'),
+  /** spec 2.2: the outcome counts a sima_validation job reports. */
+  jobOutcomes: hookPoint<JobOutcomeCounts>('worker', 'sima.job-outcomes'),
+} as const;
