@@ -86,7 +86,7 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
   };
 
   /** A job whose worker failed, as the table in force ends it (spec 2.2: FAILED with the failure's message). */
-  const failed = (job: JobRecord, error: string, now: string): JobRecord => {
+  const failedJob = (job: JobRecord, error: string, now: string): JobRecord => {
     const status = next(job, 'fail');
     return { ...job, status, error: deps.defects.at(JOBS_HOOKS.failureError, error, { status }), updatedAt: now, finishedAt: now };
   };
@@ -109,7 +109,7 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
           updatedAt: now,
           finishedAt: now,
         }
-      : failed(job, settled.error, now);
+      : failedJob(job, settled.error, now);
     // The terminal state and the pending notice are one write: a crash before the listeners ran (webhook
     // delivery, file clean-up) is caught up by the next start instead of losing the webhook for good.
     const saved = await save({ ...ended, noticePending: true });
