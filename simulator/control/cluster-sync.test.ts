@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allowTargets } from '../domains/webhooks/allow-targets.js';
+import { WEBHOOK_CHAOS_KEY, webhookChaosIn, webhookChaosSetting } from '../domains/webhooks/webhook-chaos.js';
 import { createDefects } from '../kernel/defects.js';
 import { createTestDeps } from '../testing/kernel.js';
 import { memoryShared } from '../testing/memory-shared.js';
@@ -24,13 +25,13 @@ describe('the cluster control sync', () => {
   it('carries defects, tenant faults, the header allowance and the allow list from one instance to another', async () => {
     const [a, b] = await twoInstances();
     a.deps.defects.set([DEFECT_IDS[0]]);
-    a.deps.defects.setTenant('tenant-1', { defects: [DEFECT_IDS[1]], webhookChaos: { duplicate: true } });
+    a.deps.defects.setTenant('tenant-1', { defects: [DEFECT_IDS[1]], settings: { [WEBHOOK_CHAOS_KEY]: webhookChaosSetting({ duplicate: true }) } });
     a.deps.defects.allowHeader(true);
     a.targets.replace(['127.0.0.1:9999']);
     await a.sync.publish();
     await b.sync.refresh();
     expect(b.deps.defects.snapshot()).toEqual(a.deps.defects.snapshot());
-    expect(b.deps.defects.tenant('tenant-1').webhookChaos.duplicate).toBe(true);
+    expect(webhookChaosIn(b.deps.defects.tenant('tenant-1')).duplicate).toBe(true);
     expect(b.targets.list()).toEqual(['127.0.0.1:9999']);
     expect(b.seen.clockRestores).toBe(1);
   });

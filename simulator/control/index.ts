@@ -5,6 +5,7 @@ import { CONTROL_CONTRACT, loadContract } from '../../contracts/lib/bundle.js';
 import { createContractSchemas } from '../../contracts/lib/schemas.js';
 import type { Domains } from '../domains/index.js';
 import type { KernelDeps } from '../kernel/deps.js';
+import type { TenantFaults } from '../kernel/defects.js';
 import { invalidToken, notFound } from '../kernel/errors.js';
 import { contractRouter } from '../kernel/http/contract-routes.js';
 import type { RateLimiter } from '../kernel/http/rate-limit.js';
@@ -20,6 +21,7 @@ import { tenantPurge } from './tenant-purge.js';
 import type { RequestJournal } from '../kernel/request-journal.js';
 import { logHandlers } from './logs.routes.js';
 import { clusterSync } from './cluster-sync.js';
+import { WEBHOOK_CHAOS_KEY, webhookChaosIn, webhookChaosSetting } from '../domains/webhooks/webhook-chaos.js';
 
 export interface ControlOptions {
   deps: KernelDeps;
@@ -36,6 +38,9 @@ const sameSecret = (given: string, expected: string) => {
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 };
+
+/** The control API's view of one tenant's faults (sandbox-control contract `TenantFaults`). */
+const tenantFaultsBody = (tenantId: string, faults: TenantFaults) => ({ tenantId, defects: faults.defects, webhookChaos: webhookChaosIn(faults) });
 
 export function createControl(options: ControlOptions) {
   const { deps, domains } = options;
@@ -162,16 +167,17 @@ export function createControl(options: ControlOptions) {
     listSandboxWebhookDeliveries: async ({ query }) => ({ status: 200, body: { deliveries: await domains.webhooks.deliveries({ tenantId: query.tenantId, jobId: query.jobId }) } }),
     // Defect injection (README "Defect injection"): the catalogue and the active set; an unknown id is 400.
     getSandboxDefects: () => ({ status: 200, body: defectState() }),
-    // Faults of one tenant (kernel/defects.ts): catalogue defects and webhook chaos, sandbox-defined.
+    // Faults of one tenant (kernel/defects.ts): catalogue defects, and the webhooks domain's chaos
+    // (webhooks/webhook-chaos.ts), which the kernel keeps without reading; sandbox-defined.
     getSandboxTenantFaults: async ({ params }) => {
       const tenant = await tenantNamed(params.tenantId);
-      return { status: 200, body: { tenantId: tenant.id, ...deps.defects.tenant(tenant.id) } };
+      return { status: 200, body: tenantFaultsBody(tenant.id, deps.defects.tenant(tenant.id)) };
     },
     setSandboxTenantFaults: async ({ params, body }) => {
       const tenant = await tenantNamed(params.tenantId);
-      const faults = deps.defects.setTenant(tenant.id, { defects: body.defects, webhookChaos: body.webhookChaos });
-      deps.log.warn({ tenantId: tenant.id, ...faults }, 'tenant faults changed');
-      return { status: 200, body: { tenantId: tenant.id, ...faults } };
+      const faults = tenantFaultsBody(tenant.id, deps.defects.setTenant(tenant.id, { defects: body.defects, settings: { [WEBHOOK_CHAOS_KEY]: webhookChaosSetting(body.webhookChaos) } }));
+      deps.log.warn(faults, 'tenant faults changed');
+      return { status: 200, body: faults };
     },
     getSandboxFaultHeader: () => ({ status: 200, body: faultHeaderState() }),
     setSandboxFaultHeader: ({ body }) => {

@@ -14,33 +14,19 @@ import { invalidRequest } from './errors.js';
 import type { MachineDeviation, MachineSwitches } from './machine.js';
 
 /**
- * Webhook chaos of one tenant (sandbox-defined, off by default): ways a real network and a real
- * at-least-once sender misbehave that a receiver must survive (spec 6: deliveries are retried, so the
- * same delivery id can arrive twice; signatures and timestamps are the receiver's to verify).
+ * What is switched on for one tenant: catalogue defects, and the settings a domain keeps per tenant beside
+ * them (how the webhooks domain's deliveries misbehave). The kernel holds a setting by the key its owner
+ * chose without knowing what it means: the owner builds it (leaving out a setting that changes nothing) and
+ * reads it back typed.
  */
-export interface WebhookChaos {
-  /** Every attempt is sent twice, back to back, with the same delivery id, body and signature. */
-  duplicate: boolean;
-  /** Deliveries are held and sent in pairs, the newer first (a lone delivery goes after the hold). */
-  reorder: boolean;
-  /** Seconds (tenant virtual clock) between a job's end and the first attempt of its delivery. */
-  delaySeconds: number;
-  /** The signature does not verify (HMAC over the body alone, like the webhooks.bad-signature defect). */
-  badSignature: boolean;
-  /** The timestamp (and the signature over it) is OLD_TIMESTAMP_SECONDS before the attempt. */
-  oldTimestamp: boolean;
-}
-
-export const NO_CHAOS: Readonly<WebhookChaos> = Object.freeze({ duplicate: false, reorder: false, delaySeconds: 0, badSignature: false, oldTimestamp: false });
-
-/** How old an `oldTimestamp` delivery's timestamp is: well past any replay window a receiver keeps (10 min). */
-export const OLD_TIMESTAMP_SECONDS = 600;
-
-/** What is switched on for one tenant. */
 export interface TenantFaults {
   defects: string[];
-  webhookChaos: WebhookChaos;
+  settings: Readonly<Record<string, unknown>>;
 }
+
+/** A tenant's settings with the ones left unset (undefined) dropped: only what changes something is kept. */
+const keptSettings = (settings: Readonly<Record<string, unknown>> = {}): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 
 /** The fault scope of the code running now: one request, or one scheduled task of a tenant. */
 interface FaultScope {
@@ -156,10 +142,10 @@ export interface Defects extends MachineSwitches {
   validate(ids: string[], field?: string): string[];
   /** What is on for one tenant (nothing unless set). */
   tenant(tenantId: string): TenantFaults;
-  /** Replaces one tenant's faults; unknown ids are 400 and change nothing. */
-  setTenant(tenantId: string, faults: { defects: string[]; webhookChaos?: Partial<WebhookChaos> }): TenantFaults;
-  /** The webhook chaos of the tenant running now (background work or a request). */
-  chaos(tenantId?: string | null): WebhookChaos;
+  /** Replaces one tenant's faults (a setting left undefined is not kept); unknown ids are 400 and change nothing. */
+  setTenant(tenantId: string, faults: { defects: string[]; settings?: Readonly<Record<string, unknown>> }): TenantFaults;
+  /** One setting of the tenant running now (background work or a request), as its owner stored it; undefined when unset. */
+  tenantSetting(key: string, tenantId?: string | null): unknown;
   /** Forgets every tenant's faults (a sandbox reset removes the tenants). */
   clearTenants(): void;
   /** The run-time X-Sim-Fault allowance (PUT /_sim/fault-header); null: SIM_ALLOW_FAULT_HEADER decides. */
@@ -193,11 +179,11 @@ export const NO_DEFECTS: Defects = {
     if (ids.length) throw invalidRequest('defect injection is not available here', field);
     return [];
   },
-  tenant: () => ({ defects: [], webhookChaos: { ...NO_CHAOS } }),
+  tenant: () => ({ defects: [], settings: {} }),
   setTenant() {
     throw invalidRequest('defect injection is not available here', 'defects');
   },
-  chaos: () => ({ ...NO_CHAOS }),
+  tenantSetting: () => undefined,
   clearTenants: () => {},
   headerAllowance: () => false,
   allowHeader() {
@@ -225,7 +211,7 @@ export function createDefects(initial: string[], entries: readonly (string | Dev
   }
   let active = new Set<string>();
   let headerAllowance: boolean | null = null;
-  const perTenant = new Map<string, { defects: Set<string>; webhookChaos: WebhookChaos }>();
+  const perTenant = new Map<string, { defects: Set<string>; settings: Readonly<Record<string, unknown>> }>();
   const validate = (ids: string[], field = 'active'): string[] => {
     const unknown = ids.filter((id) => !catalogue.has(id));
     if (unknown.length) {
@@ -242,7 +228,7 @@ export function createDefects(initial: string[], entries: readonly (string | Dev
   };
   const tenant = (tenantId: string): TenantFaults => {
     const faults = perTenant.get(tenantId);
-    return { defects: known.filter((id) => faults?.defects.has(id)), webhookChaos: { ...(faults?.webhookChaos ?? NO_CHAOS) } };
+    return { defects: known.filter((id) => faults?.defects.has(id)), settings: { ...faults?.settings } };
   };
   /** Keeps `faultsInUse` true to this object's faults (see scopingWanted). */
   const refresh = () => {
@@ -282,15 +268,14 @@ export function createDefects(initial: string[], entries: readonly (string | Dev
     tenant,
     setTenant(tenantId, faults) {
       const ids = validate(faults.defects, 'defects');
-      const webhookChaos = { ...NO_CHAOS, ...faults.webhookChaos };
-      const quiet = ids.length === 0 && Object.entries(webhookChaos).every(([key, value]) => value === NO_CHAOS[key as keyof WebhookChaos]);
-      if (quiet) perTenant.delete(tenantId);
-      else perTenant.set(tenantId, { defects: new Set(ids), webhookChaos });
+      const settings = keptSettings(faults.settings);
+      if (ids.length === 0 && Object.keys(settings).length === 0) perTenant.delete(tenantId);
+      else perTenant.set(tenantId, { defects: new Set(ids), settings });
       refresh();
       return tenant(tenantId);
     },
-    chaos(tenantId = currentFaultTenant()) {
-      return { ...((tenantId !== null && perTenant.get(tenantId)?.webhookChaos) || NO_CHAOS) };
+    tenantSetting(key, tenantId = currentFaultTenant()) {
+      return tenantId === null ? undefined : perTenant.get(tenantId)?.settings[key];
     },
     clearTenants: () => {
       perTenant.clear();
@@ -305,7 +290,7 @@ export function createDefects(initial: string[], entries: readonly (string | Dev
     restore(snapshot) {
       // Everything validated before anything changes.
       const sandboxWide = validate(snapshot.active);
-      const tenants = Object.entries(snapshot.tenants).map(([id, faults]) => [id, { defects: new Set(validate(faults.defects, 'defects')), webhookChaos: { ...NO_CHAOS, ...faults.webhookChaos } }] as const);
+      const tenants = Object.entries(snapshot.tenants).map(([id, faults]) => [id, { defects: new Set(validate(faults.defects, 'defects')), settings: keptSettings(faults.settings) }] as const);
       active = new Set(sandboxWide);
       perTenant.clear();
       for (const [id, faults] of tenants) perTenant.set(id, faults);

@@ -1,25 +1,30 @@
-// The auth domain's injectable defects (README "Defect injection"). Behaviour defects are one
-// `defects.has('<id>')` line where the behaviour lives (authenticate.ts, tokens.ts), tested first so that
-// with the defect off the default path runs unchanged; the ones that only change what the token exchange
-// sends are below.
+// The auth domain's deviations (README "Defect injection"), as data: rules at the hook points of
+// auth.hooks.ts, where authenticate.ts and tokens.ts decide; below them the ones that only change what the
+// token exchange sends.
 import type { DefectEntry, ResponseDefect } from '../../kernel/defects.js';
+import { at } from '../../kernel/deviations.js';
+import { ApiError } from '../../kernel/errors.js';
+import { AUTH_HOOKS, type TokenChecks } from './auth.hooks.js';
+
+/** A rule that turns one token check off (the same checks when it is off already). */
+const skips = (check: keyof TokenChecks) => at(AUTH_HOOKS.tokenChecks, (checks) => (checks[check] ? { ...checks, [check]: false } : checks));
 
 export const AUTH_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'auth.token-type-wrong', area: 'auth', description: 'token exchange answers `token_type: "bearer"`' },
   { kind: 'defect', id: 'status.undocumented', area: 'auth', description: 'token exchange answers 201 instead of 200' },
-  { kind: 'defect', id: 'auth.expired-token-accepted', area: 'auth', description: 'token expiry is not checked' },
-  { kind: 'defect', id: 'auth.revoked-key-tokens-valid', area: 'auth', description: 'tokens of a revoked key keep working' },
-  { kind: 'defect', id: 'auth.missing-bearer-wrong-code', area: 'auth', description: 'a call without bearer gets 400 MISSING_API_KEY' },
-  { kind: 'defect', id: 'auth.signature-not-verified', area: 'auth', description: 'a token with a tampered payload is accepted' },
-  { kind: 'defect', id: 'auth.principal-not-enforced', area: 'auth', description: 'a dashboard token is accepted on billing setup' },
-  { kind: 'defect', id: 'auth.unknown-key-wrong-code', area: 'auth', description: 'the exchange answers an unknown key with 403 INVALID_API_KEY' },
-  { kind: 'defect', id: 'auth.alg-none-accepted', area: 'auth', description: 'an unsigned (`alg: none`) token is accepted' },
-  { kind: 'defect', id: 'auth.foreign-key-accepted', area: 'auth', description: 'a token signed with the key in its own `jwk` header is accepted' },
-  { kind: 'defect', id: 'auth.foreign-issuer-unverified', area: 'auth', description: 'a token naming another issuer is accepted without its signature verified' },
-  { kind: 'defect', id: 'auth.org-header-trusted', area: 'auth', description: "`x-org-id` beside a bearer switches the call to that tenant" },
-  { kind: 'defect', id: 'auth.dashboard-route-open', area: 'auth', description: 'an integration token is accepted on the dashboard-only routes' },
-  { kind: 'defect', id: 'auth.expired-key-wrong-code', area: 'auth', description: 'the exchange answers an expired key with 401 REVOKED_API_KEY' },
-  { kind: 'defect', id: 'auth.token-dies-early', area: 'auth', description: 'a token is refused after half of its announced `expires_in`' },
+  { kind: 'defect', id: 'auth.expired-token-accepted', area: 'auth', description: 'token expiry is not checked', hooks: [skips('expiryChecked')] },
+  { kind: 'defect', id: 'auth.revoked-key-tokens-valid', area: 'auth', description: 'tokens of a revoked key keep working', hooks: [at(AUTH_HOOKS.bearerKeyHonoured, (honoured, { state }) => honoured || state === 'revoked')] },
+  { kind: 'defect', id: 'auth.missing-bearer-wrong-code', area: 'auth', description: 'a call without bearer gets 400 MISSING_API_KEY', hooks: [at(AUTH_HOOKS.noCredentialsRefusal, (error, { authorization }) => (authorization === undefined ? new ApiError('MISSING_API_KEY', 'x-api-key header is required') : error))] },
+  { kind: 'defect', id: 'auth.signature-not-verified', area: 'auth', description: 'a token with a tampered payload is accepted', hooks: [skips('signatureVerified')] },
+  { kind: 'defect', id: 'auth.principal-not-enforced', area: 'auth', description: 'a dashboard token is accepted on billing setup', hooks: [at(AUTH_HOOKS.principalTypeEnforced, () => false)] },
+  { kind: 'defect', id: 'auth.unknown-key-wrong-code', area: 'auth', description: 'the exchange answers an unknown key with 403 INVALID_API_KEY', hooks: [at(AUTH_HOOKS.keyRefusal, (error, { state }) => (state === 'unknown' ? ApiError.misfiled(403, 'INVALID_API_KEY', 'integration key is not recognised') : error))] },
+  { kind: 'defect', id: 'auth.alg-none-accepted', area: 'auth', description: 'an unsigned (`alg: none`) token is accepted', hooks: [skips('unsignedRefused')] },
+  { kind: 'defect', id: 'auth.foreign-key-accepted', area: 'auth', description: 'a token signed with the key in its own `jwk` header is accepted', hooks: [skips('ownKeyOnly')] },
+  { kind: 'defect', id: 'auth.foreign-issuer-unverified', area: 'auth', description: 'a token naming another issuer is accepted without its signature verified', hooks: [skips('issuerVerified')] },
+  { kind: 'defect', id: 'auth.org-header-trusted', area: 'auth', description: "`x-org-id` beside a bearer switches the call to that tenant", hooks: [at(AUTH_HOOKS.tenantOverride, (tenant, { orgHeader, byBearer }) => (byBearer && orgHeader ? orgHeader : tenant))] },
+  { kind: 'defect', id: 'auth.dashboard-route-open', area: 'auth', description: 'an integration token is accepted on the dashboard-only routes', hooks: [at(AUTH_HOOKS.principalTypeEnforced, (enforced, { allowed }) => (allowed.includes('dashboard') ? false : enforced))] },
+  { kind: 'defect', id: 'auth.expired-key-wrong-code', area: 'auth', description: 'the exchange answers an expired key with 401 REVOKED_API_KEY', hooks: [at(AUTH_HOOKS.keyRefusal, (error, { state }) => (state === 'expired' ? new ApiError('REVOKED_API_KEY', 'integration key has been revoked') : error))] },
+  { kind: 'defect', id: 'auth.token-dies-early', area: 'auth', description: 'a token is refused after half of its announced `expires_in`', hooks: [at(AUTH_HOOKS.tokenLifetimeSeconds, (seconds) => seconds / 2)] },
 ];
 
 const EXCHANGE = ['exchangeIntegrationToken'] as const;

@@ -10,6 +10,7 @@ import { ApiError, invalidToken } from '../../kernel/errors.js';
 import type { Principal } from '../../kernel/http/types.js';
 import type { Authenticator } from '../../kernel/http/contract-routes.js';
 import type { TenantStore } from '../tenants/index.js';
+import { AUTH_HOOKS } from './auth.hooks.js';
 import { keyState, type IntegrationKeyRecord, type KeyStore } from './key.store.js';
 import type { TokenService } from './tokens.js';
 
@@ -73,15 +74,11 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
   const usableKey = async (secret: string): Promise<IntegrationKeyRecord> => {
     const key = await keys.bySecret(secret);
     if (!key || !(await tenants.get(key.tenantId))) {
-      // defect injection (SIM_DEFECTS): auth.unknown-key-wrong-code answers an unknown key with 403.
-      if (deps.defects.has('auth.unknown-key-wrong-code')) throw ApiError.misfiled(403, 'INVALID_API_KEY', 'integration key is not recognised');
-      throw keyError('INVALID_API_KEY', 'integration key is not recognised');
+      throw deps.defects.at(AUTH_HOOKS.keyRefusal, keyError('INVALID_API_KEY', 'integration key is not recognised'), { state: 'unknown' });
     }
     const state = keyState(key, deps.clocks.of(key.tenantId).now());
-    if (state === 'revoked') throw keyError('REVOKED_API_KEY', 'integration key has been revoked');
-    // defect injection (SIM_DEFECTS): auth.expired-key-wrong-code answers an expired key as a revoked one.
-    if (state === 'expired' && deps.defects.has('auth.expired-key-wrong-code')) throw keyError('REVOKED_API_KEY', 'integration key has been revoked');
-    if (state === 'expired') throw keyError('EXPIRED_API_KEY', 'integration key has expired');
+    if (state === 'revoked') throw deps.defects.at(AUTH_HOOKS.keyRefusal, keyError('REVOKED_API_KEY', 'integration key has been revoked'), { state });
+    if (state === 'expired') throw deps.defects.at(AUTH_HOOKS.keyRefusal, keyError('EXPIRED_API_KEY', 'integration key has expired'), { state });
     return key;
   };
 
@@ -103,9 +100,7 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
     const key = await keys.get(claims.sub!);
     if (!key || key.tenantId !== claims.tenant_id) throw invalidToken("bearer token's integration key no longer exists");
     const state = keyState(key, deps.clocks.of(key.tenantId).now());
-    // defect injection (SIM_DEFECTS): auth.revoked-key-tokens-valid lets the tokens of a revoked key through.
-    const revokedButLetThrough = state === 'revoked' && deps.defects.has('auth.revoked-key-tokens-valid');
-    if (state !== 'active' && !revokedButLetThrough) throw invalidToken(`bearer token's integration key has ${state === 'revoked' ? 'been revoked' : 'expired'}`);
+    if (!deps.defects.at(AUTH_HOOKS.bearerKeyHonoured, state === 'active', { state })) throw invalidToken(`bearer token's integration key has ${state === 'revoked' ? 'been revoked' : 'expired'}`);
     return { ...principalOfKey(key), scopes: claims.scopes };
   };
 
@@ -132,19 +127,17 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
       [principal, matched] = [await fromBearer(authorization), byBearer];
     } else if (byLegacy && deps.config.allowApiKeyFallback && apiKey) {
       [principal, matched] = [await fromLegacyPair(headers), byLegacy];
-    } else if (authorization === undefined && deps.defects.has('auth.missing-bearer-wrong-code')) {
-      // defect injection (SIM_DEFECTS): auth.missing-bearer-wrong-code answers a call without bearer 400 MISSING_API_KEY.
-      throw new ApiError('MISSING_API_KEY', 'x-api-key header is required');
     } else {
       // Decision 1: no bearer is an invalid bearer. With the fallback off, the legacy pair alone is too.
-      throw invalidToken(
+      const refusal = invalidToken(
         byLegacy && apiKey ? 'Authorization: Bearer <access_token> is required (the x-api-key + x-org-id fallback is disabled)' : 'Authorization: Bearer <access_token> is required',
       );
+      throw deps.defects.at(AUTH_HOOKS.noCredentialsRefusal, refusal, { authorization });
     }
 
-    // defect injection (SIM_DEFECTS): auth.org-header-trusted lets x-org-id beside a bearer switch the call to any existing tenant.
-    const orgId = deps.defects.has('auth.org-header-trusted') && matched === byBearer ? headers['x-org-id']?.trim() : undefined;
-    if (orgId && (await tenants.get(orgId))) principal = { ...principal, tenantId: orgId };
+    // Spec 5: the credential names the tenant; no header switches it (unless a deviation names one here).
+    const override = deps.defects.at(AUTH_HOOKS.tenantOverride, undefined, { orgHeader: headers['x-org-id']?.trim(), byBearer: matched === byBearer });
+    if (override && (await tenants.get(override))) principal = { ...principal, tenantId: override };
 
     // Spec 5.4: a scope named in the matched requirement (ship:upload on carrier agreements).
     const required = plan.scopes.get(matched) ?? [];
@@ -158,10 +151,7 @@ export function createAuthenticator(deps: KernelDeps, keys: KeyStore, tokens: To
 
     // Spec 5.4: billing setup requires principal type integration.
     const types = op.operation['x-principal-types'];
-    // defect injection (SIM_DEFECTS): auth.principal-not-enforced skips the principal-type check.
-    // defect injection (SIM_DEFECTS): auth.dashboard-route-open skips it on dashboard-only routes (spec 5.5).
-    const dashboardOpen = deps.defects.has('auth.dashboard-route-open') && Array.isArray(types) && types.includes('dashboard');
-    if (Array.isArray(types) && !types.includes(principal.type) && !deps.defects.has('auth.principal-not-enforced') && !dashboardOpen) {
+    if (Array.isArray(types) && !types.includes(principal.type) && deps.defects.at(AUTH_HOOKS.principalTypeEnforced, true, { allowed: types })) {
       const allowed = types.filter((t): t is string => typeof t === 'string');
       throw new ApiError('PRINCIPAL_DENIED', `principal type must be ${allowed.join(' or ')}`, {
         required: allowed.length === 1 ? allowed[0] : allowed,

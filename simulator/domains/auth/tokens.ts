@@ -5,11 +5,10 @@
 import { decodeJwt, decodeProtectedHeader, errors, importJWK, jwtVerify, SignJWT, type JWK, type JWTVerifyGetKey } from 'jose';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { invalidToken } from '../../kernel/errors.js';
+import { ALL_TOKEN_CHECKS, AUTH_HOOKS } from './auth.hooks.js';
 import type { SigningKeyStore } from './signing-key.store.js';
 
 export const TOKEN_TTL_SECONDS = 3600;
-/** Defects that alter what verification accepts (auth.defects.ts). */
-const AUTH_VERIFY_DEFECTS = ['auth.alg-none-accepted', 'auth.foreign-issuer-unverified', 'auth.foreign-key-accepted', 'auth.expired-token-accepted', 'auth.signature-not-verified'];
 const ISSUER = 'tcfa-sandbox';
 
 export type TokenPrincipalType = 'integration' | 'dashboard';
@@ -41,7 +40,7 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
     if (Array.isArray(payload.scopes)) Object.freeze(payload.scopes);
     verified.set(token, Object.freeze(payload));
   };
-  /** The key a token's own `jwk` header names, else the sandbox's: only ever used with the defect below on. */
+  /** The key a token's own `jwk` header names, else the sandbox's: only ever used with `ownKeyOnly` off. */
   const embeddedKeyOrOwn: JWTVerifyGetKey = async (header) =>
     typeof header.jwk === 'object' && header.jwk !== null ? importJWK(header.jwk as JWK, 'HS256') : signingKeys.current();
 
@@ -53,8 +52,7 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
         .setIssuer(ISSUER)
         .setJti(deps.ids.uuid())
         .setIssuedAt(iat)
-        // defect injection (SIM_DEFECTS): auth.token-dies-early makes the token live half of the announced expires_in.
-        .setExpirationTime(iat + (deps.defects.has('auth.token-dies-early') ? TOKEN_TTL_SECONDS / 2 : TOKEN_TTL_SECONDS));
+        .setExpirationTime(iat + deps.defects.at(AUTH_HOOKS.tokenLifetimeSeconds, TOKEN_TTL_SECONDS));
       if (input.keyId !== null) jwt.setSubject(input.keyId);
       return jwt.sign(await signingKeys.current());
     },
@@ -68,33 +66,34 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
         verified.clear();
         verifiedUnder = secret;
       }
-      // The defects below change what verification accepts: with any of them on, nothing is remembered.
-      const cacheable = !AUTH_VERIFY_DEFECTS.some((id) => deps.defects.has(id));
+      // What verification checks (all, unless a deviation turns one off): with any off, nothing is remembered.
+      const checks = deps.defects.at(AUTH_HOOKS.tokenChecks, ALL_TOKEN_CHECKS);
+      const cacheable = checks === ALL_TOKEN_CHECKS;
       const cached = cacheable ? verified.get(token) : undefined;
       if (cached) {
         // jose's own rule (exp <= now is expired) on the sandbox clock, as the full verification below.
         if (typeof cached.exp !== 'number' || cached.exp <= Math.floor(deps.clock.now() / 1000)) throw invalidToken('bearer token has expired; exchange the integration key again');
         payload = cached;
       } else try {
-        // defect injection (SIM_DEFECTS): auth.alg-none-accepted reads the claims of an unsigned (`alg: none`) token.
-        if (deps.defects.has('auth.alg-none-accepted') && /^none$/i.test(String(decodeProtectedHeader(token).alg))) payload = decodeJwt(token);
-        // defect injection (SIM_DEFECTS): auth.foreign-issuer-unverified takes a token of another issuer as the identity provider's, unverified.
-        else if (deps.defects.has('auth.foreign-issuer-unverified') && decodeJwt(token).iss !== ISSUER) payload = decodeJwt(token);
-        // defect injection (SIM_DEFECTS): auth.foreign-key-accepted verifies with the key the token embeds in its `jwk` header.
-        else ({ payload } = await jwtVerify(token, deps.defects.has('auth.foreign-key-accepted') ? embeddedKeyOrOwn : secret, {
+        // Unchecked, an unsigned (`alg: none`) token's claims are read as they are.
+        if (!checks.unsignedRefused && /^none$/i.test(String(decodeProtectedHeader(token).alg))) payload = decodeJwt(token);
+        // Unchecked, a token of another issuer is taken as the identity provider's, unverified.
+        else if (!checks.issuerVerified && decodeJwt(token).iss !== ISSUER) payload = decodeJwt(token);
+        // Unchecked, the key the token embeds in its `jwk` header verifies it.
+        else ({ payload } = await jwtVerify(token, checks.ownKeyOnly ? secret : embeddedKeyOrOwn, {
           algorithms: ['HS256'],
           issuer: ISSUER,
           requiredClaims: ['exp', 'iat', 'jti'],
           // A tenant's clock is never behind the sandbox clock: expired here is expired for every tenant;
           // the tenant's own clock is checked once the claims are known, below.
           currentDate: new Date(deps.clock.now()),
-          // defect injection (SIM_DEFECTS): auth.expired-token-accepted never finds a token expired.
-          clockTolerance: deps.defects.has('auth.expired-token-accepted') ? Number.MAX_SAFE_INTEGER : 0,
+          // Unchecked, no token is ever found expired.
+          clockTolerance: checks.expiryChecked ? 0 : Number.MAX_SAFE_INTEGER,
         }));
         if (cacheable) remember(token, payload);
       } catch (error) {
-        // defect injection (SIM_DEFECTS): auth.signature-not-verified reads the claims of a token whose signature does not match.
-        if (deps.defects.has('auth.signature-not-verified') && error instanceof errors.JWSSignatureVerificationFailed) payload = decodeJwt(token);
+        // Unchecked, the claims of a token whose signature does not match are read as they are.
+        if (!checks.signatureVerified && error instanceof errors.JWSSignatureVerificationFailed) payload = decodeJwt(token);
         else if (error instanceof errors.JWTExpired) throw invalidToken('bearer token has expired; exchange the integration key again');
         else throw invalidToken('bearer token is invalid');
       }
@@ -108,7 +107,7 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
       if (!wellFormed) throw invalidToken('bearer token is invalid');
       // Expiry on the tenant's own clock: advancing one tenant's time expires only that tenant's tokens.
       const tenantNow = Math.floor(deps.clocks.of(tenant_id).now() / 1000);
-      if (!deps.defects.has('auth.expired-token-accepted') && typeof payload.exp === 'number' && payload.exp <= tenantNow) {
+      if (checks.expiryChecked && typeof payload.exp === 'number' && payload.exp <= tenantNow) {
         throw invalidToken('bearer token has expired; exchange the integration key again');
       }
       return payload as unknown as TokenClaims;

@@ -1,11 +1,14 @@
-// The billing domain's injectable defects (README "Defect injection"): `billing.new-customer-each-call` and
-// `billing.inactive-tenant-served` are lines in setup-session.routes.ts; the content-type defect only changes what is sent.
+// The billing domain's deviations (README "Defect injection"), as data: `billing.new-customer-each-call` and
+// `billing.inactive-tenant-served` are rules at the hook points of billing.hooks.ts (setup-session.routes.ts
+// decides there); the content-type defect only changes what is sent.
 import type { DefectEntry, ResponseDefect } from '../../kernel/defects.js';
+import { at } from '../../kernel/deviations.js';
+import { BILLING_HOOKS } from './billing.hooks.js';
 
 export const BILLING_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'billing.wrong-content-type', area: 'billing', description: 'billing setup answers text/plain' },
-  { kind: 'defect', id: 'billing.new-customer-each-call', area: 'billing', description: 'every billing setup creates a new payment customer' },
-  { kind: 'defect', id: 'billing.inactive-tenant-served', area: 'billing', description: 'billing setup serves a suspended tenant' },
+  { kind: 'defect', id: 'billing.new-customer-each-call', area: 'billing', description: 'every billing setup creates a new payment customer', hooks: [at(BILLING_HOOKS.customerReused, () => false)] },
+  { kind: 'defect', id: 'billing.inactive-tenant-served', area: 'billing', description: 'billing setup serves a suspended tenant', hooks: [at(BILLING_HOOKS.activeTenantRequired, () => false)] },
 ];
 
 export const BILLING_RESPONSE_DEFECTS: readonly ResponseDefect[] = [

@@ -6,6 +6,7 @@ import { NO_DEFECTS, type Defects } from '../../kernel/defects.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
 import type { TenantStore } from '../tenants/index.js';
 import type { BillingStore } from './billing.store.js';
+import { BILLING_HOOKS } from './billing.hooks.js';
 
 export function setupSessionRoutes(billing: BillingStore, tenants: TenantStore, defects: Defects = NO_DEFECTS) {
   return {
@@ -14,21 +15,18 @@ export function setupSessionRoutes(billing: BillingStore, tenants: TenantStore, 
       if (!tenant) throw invalidToken("bearer token's tenant no longer exists");
       // Spec 4.1: "tenant must be active". The operation documents 403 with PRINCIPAL_DENIED only: a
       // principal of an inactive tenant is a principal not allowed to set up billing.
-      if (tenant.status !== 'active') {
-        // defect injection (SIM_DEFECTS): billing.inactive-tenant-served serves billing setup to a suspended tenant.
-        if (!defects.has('billing.inactive-tenant-served')) {
-          throw new ApiError('PRINCIPAL_DENIED', `the tenant is ${tenant.status}; billing setup requires an active tenant`, {
-            required: 'active',
-            actual: tenant.status,
-            subject: 'tenantStatus',
-          });
-        }
+      if (tenant.status !== 'active' && defects.at(BILLING_HOOKS.activeTenantRequired, true)) {
+        throw new ApiError('PRINCIPAL_DENIED', `the tenant is ${tenant.status}; billing setup requires an active tenant`, {
+          required: 'active',
+          actual: tenant.status,
+          subject: 'tenantStatus',
+        });
       }
       const billingEmail = request.body?.billingEmail ?? null;
 
       let paymentCustomerId = tenant.paymentCustomerId;
-      if (defects.has('billing.new-customer-each-call')) {
-        // defect injection (SIM_DEFECTS): billing.new-customer-each-call never reuses the tenant's customer.
+      if (!defects.at(BILLING_HOOKS.customerReused, true)) {
+        // A customer that is not reused: a new one for this call, linked to the tenant in place of its own.
         paymentCustomerId = (await billing.putCustomer({ tenantId: tenant.id, email: billingEmail })).id;
         await tenants.update(tenant.id, (t) => ({ ...t, paymentCustomerId }));
       } else if (paymentCustomerId === null) {

@@ -1,13 +1,26 @@
 // The job machine against the contract's job lifecycle (spec 3.1; `x-lifecycle: job` on JobStatus). Only
 // the state sets are compared, so a new move between existing states (a resume after a restart) keeps this
-// passing; a new or dropped state, or a change of what is terminal, does not.
+// passing; a new or dropped state, or a change of what is terminal, does not. Then the table under each
+// deviation of the catalogue that changes its rows (testing/machine-deviations.ts).
 import { describe, expect, it } from 'vitest';
+import { DEFECT_CATALOGUE } from '../../control/defects.catalogue.js';
 import { compareMachineWithContract, machineMatchesContract } from '../../testing/machine-contract.js';
-import { jobMachine } from './job.machine.js';
+import { checkMachineDeviations } from '../../testing/machine-deviations.js';
+import { jobMachine, type JobAction } from './job.machine.js';
+
+const JOB_ACTIONS: readonly JobAction[] = ['start', 'resume', 'succeed', 'fail'];
 
 describe('the job machine', () => {
   it('has the states and terminal states of the contract job lifecycle in every version', () => {
     expect(machineMatchesContract(jobMachine, 'job')).toEqual(['v1.3.0', 'v1.2.0', 'v1.1.0']);
+  });
+});
+
+describe('the job machine under its deviations', () => {
+  it('answers what its table in force says, with each defect or variant that changes its rows on', () => {
+    const report = checkMachineDeviations(jobMachine, JOB_ACTIONS, DEFECT_CATALOGUE, [undefined]);
+    expect(report.entries.sort()).toEqual(['jobs.failed-reads-completed', 'jobs.stuck-pending']);
+    expect(report.problems).toEqual([]);
   });
 });
 

@@ -1,18 +1,20 @@
 // The background worker (spec 3.1) on the tenants' virtual clocks. A job starts config.jobStartDelayMs after
 // it was enqueued (PENDING -> PROCESSING), its type's processor runs, and it ends no earlier than
 // config.jobProcessingMs after it started (-> COMPLETED with progress 100, or FAILED with the error's
-// message). Every transition goes through the machine table and is a compare-and-set on the job's
-// revision, so two workers (or instances) cannot both move one job; each is flushed before anything else
-// happens, so a crash never loses a state a client has seen, and the finished event fires only once the
-// terminal state is durable. A restart resumes every PENDING and PROCESSING job. With several instances on
-// one database (issue 17) a job runs where its lease is (kernel/lease-keeper.ts): the instance that created
-// it, or the one that took it over when that instance stopped renewing its leases.
+// message). Every transition goes through the machine table in force (the job table with the rows of the
+// deviations that are on, jobs.defects.ts) and is a compare-and-set on the job's revision, so two workers
+// (or instances) cannot both move one job; each is flushed before anything else happens, so a crash never
+// loses a state a client has seen, and the finished event fires only once the terminal state is durable. A
+// restart resumes every PENDING and PROCESSING job. With several instances on one database (issue 17) a job
+// runs where its lease is (kernel/lease-keeper.ts): the instance that created it, or the one that took it
+// over when that instance stopped renewing its leases.
 import type { KernelDeps } from '../../kernel/deps.js';
 import { leaseKeeper } from '../../kernel/lease-keeper.js';
-import { transition } from '../../kernel/machine.js';
-import { jobMachine, pickUpAction } from './job.machine.js';
+import { canTransition, transition } from '../../kernel/machine.js';
+import { jobMachine, pickUpAction, type JobAction } from './job.machine.js';
 import { toFinishedJob } from './job.response.js';
 import { emptyReconciliation, emptySkippedRows, zeroOutcomes, type JobStore } from './job.store.js';
+import { JOBS_HOOKS } from './jobs.hooks.js';
 import type { FinishedJob, JobOutcome, JobProcessor, JobRecord, JobType } from './jobs.types.js';
 
 type Settled = { ok: true; outcome: JobOutcome } | { ok: false; error: string };
@@ -21,16 +23,6 @@ type Settled = { ok: true; outcome: JobOutcome } | { ok: false; error: string };
 export function failureMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
   return message.trim() || 'the job failed without a message';
-}
-
-/**
- * defect injection (SIM_DEFECTS): jobs.failed-reads-completed ends a failed job COMPLETED (its error kept);
- * jobs.failed-without-error ends it FAILED with error null. The job and its job.failed delivery show both.
- */
-function withFailureDefects(defects: KernelDeps['defects'], failed: JobRecord): JobRecord {
-  if (defects.has('jobs.failed-reads-completed')) return { ...failed, status: 'COMPLETED' };
-  if (defects.has('jobs.failed-without-error')) return { ...failed, error: null };
-  return failed;
 }
 
 export function createWorker(deps: KernelDeps, jobs: JobStore) {
@@ -45,8 +37,12 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
   let stopped = false;
   const leases = leaseKeeper(deps.store, 'job', log);
   const clockOf = (job: Pick<JobRecord, 'tenantId'>) => deps.clocks.of(job.tenantId);
-  // defect injection (SIM_DEFECTS): jobs.updated-at-frozen keeps updatedAt at its creation value through transitions.
-  const save = (job: JobRecord) => jobs.update(deps.defects.has('jobs.updated-at-frozen') ? { ...job, updatedAt: job.createdAt } : job);
+  // Not kernel move(): a worker's move is made once, by whichever worker saves first. A lost compare-and-set
+  // means another worker (or instance) made it, or a reset removed the job: there is nothing to decide
+  // again, where move() would load and judge once more (and answer 409 for a job already moved).
+  const save = (job: JobRecord) => jobs.update(deps.defects.at(JOBS_HOOKS.savedJob, job));
+  /** The job's next state by the table in force (the deviations that are on apply their rows). */
+  const next = (job: JobRecord, action: JobAction) => transition(jobMachine, job.status, action, undefined, {}, deps.defects);
 
   const waitUntil = (job: JobRecord, whenMs: number) =>
     new Promise<void>((resolve) => {
@@ -89,6 +85,12 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
     }
   };
 
+  /** A job whose worker failed, as the table in force ends it (spec 2.2: FAILED with the failure's message). */
+  const failedJob = (job: JobRecord, error: string, now: string): JobRecord => {
+    const status = next(job, 'fail');
+    return { ...job, status, error: deps.defects.at(JOBS_HOOKS.failureError, error, { status }), updatedAt: now, finishedAt: now };
+  };
+
   const finish = async (jobId: string, settled: Settled) => {
     const job = await jobs.get(jobId);
     if (!job || job.status !== 'PROCESSING') return; // reset, or finished elsewhere
@@ -96,7 +98,7 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
     const ended: JobRecord = settled.ok
       ? {
           ...job,
-          status: transition(jobMachine, job.status, 'succeed', undefined),
+          status: next(job, 'succeed'),
           progress: 100,
           result: settled.outcome.result,
           reconciliation: { ...emptyReconciliation(), ...settled.outcome.reconciliation },
@@ -107,10 +109,10 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
           updatedAt: now,
           finishedAt: now,
         }
-      : { ...job, status: transition(jobMachine, job.status, 'fail', undefined), error: settled.error, updatedAt: now, finishedAt: now };
+      : failedJob(job, settled.error, now);
     // The terminal state and the pending notice are one write: a crash before the listeners ran (webhook
     // delivery, file clean-up) is caught up by the next start instead of losing the webhook for good.
-    const saved = await save({ ...(settled.ok ? ended : withFailureDefects(deps.defects, ended)), noticePending: true });
+    const saved = await save({ ...ended, noticePending: true });
     if (!saved) return; // another worker finished it
     await deps.store.flush();
     await announce(saved);
@@ -130,11 +132,12 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
   const run = async (jobId: string, gen: number) => {
     const job = await jobs.get(jobId);
     if (gen !== generation || !job || jobMachine.terminal.includes(job.status)) return;
-    // defect injection (SIM_DEFECTS): jobs.stuck-pending never starts a job.
-    if (job.status === 'PENDING' && deps.defects.has('jobs.stuck-pending')) return;
+    // start (PENDING) or resume (PROCESSING, caught by a restart: it runs again from the start). A job the
+    // table in force does not let move stays where it is (background work: there is no one to answer 409).
+    const action = pickUpAction(job.status);
+    if (!canTransition(jobMachine, job.status, action, deps.defects)) return;
     const now = clockOf(job).nowIso();
-    // start (PENDING) or resume (PROCESSING, caught by a restart: it runs again from the start).
-    const started = await save({ ...job, status: transition(jobMachine, job.status, pickUpAction(job.status), undefined), progress: 0, startedAt: now, updatedAt: now });
+    const started = await save({ ...job, status: next(job, action), progress: 0, startedAt: now, updatedAt: now });
     if (!started) return; // another worker picked it up
     await deps.store.flush();
     const settled = await runProcessor(started);

@@ -1,25 +1,29 @@
-// The jobs domain's injectable defects (README "Defect injection"). Behaviour defects are one
-// `defects.has('<id>')` line where the behaviour lives (job.worker.ts, jobs.routes.ts); the ones that only
-// change what is sent are below, applied to the final getJob / listJobs responses.
+// The jobs domain's deviations (README "Defect injection"), as data: rows of the job table (applied by
+// transition() in the worker), rules at the hook points of jobs.hooks.ts, and below them the ones that only
+// change what is sent, applied to the final getJob / listJobs responses.
 import { isBodyObject, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
+import { at } from '../../kernel/deviations.js';
+import { deviateMachine } from '../../kernel/machine.js';
+import { jobMachine } from './job.machine.js';
+import { JOBS_HOOKS } from './jobs.hooks.js';
 
 export const JOBS_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'job.missing-required-field', area: 'jobs', description: 'getJob and listJobs items lack `reconciliation`' },
   { kind: 'defect', id: 'job.wrong-status-enum', area: 'jobs', description: 'a COMPLETED job reads `status: "DONE"`' },
   { kind: 'defect', id: 'jobs.list-count-missing', area: 'jobs', description: 'listJobs drops `count`' },
   { kind: 'defect', id: 'error.wrong-code', area: 'errors', description: "getJob's 404 carries code `JOB_NOT_FOUND`" },
-  { kind: 'defect', id: 'isolation.tenant-leak', area: 'isolation', description: "getJob serves another tenant's job" },
-  { kind: 'defect', id: 'jobs.updated-at-frozen', area: 'jobs', description: 'updatedAt keeps its creation value through transitions' },
+  { kind: 'defect', id: 'isolation.tenant-leak', area: 'isolation', description: "getJob serves another tenant's job", hooks: [at(JOBS_HOOKS.readScopedToTenant, () => false)] },
+  { kind: 'defect', id: 'jobs.updated-at-frozen', area: 'jobs', description: 'updatedAt keeps its creation value through transitions', hooks: [at(JOBS_HOOKS.savedJob, (job) => (job.updatedAt === job.createdAt ? job : { ...job, updatedAt: job.createdAt }))] },
   { kind: 'defect', id: 'jobs.progress-not-100', area: 'jobs', description: 'a COMPLETED job reports progress 90' },
-  { kind: 'defect', id: 'jobs.stuck-pending', area: 'jobs', description: 'the worker never starts jobs' },
-  { kind: 'defect', id: 'jobs.failed-reads-completed', area: 'jobs', description: 'a job whose worker failed ends COMPLETED (its error kept) instead of FAILED' },
-  { kind: 'defect', id: 'jobs.failed-without-error', area: 'jobs', description: 'a FAILED job (and its job.failed delivery) carries error null' },
+  { kind: 'defect', id: 'jobs.stuck-pending', area: 'jobs', description: 'the worker never starts jobs', machine: [deviateMachine(jobMachine, { remove: [{ from: ['PENDING'], action: 'start' }] })] },
+  { kind: 'defect', id: 'jobs.failed-reads-completed', area: 'jobs', description: 'a job whose worker failed ends COMPLETED (its error kept) instead of FAILED', machine: [deviateMachine(jobMachine, { add: [{ from: ['PROCESSING'], action: 'fail', to: 'COMPLETED' }] })] },
+  { kind: 'defect', id: 'jobs.failed-without-error', area: 'jobs', description: 'a FAILED job (and its job.failed delivery) carries error null', hooks: [at(JOBS_HOOKS.failureError, (error, { status }) => (status === 'FAILED' ? null : error))] },
   { kind: 'defect', id: 'jobs.completed-then-processing', area: 'jobs', description: 'a COMPLETED job reads PROCESSING again on the next read' },
-  { kind: 'defect', id: 'jobs.list-filter-ignored', area: 'jobs', description: 'the `status` filter of listJobs is ignored' },
-  { kind: 'defect', id: 'jobs.type-filter-stale-enum', area: 'jobs', description: 'listJobs refuses `type=notification_digest` / `notification_event` with 400 (its enum lags the contract)' },
-  { kind: 'defect', id: 'pagination.offset-gap', area: 'pagination', description: 'listJobs skips one record at each offset > 0' },
-  { kind: 'defect', id: 'pagination.duplicate', area: 'pagination', description: 'listJobs repeats the last record of the previous page' },
-  { kind: 'defect', id: 'limits.queue-cap-off', area: 'limits', description: 'queue-admission caps are not enforced' },
+  { kind: 'defect', id: 'jobs.list-filter-ignored', area: 'jobs', description: 'the `status` filter of listJobs is ignored', hooks: [at(JOBS_HOOKS.statusFilter, () => undefined)] },
+  { kind: 'defect', id: 'jobs.type-filter-stale-enum', area: 'jobs', description: 'listJobs refuses `type=notification_digest` / `notification_event` with 400 (its enum lags the contract)', hooks: [at(JOBS_HOOKS.typeFilterAccepted, (accepted, { type }) => (type?.startsWith('notification_') ? false : accepted))] },
+  { kind: 'defect', id: 'pagination.offset-gap', area: 'pagination', description: 'listJobs skips one record at each offset > 0', hooks: [at(JOBS_HOOKS.pageStart, (start, { offset }) => (offset > 0 ? offset + 1 : start))] },
+  { kind: 'defect', id: 'pagination.duplicate', area: 'pagination', description: 'listJobs repeats the last record of the previous page', hooks: [at(JOBS_HOOKS.pageStart, (start, { offset }) => (offset > 0 && start === offset ? offset - 1 : start))] },
+  { kind: 'defect', id: 'limits.queue-cap-off', area: 'limits', description: 'queue-admission caps are not enforced', hooks: [at(JOBS_HOOKS.queueCapsEnforced, () => false)] },
 ];
 
 const JOB_READS = ['getJob', 'listJobs'] as const;

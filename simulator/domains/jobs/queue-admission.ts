@@ -6,6 +6,7 @@ import { rateLimitedError } from '../../kernel/http/rate-limit.js';
 import type { QueueCaps, TenantStore } from '../tenants/index.js';
 import type { JobRecord, QueueFamily } from './jobs.types.js';
 import type { JobStore } from './job.store.js';
+import { JOBS_HOOKS } from './jobs.hooks.js';
 
 type QueueBucket = 'queue_total' | 'queue_upload' | 'queue_sima' | 'preview_inflight';
 
@@ -40,8 +41,7 @@ export function queueAdmission(deps: KernelDeps, jobs: JobStore, tenants: Tenant
   return {
     /** Throws 429 RATE_LIMITED when one more job of this family would exceed a cap. */
     async admit(tenantId: string, family: QueueFamily, keyId: string | null): Promise<void> {
-      // defect injection (SIM_DEFECTS): limits.queue-cap-off admits every job.
-      if (deps.defects.has('limits.queue-cap-off')) return;
+      if (!deps.defects.at(JOBS_HOOKS.queueCapsEnforced, true)) return;
       const caps = (await tenants.settings(tenantId)).queueCaps;
       // The family's own cap first: it names the more specific reason to wait.
       const familyCap = FAMILY_CAP[family];

@@ -5,7 +5,9 @@ import type { KernelDeps } from '../../kernel/deps.js';
 import { nameUuid } from '../../kernel/ids.js';
 import { deliveryPayload } from './delivery.response.js';
 import type { Dispatcher } from './dispatcher.js';
+import { webhookChaosOf } from './webhook-chaos.js';
 import type { WebhookStore } from './webhook.store.js';
+import { WEBHOOKS_HOOKS } from './webhooks.hooks.js';
 import type { FinishedJob, WebhookEvent } from './webhooks.types.js';
 
 /** Namespace of delivery ids (a fixed random UUID of this sandbox's). */
@@ -30,16 +32,15 @@ export function deliveriesOnJobEnd(deps: KernelDeps, store: WebhookStore, dispat
     const config = await store.config(job.id);
     if (!config || config.tenantId !== tenantId) return;
     const event: WebhookEvent = job.status === 'COMPLETED' ? 'job.completed' : 'job.failed';
-    // defect injection (SIM_DEFECTS): webhooks.event-filter-ignored sends every event, subscribed or not.
-    if (!config.events.includes(event) && !deps.defects.has('webhooks.event-filter-ignored')) return;
+    if (!deps.defects.at(WEBHOOKS_HOOKS.eventSent, config.events.includes(event), { event })) return;
     // A job ends once; a repeated notice must not send a second delivery. The id is a function of the job
     // and the event, so even two notices at once (two instances) create one delivery: the second create() is refused.
     const id = nameUuid(DELIVERY_NAMESPACE, `${job.id}/${event}`);
     if (await store.delivery(id)) return;
     const createdAt = deps.clocks.of(tenantId).nowIso();
-    // Webhook chaos of the tenant (kernel/defects.ts; off by default): a delayed first attempt, and pairs
+    // Webhook chaos of the tenant (webhook-chaos.ts; off by default): a delayed first attempt, and pairs
     // of deliveries swapped (the first held until the next one has gone, or REORDER_HOLD_MS at most).
-    const chaos = deps.defects.chaos(tenantId);
+    const chaos = webhookChaosOf(deps.defects, tenantId);
     const firstAttempt = Date.parse(createdAt) + chaos.delaySeconds * 1000;
     const overtaken = chaos.reorder ? held.get(tenantId) : undefined;
     const hold = chaos.reorder && overtaken === undefined;

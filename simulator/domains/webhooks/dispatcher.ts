@@ -8,13 +8,14 @@ import { createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { leaseKeeper } from '../../kernel/lease-keeper.js';
-import { OLD_TIMESTAMP_SECONDS } from '../../kernel/defects.js';
 import { transition } from '../../kernel/machine.js';
 import { actionAfter, deliveryMachine, RETRY_GAPS_MS } from './delivery.machine.js';
 import { isAllowedTarget } from './ssrf.js';
 import type { SecretBox } from './secret-box.js';
 import { AttemptInterrupted, sendAttempt, type AttemptResult, type Resolve } from './transport.js';
+import { OLD_TIMESTAMP_SECONDS, webhookChaosOf } from './webhook-chaos.js';
 import type { StoredDelivery, WebhookStore } from './webhook.store.js';
+import { WEBHOOKS_HOOKS, type SignatureScheme } from './webhooks.hooks.js';
 import type { DeliveryAttempt } from './webhooks.types.js';
 
 export interface DispatcherOptions {
@@ -28,8 +29,14 @@ export interface DispatcherOptions {
 export const signature = (secret: string, timestamp: number, body: string) =>
   `v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 
-/** What the webhooks.bad-signature defect sends: the body alone signed, without the timestamp. */
+/** The `body-only` scheme (a defect's, or chaos `badSignature`): the body alone signed, without the timestamp. */
 const bodyOnlySignature = (secret: string, body: string) => `v1=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+/** The X-SVC-Signature header of an attempt signed by `scheme` (none: no header). */
+function signatureHeader(scheme: SignatureScheme, secret: string, timestamp: number, body: string): { 'X-SVC-Signature'?: string } {
+  if (scheme === 'none') return {};
+  return { 'X-SVC-Signature': scheme === 'body-only' ? bodyOnlySignature(secret, body) : signature(secret, timestamp, body) };
+}
 
 export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets: SecretBox, options: DispatcherOptions) {
   const scheduled = new Map<string, () => void>();
@@ -71,24 +78,21 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
     return attempt;
   };
 
+  /** Chaos `badSignature` signs the body alone; the deviations in force may change the scheme again. */
   const headersFor = (delivery: StoredDelivery, number: number, timestamp: number, secret: string | null, badSignature = false) => ({
     'Content-Type': 'application/json',
     'User-Agent': 'svc-sandbox-webhooks/1',
-    // defect injection (SIM_DEFECTS): webhooks.wrong-event-header names an event that does not exist.
-    'X-SVC-Event': deps.defects.has('webhooks.wrong-event-header') ? 'job.finished' : delivery.event,
+    'X-SVC-Event': deps.defects.at(WEBHOOKS_HOOKS.eventHeader, delivery.event),
     'X-SVC-Timestamp': String(timestamp),
     'X-SVC-Delivery-ID': delivery.id,
     'X-SVC-Attempt': String(number),
-    // defect injection (SIM_DEFECTS): webhooks.missing-signature sends no signature; webhooks.bad-signature signs the body alone.
-    ...(secret === null || deps.defects.has('webhooks.missing-signature')
-      ? {}
-      : { 'X-SVC-Signature': deps.defects.has('webhooks.bad-signature') || badSignature ? bodyOnlySignature(secret, delivery.body) : signature(secret, timestamp, delivery.body) }),
+    ...(secret === null ? {} : signatureHeader(deps.defects.at(WEBHOOKS_HOOKS.signatureScheme, badSignature ? 'body-only' : 'timestamped'), secret, timestamp, delivery.body)),
   });
 
-  /** defect injection (SIM_DEFECTS): webhooks.delivery-id-changes sends every attempt under a new delivery id (header and body). */
+  /** The delivery as this attempt sends it: under the id in force (header and body), the stored one unless a deviation changes it. */
   const asSent = (delivery: StoredDelivery): StoredDelivery => {
-    if (!deps.defects.has('webhooks.delivery-id-changes')) return delivery;
-    const id = deps.ids.uuid();
+    const id = deps.defects.at(WEBHOOKS_HOOKS.attemptDeliveryId, delivery.id, { newId: () => deps.ids.uuid() });
+    if (id === delivery.id) return delivery;
     return { ...delivery, id, body: JSON.stringify({ ...JSON.parse(delivery.body), id }) };
   };
 
@@ -110,8 +114,8 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
     // Attempts are appended only when they end: one cut off by a crash is retried with the same number.
     const number = delivery.attempts.length + 1;
     const startedAt = clock.now();
-    // Webhook chaos of the tenant (PUT /_sim/tenants/{id}/faults; off by default): see kernel/defects.ts.
-    const chaos = deps.defects.chaos(delivery.tenantId);
+    // Webhook chaos of the tenant (PUT /_sim/tenants/{id}/faults; off by default): see webhook-chaos.ts.
+    const chaos = webhookChaosOf(deps.defects, delivery.tenantId);
     const timestamp = Math.floor(startedAt / 1000) - (chaos.oldTimestamp ? OLD_TIMESTAMP_SECONDS : 0);
     const secret = await secretOf(delivery);
     const started = performance.now();
@@ -153,7 +157,9 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
     if (!current || current.status !== 'pending') return; // reset while the attempt was on the wire
     const endedAt = clock.now();
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    const status = transition(deliveryMachine, current.status, actionAfter(ok, number), { attempt: number });
+    // Not kernel move(): the attempt is recorded once, by whichever dispatcher saves first; a lost
+    // compare-and-set means another one recorded it, so nothing is decided again (see the return below).
+    const status = transition(deliveryMachine, current.status, actionAfter(ok, number), { attempt: number }, {}, deps.defects);
     const record: DeliveryAttempt = {
       number,
       at: new Date(startedAt).toISOString(),
@@ -166,8 +172,7 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
       ...current,
       status,
       attempts: [...current.attempts, record],
-      // defect injection (SIM_DEFECTS): webhooks.retry-too-early retries 10 s after every failure.
-      nextAttemptAt: status === 'pending' ? new Date(endedAt + (deps.defects.has('webhooks.retry-too-early') ? 10_000 : RETRY_GAPS_MS[number - 1])).toISOString() : null,
+      nextAttemptAt: status === 'pending' ? new Date(endedAt + deps.defects.at(WEBHOOKS_HOOKS.retryGapMs, RETRY_GAPS_MS[number - 1], { attempt: number })).toISOString() : null,
     });
     if (!saved) return; // another dispatcher recorded this attempt
     await deps.store.flush();

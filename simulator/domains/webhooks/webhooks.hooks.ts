@@ -1,0 +1,21 @@
+// The webhooks domain's hook points (kernel/deviations.ts): the named places where an entry of the catalogue
+// (an injected defect or a legitimate variant, declared in webhooks.defects.ts) may change what a delivery
+// sends or when. The code deciding there names the point; it never names an entry.
+import { hookPoint } from '../../kernel/deviations.js';
+import type { WebhookEvent } from './webhooks.types.js';
+
+/** How an attempt is signed (spec 6): over "<timestamp>.<raw body>", over the body alone, or not at all. */
+export type SignatureScheme = 'timestamped' | 'body-only' | 'none';
+
+export const WEBHOOKS_HOOKS = {
+  /** spec 6 "Events": whether a finished job's event is sent to its webhook (subscribed: `webhookEvents`). */
+  eventSent: hookPoint<boolean, { event: WebhookEvent }>('delivery', 'webhooks.event-sent'),
+  /** spec 6: the X-SVC-Event header of an attempt (the delivery's event). */
+  eventHeader: hookPoint<string>('delivery', 'webhooks.event-header'),
+  /** spec 6: how an attempt of a webhook with a secret is signed. */
+  signatureScheme: hookPoint<SignatureScheme>('delivery', 'webhooks.signature-scheme'),
+  /** spec 6: the delivery id an attempt is sent under (every attempt of a delivery shares it); `newId` makes another. */
+  attemptDeliveryId: hookPoint<string, { newId: () => string }>('delivery', 'webhooks.attempt-delivery-id'),
+  /** spec 6 rule 3, decision 9: the wait after failed attempt `attempt` before the next one. */
+  retryGapMs: hookPoint<number, { attempt: number }>('delivery', 'webhooks.retry-gap'),
+} as const;
