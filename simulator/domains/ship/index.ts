@@ -68,7 +68,7 @@ export const shipDomain = defineDomain({
   responseDefects: () => SHIP_RESPONSE_DEFECTS,
   testValues: SHIP_TEST_VALUES,
   lifecycles: ['finding', 'claim-submission'],
-  // A finding's claim links go before the finding that finds them.
+  // A finding's claim links first, found through the finding while it can still be read.
   async purgeTenant(deps, tenantId) {
     const findings = findingStore(deps);
     const claims = claimStore(deps);

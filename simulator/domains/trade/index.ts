@@ -57,7 +57,7 @@ export const tradeDomain = defineDomain({
   responseDefects: () => TRADE_RESPONSE_DEFECTS,
   testValues: TRADE_TEST_VALUES,
   lifecycles: ['feed-session'],
-  // A session's rows, previews and reviewed snapshot go before the session that finds them.
+  // A session's rows, previews and reviewed snapshot first, found through the session while it can still be read.
   async purgeTenant(deps, tenantId) {
     const sessions = feedSessionStore(deps);
     const rows = feedRowsStore(deps);
