@@ -1,7 +1,9 @@
 // createSimulator(deps): the whole middleware order on one screen.
-//   request id + log line + request log entry -> fault scope (per tenant, X-Sim-Fault) -> response defects (off
-//   unless switched on) -> error envelope -> site pages (/, /healthz, /contracts, /docs) -> console page
-//   (/_sim/console) -> /_sim control API -> contract routes per served version
+//   request id + log line + request log entry -> (instances sharing a database: this one made current) ->
+//   fault scope (per tenant, X-Sim-Fault) -> response defects (off unless switched on) -> error envelope ->
+//   (sharing: a control change published) -> site pages (/, /healthz, /contracts, /docs) -> console page
+//   (/_sim/console) -> contract routes per served version -> dashboard-only routes -> /_sim control API
+//   (and the claim packet)
 // Each contract route runs: authenticate -> rate limit -> parse + validate -> idempotency -> handler -> flush.
 import os from 'node:os';
 import path from 'node:path';

@@ -1,11 +1,17 @@
 // Simulator settings from the command line and the environment (command line wins).
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import type { KernelConfig } from './kernel/config.js';
 import { DEFAULT_SERVER_TIMEOUTS } from './kernel/http/server.js';
 
 export const SERVABLE_VERSIONS = ['v1.3.0', 'v1.2.0', 'v1.1.0'] as const;
 
-export interface SimulatorConfig {
+// The domains read their settings through KernelDeps.config: the kernel's DepsConfig is this whole type.
+declare module './kernel/config.js' {
+  interface DepsConfig extends SimulatorConfig {}
+}
+
+export interface SimulatorConfig extends KernelConfig {
   port: number;
   host: string;
   /** Served contract version, or 'all' (every version under /versions/<v>/, the default one unprefixed). */

@@ -86,7 +86,7 @@ export function createControl(options: ControlOptions) {
     // Sandbox-defined (tenant-purge.ts): the tenant and every record it owns; the conformance CLI's cleanup.
     deleteSandboxTenant: async ({ params }) => {
       const tenant = await tenantNamed(params.tenantId);
-      const recordsRemoved = await purge.purge(tenant.id, tenant.paymentCustomerId);
+      const recordsRemoved = await purge.purge(tenant.id);
       deps.log.info({ tenantId: tenant.id, recordsRemoved }, 'tenant deleted');
       return { status: 200, body: { tenantId: tenant.id, recordsRemoved } };
     },

@@ -3,6 +3,7 @@
 // `tenantClocks` collections.
 import { createHash } from 'node:crypto';
 import type { KernelDeps } from '../kernel/deps.js';
+import { deleteIds } from '../kernel/store/delete-matching.js';
 
 interface SandboxRecord {
   id: 'state';
@@ -72,6 +73,8 @@ export function sandboxStore(deps: KernelDeps) {
       return { hash: state.pinnedKeyHash, keyId: state.pinnedKeyId };
     },
     setPinnedKey: (hash: string, keyId: string) => write({ pinnedKeyHash: hash, pinnedKeyId: keyId }),
+    /** DELETE /_sim/tenants/{tenantId}: the tenant's stored clock offset. */
+    purgeTenantClock: (tenantId: string) => deleteIds(tenantClocks, [tenantId]),
   };
 }
 

@@ -1,36 +1,22 @@
-// The composition root of the domains: builds each one from the kernel and wires them together. The only
-// place that knows every domain; a domain reaches another only through what is passed in here.
+// The composition root of the domains: builds each one from the kernel and the domains it needs, in the
+// order their manifests allow (manifests.ts), and gathers what they serve. The only place that builds every
+// domain; a domain reaches another only through what is passed in here.
 import type { KernelDeps } from '../kernel/deps.js';
 import type { ResponseDefect } from '../kernel/defects.js';
 import type { DashboardHandlerTable, HandlerTable } from '../kernel/http/types.js';
 import { KERNEL_RESPONSE_DEFECTS } from '../kernel/kernel.defects.js';
-import { AUTH_RESPONSE_DEFECTS, createAuth } from './auth/index.js';
-import { BILLING_RESPONSE_DEFECTS, createBilling } from './billing/index.js';
 import type { DomainModule } from './domain.js';
-import { createJobs, jobsResponseDefects } from './jobs/index.js';
-import { createLandedCost, LANDED_COST_RESPONSE_DEFECTS } from './landed-cost/index.js';
-import { createSima, SIMA_RESPONSE_DEFECTS } from './sima/index.js';
-import { createShip, SHIP_RESPONSE_DEFECTS } from './ship/index.js';
-import { createSignup, SIGNUP_RESPONSE_DEFECTS } from './signup/index.js';
-import { tenantStore } from './tenants/index.js';
-import { createTrade, TRADE_RESPONSE_DEFECTS } from './trade/index.js';
-import { classifyProductText, createClassification } from './classification/index.js';
-import { createWebhooks } from './webhooks/index.js';
+import { buildOrder, DOMAINS, type BuiltDomains } from './manifests.js';
 
 export function createDomains(deps: KernelDeps) {
-  const tenants = tenantStore(deps);
-  const webhooks = createWebhooks(deps);
-  const jobs = createJobs(deps, { tenants });
-  jobs.onFinished((job) => webhooks.jobFinished(job));
-  const auth = createAuth(deps, { tenants });
-  const billing = createBilling(deps, { tenants });
-  const sima = createSima(deps, { jobs, webhooks, tenants });
-  const landedCost = createLandedCost(deps, { tenants });
-  const trade = createTrade(deps, { jobs, webhooks, sima, classify: classifyProductText });
-  const signup = createSignup(deps, { tenants, auth });
-  const ship = createShip(deps, { jobs, webhooks, tenants, auth });
-  const classification = createClassification(deps, { jobs, webhooks, sima });
-  const modules: DomainModule[] = [auth, billing, jobs, webhooks, sima, landedCost, trade, signup, ship, classification];
+  const order = buildOrder(DOMAINS);
+  const built: Record<string, DomainModule> = {};
+  for (const manifest of order) {
+    const peers = Object.fromEntries(manifest.needs.map((name) => [name, built[name]]));
+    // Each create takes its own peers' types; manifests.ts checks them against what those domains build.
+    built[manifest.name] = (manifest.create as (deps: KernelDeps, peers: object) => DomainModule)(deps, peers);
+  }
+  const modules = order.map((manifest) => built[manifest.name]);
 
   const handlers: HandlerTable = {};
   for (const module of modules) {
@@ -40,23 +26,15 @@ export function createDomains(deps: KernelDeps) {
     }
   }
   const dashboardHandlers: DashboardHandlerTable = Object.assign({}, ...modules.map((m) => m.dashboardHandlers ?? {}));
-  // Response-level defects of every domain; the kernel's last (error.lost-envelope replaces the whole body).
-  const responseDefects: ResponseDefect[] = [...AUTH_RESPONSE_DEFECTS, ...jobsResponseDefects(), ...BILLING_RESPONSE_DEFECTS, ...SIMA_RESPONSE_DEFECTS, ...TRADE_RESPONSE_DEFECTS, ...LANDED_COST_RESPONSE_DEFECTS, ...SIGNUP_RESPONSE_DEFECTS, ...SHIP_RESPONSE_DEFECTS, ...KERNEL_RESPONSE_DEFECTS];
+  // Response-level defects of every domain, in catalogue order; the kernel's last (error.lost-envelope
+  // replaces the whole body).
+  const responseDefects: ResponseDefect[] = [...DOMAINS.flatMap((d) => d.responseDefects()), ...KERNEL_RESPONSE_DEFECTS];
   return {
-    tenants,
-    auth,
-    jobs,
-    webhooks,
-    billing,
-    sima,
-    trade,
-    landedCost,
-    signup,
-    ship,
-    classification,
+    ...(built as BuiltDomains),
     handlers,
     dashboardHandlers,
     responseDefects,
+    /** Each domain after the ones it needs (auth's signing key, then the job worker, then webhook deliveries). */
     async start() {
       for (const module of modules) await module.start?.();
     },

@@ -1,13 +1,14 @@
 // What every domain is built from. Created once in main.ts (or by a test), passed down explicitly.
 import type { Logger } from 'pino';
-import type { SimulatorConfig } from '../config.js';
 import type { Clock, Scheduler, TenantClocks } from './clock.js';
+import type { DepsConfig } from './config.js';
 import type { Defects } from './defects.js';
 import type { IdGenerator } from './ids.js';
 import type { Store } from './store/collection.js';
 
 export interface KernelDeps {
-  config: SimulatorConfig;
+  /** The kernel's settings (kernel/config.ts) and those the boot file adds for the domains. */
+  config: DepsConfig;
   store: Store;
   /** The sandbox-wide clock: time of records that belong to no tenant. Every tenant clock follows it. */
   clock: Clock;

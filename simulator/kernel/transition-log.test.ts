@@ -10,9 +10,6 @@ import { agreementCsv, allFindings, finishJob, sampleRows, shipmentCsv, uploadAn
 import { review, screen } from '../domains/sima/sima-results.testing.js';
 import { signUp, V12 } from '../domains/signup/signup.testing.js';
 import { normalizedFeed } from '../domains/trade/trade.testing.js';
-import { CONTRACT_VERSIONS, loadContract } from '../../contracts/lib/bundle.js';
-import { contractLifecycleNames } from '../../contracts/lib/lifecycles.js';
-import { LIFECYCLE_NAMES } from './transition-log.js';
 
 type Entry = { seq: number; at: string; tenantId: string | null; machine: string; resourceId: string; from: string | null; to: string; requestId: string | null };
 
@@ -128,11 +125,6 @@ describe('the transition log', () => {
 });
 
 describe('the transition log of every machine', () => {
-  it('knows every lifecycle a contract version declares (x-lifecycle)', () => {
-    const declared = new Set(CONTRACT_VERSIONS.flatMap((version) => contractLifecycleNames(loadContract(version))));
-    expect([...LIFECYCLE_NAMES].sort()).toEqual([...declared].sort());
-  });
-
   it('records the moves of feed sessions, signup sessions, SIMA reviews and classification reviews', async () => {
     const sandbox = await startTestSandbox({ config: { ...SLOW_JOBS, contract: 'all' } });
     try {

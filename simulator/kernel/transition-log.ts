@@ -4,17 +4,14 @@
 // audit evidence an integrator can export: GET /_sim/transitions.
 //
 // Where it is written: machine.ts `transition()` only computes the next state; a move happens when the
-// record holding the state is written (a compare-and-set that may lose a race, or a move made without the
-// table, like the reopen of a credited claim). So each domain store wraps its collection with `tracked()`,
-// which appends one entry per committed write whose state differs from the stored one, creation included
-// (from: null). A refused move (409) writes nothing, so it records nothing.
+// record holding the state is written (move.ts's compare-and-set save, which may lose a race). So each domain
+// store wraps its collection with `tracked()`, naming its machine by the contract's x-lifecycle name (listed
+// in the domain's manifest, domains/manifests.ts), which appends one entry per committed write whose state
+// differs from the stored one, creation included (from: null). A refused move (409) writes nothing, so it
+// records nothing.
 import { currentRequestId } from './defects.js';
 import type { KernelDeps } from './deps.js';
 import type { Collection, Page, StoredRecord, Where } from './store/collection.js';
-
-/** The contract's x-lifecycle names of the machines the sandbox runs (contracts/components/schemas). */
-export const LIFECYCLE_NAMES = ['job', 'feed-session', 'finding', 'claim-submission', 'signup-session', 'sima-workflow', 'classification-review'] as const;
-export type LifecycleName = (typeof LIFECYCLE_NAMES)[number];
 
 export interface TransitionEntry {
   id: string;
@@ -24,7 +21,8 @@ export interface TransitionEntry {
   /** The tenant's virtual time (the sandbox clock for records that belong to no tenant). */
   at: string;
   tenantId: string | null;
-  machine: LifecycleName;
+  /** The contract's x-lifecycle name of the machine (a domain's manifest declares those of its stores). */
+  machine: string;
   resourceId: string;
   /** null when the record was created in `to`. */
   from: string | null;
@@ -43,7 +41,8 @@ export interface TransitionFilter {
 
 /** What a domain store says about its collection: which machine, and where the state and tenant live. */
 export interface TrackedMachine<T> {
-  machine: LifecycleName;
+  /** The contract's x-lifecycle name: one the domain's manifest lists in `lifecycles` (domains/manifests.test.ts). */
+  machine: string;
   state: (record: T) => string | null | undefined;
   tenantId: (record: T) => string | null | undefined;
   /** Whether a record created in a state is an entry (from: null). Default true. */

@@ -2,7 +2,9 @@
 // (spec 4.1, 5, 7; decisions 1-3).
 import type { KernelDeps } from '../../kernel/deps.js';
 import { notFound } from '../../kernel/errors.js';
+import { defineDomain } from '../domain.js';
 import type { TenantStore } from '../tenants/index.js';
+import { AUTH_DEFECTS, AUTH_RESPONSE_DEFECTS } from './auth.defects.js';
 import type { AuthDomain } from './auth.types.js';
 import { createAuthenticator } from './authenticate.js';
 import { keyStore } from './key.store.js';
@@ -17,7 +19,6 @@ export { assertAdapterAllowed } from './adapters.js';
 export { KEY_PREFIX, type IntegrationKeyView } from './keys.js';
 export { TOKEN_TTL_SECONDS } from './tokens.js';
 export type { AuthDomain } from './auth.types.js';
-export { AUTH_DEFECTS, AUTH_RESPONSE_DEFECTS } from './auth.defects.js';
 
 export function createAuth(deps: KernelDeps, peers: { tenants: TenantStore }): AuthDomain {
   const keys = keyStore(deps);
@@ -38,3 +39,14 @@ export function createAuth(deps: KernelDeps, peers: { tenants: TenantStore }): A
     start: async () => void (await signingKeys.current()),
   };
 }
+
+export const authDomain = defineDomain({
+  name: 'auth',
+  needs: ['tenants'],
+  create: createAuth,
+  defects: AUTH_DEFECTS,
+  responseDefects: () => AUTH_RESPONSE_DEFECTS,
+  testValues: [],
+  lifecycles: [],
+  purgeTenant: (deps, tenantId) => keyStore(deps).purgeTenant(tenantId),
+});

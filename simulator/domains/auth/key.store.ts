@@ -3,6 +3,7 @@
 // presented `x-api-key` is looked up by.
 import { createHash } from 'node:crypto';
 import type { KernelDeps } from '../../kernel/deps.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 
 export interface IntegrationKeyRecord {
   id: string;
@@ -40,6 +41,8 @@ export function keyStore(deps: KernelDeps) {
     bySecret: async (secret: string) => (await keys.query({ where: { secretHash: hashSecret(secret) }, limit: 1 })).items[0],
     ofTenant: async (tenantId: string) => (await keys.query({ where: { tenantId } })).items,
     put: (key: IntegrationKeyRecord) => keys.put(key),
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
+    purgeTenant: (tenantId: string) => deleteMatching(keys, { tenantId }),
   };
 }
 

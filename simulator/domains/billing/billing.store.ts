@@ -3,6 +3,7 @@
 // (`cus_...`, `seti_..._secret_...`) but carry `sbx` so they can never be mistaken for real ones.
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { IdGenerator } from '../../kernel/ids.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 
 export interface PaymentCustomer {
   id: string;
@@ -32,7 +33,7 @@ function alphanumeric(ids: IdGenerator, length: number): string {
 }
 
 export function billingStore(deps: KernelDeps) {
-  const customers = deps.store.collection<PaymentCustomer>('paymentCustomers');
+  const customers = deps.store.collection<PaymentCustomer, 'tenantId'>('paymentCustomers', { fields: { tenantId: (c) => c.tenantId }, indexes: { byTenant: { keys: ['tenantId'] } } });
   const intents = deps.store.collection<SetupIntent, 'tenantId' | 'createdAt'>('billingSetupIntents', {
     fields: { tenantId: (i) => i.tenantId, createdAt: (i) => i.createdAt },
     indexes: { byTenant: { keys: ['tenantId'], order: [['createdAt', 'asc']] } },
@@ -60,6 +61,8 @@ export function billingStore(deps: KernelDeps) {
       return { intent, clientSecret };
     },
     intentsOf: async (tenantId: string) => (await intents.query({ where: { tenantId } })).items,
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by their indexes. */
+    purgeTenant: async (tenantId: string) => (await deleteMatching(intents, { tenantId })) + (await deleteMatching(customers, { tenantId })),
   };
 }
 

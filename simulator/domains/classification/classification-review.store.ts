@@ -4,6 +4,7 @@
 import type { KernelDeps } from '../../kernel/deps.js';
 import { transitionLog } from '../../kernel/transition-log.js';
 import type { Page } from '../../kernel/store/collection.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 import type { ClassificationReviewStatus } from './classification-review.machine.js';
 import type { ClassificationCandidate } from './classification.types.js';
 
@@ -55,6 +56,8 @@ export function classificationReviewStore(deps: KernelDeps) {
     page: (tenantId: string, status: ClassificationReviewStatus | undefined, limit: number, offset: number): Promise<Page<ClassificationReviewRecord>> =>
       reviews.query({ where: status ? { tenantId, status } : { tenantId }, limit, offset }),
     countForSku: (tenantId: string, sku: string, status: ClassificationReviewStatus) => reviews.count({ tenantId, sku, status }),
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
+    purgeTenant: (tenantId: string) => deleteMatching(reviews, { tenantId }),
   };
 }
 

@@ -2,6 +2,7 @@
 // so that `POST /api/trade/classify/apply` can write its code later by `classificationId` (spec 4.6); it is
 // only ever read by id.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 import type { ClassificationCandidate } from './classification.types.js';
 
 export interface ClassificationRecord {
@@ -29,7 +30,8 @@ export interface ClassificationRecord {
 export function classificationStore(deps: KernelDeps) {
   const classifications = deps.store.collection<ClassificationRecord, 'tenantId'>('classifications', {
     fields: { tenantId: (c) => c.tenantId },
-    indexes: {},
+    // DELETE /_sim/tenants/{tenantId}: reads are by id, the purge finds the tenant's records here.
+    indexes: { byTenant: { keys: ['tenantId'] } },
   });
   return {
     /** The tenant's classification, or undefined (another tenant's reads as absent: spec 7 NOT_FOUND). */
@@ -42,6 +44,8 @@ export function classificationStore(deps: KernelDeps) {
       if (!created) throw new Error(`classification ${record.id} already exists`);
       return created;
     },
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
+    purgeTenant: (tenantId: string) => deleteMatching(classifications, { tenantId }),
   };
 }
 

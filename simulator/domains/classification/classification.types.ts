@@ -3,6 +3,7 @@
 // input and result, and what the domain offers the composition root.
 import type { Schema } from '../../../contracts/generated/index.js';
 import type { DomainModule } from '../domain.js';
+import type { classifyProductText } from './classifier.js';
 
 export type { ClassifyCandidate, ClassifyInput, ClassifyResult } from './classifier.js';
 export type { ClassificationRecord } from './classification.store.js';
@@ -13,8 +14,9 @@ export type { ComplianceInput, ComplianceResult } from './compliance.js';
 export type ClassificationRequest = Schema<'ClassificationRequest'>;
 export type ClassificationCandidate = Schema<'ClassificationCandidate'>;
 
-/** What the domain offers the composition root: its handlers (the batch job's processor is registered with jobs). */
-export type ClassificationDomain = DomainModule;
+/** What the domain offers the composition root: its handlers (the batch job's processor is registered with jobs),
+ *  and the pure classifier a trade feed's classify-preview runs. */
+export type ClassificationDomain = DomainModule & { classify: typeof classifyProductText };
 
 /** The `catalog_upload` job (variant `classification_batch`) input: the validated items. */
 export interface ClassificationBatchInput {

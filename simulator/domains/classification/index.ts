@@ -4,21 +4,23 @@
 // the compliance check (quoteReadiness; SIMA's screenItem). `classifyProductText` is the pure classifier the
 // trade feed's classify-preview calls.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { defineDomain } from '../domain.js';
 import type { JobsDomain } from '../jobs/index.js';
 import type { SimaDomain } from '../sima/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
 import { CLASSIFICATION_BATCH_VARIANT, classificationBatchProcessor } from './classification-batch.processor.js';
 import { classificationReviewRoutes } from './classification-review.routes.js';
 import { classificationReviewStore } from './classification-review.store.js';
+import { CLASSIFICATION_DEFECTS } from './classification.defects.js';
 import { classificationRoutes } from './classification.routes.js';
 import { classificationStore } from './classification.store.js';
+import { classifyProductText } from './classifier.js';
 import type { ClassificationDomain } from './classification.types.js';
 import { complianceRoutes } from './compliance.routes.js';
 import { recordClassification } from './record-classification.js';
 
 export { classifyProductText, CLASSIFICATION_REVIEW_THRESHOLD } from './classifier.js';
 export { checkCompliance } from './compliance.js';
-export { CLASSIFICATION_DEFECTS } from './classification.defects.js';
 export type * from './classification.types.js';
 
 export function createClassification(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; sima: SimaDomain }): ClassificationDomain {
@@ -36,5 +38,17 @@ export function createClassification(deps: KernelDeps, peers: { jobs: JobsDomain
       ...classificationReviewRoutes(deps, reviews),
       ...complianceRoutes(deps, reviews),
     },
+    classify: classifyProductText,
   };
 }
+
+export const classificationDomain = defineDomain({
+  name: 'classification',
+  needs: ['jobs', 'webhooks', 'sima'],
+  create: createClassification,
+  defects: CLASSIFICATION_DEFECTS,
+  responseDefects: () => [],
+  testValues: [],
+  lifecycles: ['classification-review'],
+  purgeTenant: async (deps, tenantId) => (await classificationStore(deps).purgeTenant(tenantId)) + (await classificationReviewStore(deps).purgeTenant(tenantId)),
+});

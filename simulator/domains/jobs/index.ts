@@ -4,8 +4,10 @@
 // enqueue through `enqueue` and register their processors with `registerJobType`.
 import type { KernelDeps } from '../../kernel/deps.js';
 import { storeSerial } from '../../kernel/serial.js';
+import { defineDomain } from '../domain.js';
 import type { TenantStore } from '../tenants/index.js';
 import { removeInputFilesWhenJobsEnd } from './job-files.js';
+import { JOBS_DEFECTS, jobsResponseDefects } from './jobs.defects.js';
 import { toJobResponse } from './job.response.js';
 import { JOBS_COLLECTION, jobStore } from './job.store.js';
 import { createWorker } from './job.worker.js';
@@ -14,7 +16,6 @@ import type { JobsDomain } from './jobs.types.js';
 import { queueAdmission } from './queue-admission.js';
 
 export type * from './jobs.types.js';
-export { JOBS_DEFECTS, jobsResponseDefects } from './jobs.defects.js';
 
 export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): JobsDomain {
   const jobs = jobStore(deps);
@@ -49,3 +50,14 @@ export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): J
   removeInputFilesWhenJobsEnd(domain);
   return domain;
 }
+
+export const jobsDomain = defineDomain({
+  name: 'jobs',
+  needs: ['tenants'],
+  create: createJobs,
+  defects: JOBS_DEFECTS,
+  responseDefects: jobsResponseDefects,
+  testValues: [],
+  lifecycles: ['job'],
+  purgeTenant: (deps, tenantId) => jobStore(deps).purgeTenant(tenantId),
+});

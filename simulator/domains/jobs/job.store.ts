@@ -3,6 +3,7 @@
 // and family), never a scan; each maps to one SQL statement on a database store.
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { Collection } from '../../kernel/store/collection.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 import { transitionLog } from '../../kernel/transition-log.js';
 import { isInFlight, type JobStatus } from './job.machine.js';
 import type { JobOutcomeCounts, JobReconciliation, JobRecord, JobSkippedRows, JobType, QueueFamily } from './jobs.types.js';
@@ -111,6 +112,8 @@ export function jobStore(deps: Pick<KernelDeps, 'store' | 'clocks'>) {
       const page = await jobs.query({ where, orderBy: NEWEST_FIRST, limit: filter.limit, offset: filter.offset });
       return { jobs: page.items, count: page.total };
     },
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
+    purgeTenant: (tenantId: string) => deleteMatching(jobs, { tenantId }),
   };
 }
 

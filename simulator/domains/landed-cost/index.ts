@@ -2,14 +2,16 @@
 // reference data in fixtures/landed-cost/ (checked and indexed at start-up), and the tenant's billable
 // usage for the control API.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { defineDomain } from '../domain.js';
 import type { TenantStore } from '../tenants/index.js';
+import { LANDED_COST_DEFECTS, LANDED_COST_RESPONSE_DEFECTS } from './landed-cost.defects.js';
 import { landedCostRoutes } from './landed-cost.routes.js';
+import { LANDED_COST_TEST_VALUES } from './landed-cost.test-values.js';
 import type { LandedCostDomain } from './landed-cost.types.js';
 import { contractAliases } from './legacy-aliases.js';
 import { loadReferenceData } from './reference-data.js';
 import { usageStore } from './usage.store.js';
 
-export { LANDED_COST_RESPONSE_DEFECTS } from './landed-cost.defects.js';
 export type * from './landed-cost.types.js';
 
 export function createLandedCost(deps: KernelDeps, peers: { tenants: TenantStore }): LandedCostDomain {
@@ -21,3 +23,14 @@ export function createLandedCost(deps: KernelDeps, peers: { tenants: TenantStore
     usage: (tenantId, page) => usage.page(tenantId, page),
   };
 }
+
+export const landedCostDomain = defineDomain({
+  name: 'landedCost',
+  needs: ['tenants'],
+  create: createLandedCost,
+  defects: LANDED_COST_DEFECTS,
+  responseDefects: () => LANDED_COST_RESPONSE_DEFECTS,
+  testValues: LANDED_COST_TEST_VALUES,
+  lifecycles: [],
+  purgeTenant: (deps, tenantId) => usageStore(deps).purgeTenant(tenantId),
+});

@@ -4,6 +4,7 @@
 // request. The billing domain holds the payment-method setup only (spec 4.1, 2.8), with no usage of its
 // own, so the quotes' usage lives with the operation that bills; the control API reads it.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 
 export interface UsageRecord {
   id: string;
@@ -50,6 +51,8 @@ export function usageStore(deps: KernelDeps) {
       const found = await usage.query({ where: { tenantId }, orderBy: [['recordedAt', 'desc']], limit: page.limit, offset: page.offset });
       return { tenantId, billableQuotes: found.total, limit: page.limit, offset: page.offset, records: found.items.map(({ rev: _rev, ...record }) => record) };
     },
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
+    purgeTenant: (tenantId: string) => deleteMatching(usage, { tenantId }),
   };
 }
 

@@ -2,6 +2,7 @@
 // agreement per tenant and carrier (a new upload replaces it); orders keyed by the tenant's order id.
 import { createHash } from 'node:crypto';
 import type { KernelDeps } from '../../kernel/deps.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 import type { AgreementRecord, Carrier, OrderRecord } from './ship.types.js';
 
 /** A stable record id from its natural key (no scan to find a tenant's agreement or order). */
@@ -13,6 +14,8 @@ export function agreementStore(deps: Pick<KernelDeps, 'store'>) {
     idOf: (tenantId: string, carrier: Carrier) => keyId('agreement', tenantId, carrier),
     get: (tenantId: string, carrier: Carrier) => agreements.get(keyId('agreement', tenantId, carrier)),
     put: (record: AgreementRecord) => agreements.put(record),
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
+    purgeTenant: (tenantId: string) => deleteMatching(agreements, { tenantId }),
   };
 }
 
@@ -36,6 +39,8 @@ export function orderStore(deps: Pick<KernelDeps, 'store'>) {
         after = page.nextCursor;
       } while (after);
     },
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
+    purgeTenant: (tenantId: string) => deleteMatching(orders, { tenantId }),
   };
 }
 

@@ -2,6 +2,7 @@
 // touching them. A link says a finding is bundled in a submission; whether it still holds the finding
 // depends on the submission's status (spec 4.5 rule 3), so links are never rewritten, only read with it.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 import { transitionLog } from '../../kernel/transition-log.js';
 import { INACTIVE_SUBMISSION_STATES } from './claim.machine.js';
 import type { ClaimSubmissionRecord, ClaimSubmissionStatus } from './ship.types.js';
@@ -54,6 +55,10 @@ export function claimStore(deps: Pick<KernelDeps, 'store' | 'ids' | 'clocks'>) {
       }
       return null;
     },
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
+    purgeTenant: (tenantId: string) => deleteMatching(submissions, { tenantId }),
+    /** With the finding: its claim links. */
+    purgeFindingLinks: (findingId: string) => deleteMatching(links, { findingId }),
   };
 }
 

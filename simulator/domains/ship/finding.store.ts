@@ -2,6 +2,7 @@
 // /api/ship/findings) pages a tenant's findings, optionally in one workflow state, newest upload first
 // then file order; the status counts are one GROUP BY; a shipment's findings come by their own index.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { allMatching, deleteMatching } from '../../kernel/store/delete-matching.js';
 import { transitionLog } from '../../kernel/transition-log.js';
 import type { FindingRecord, FindingWorkflowStatus } from './ship.types.js';
 
@@ -28,6 +29,10 @@ export function findingStore(deps: Pick<KernelDeps, 'store' | 'clocks'>) {
       findings.query({ where: status ? { tenantId, workflowStatus: status } : { tenantId }, limit: page.limit, offset: page.offset }),
     countByStatus: (tenantId: string) => findings.countGroups({ tenantId }, 'workflowStatus'),
     ofShipment: async (shipmentId: string) => (await findings.query({ where: { shipmentId } })).items,
+    /** Every finding of the tenant (its index, in pages): DELETE /_sim/tenants/{tenantId} removes their claim links first. */
+    ofTenant: (tenantId: string) => allMatching(findings, { tenantId }),
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
+    purgeTenant: (tenantId: string) => deleteMatching(findings, { tenantId }),
   };
 }
 

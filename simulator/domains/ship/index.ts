@@ -7,6 +7,7 @@ import { loadContract } from '../../../contracts/lib/bundle.js';
 import { listOperations } from '../../../contracts/lib/operations.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { AuthDomain } from '../auth/index.js';
+import { defineDomain } from '../domain.js';
 import type { JobsDomain } from '../jobs/index.js';
 import type { TenantStore } from '../tenants/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
@@ -21,12 +22,13 @@ import { findingStore } from './finding.store.js';
 import { orderUploadProcessor } from './order-upload.processor.js';
 import { shipAuditRoutes } from './ship-audit.routes.js';
 import { shipUploadProcessor } from './ship-upload.processor.js';
+import { SHIP_DEFECTS, SHIP_RESPONSE_DEFECTS } from './ship.defects.js';
+import { SHIP_TEST_VALUES } from './ship.test-values.js';
 import { shipmentStore } from './shipment.store.js';
 import type { ShipDomain } from './ship.types.js';
 import { uploadRegistry } from './upload-registry.store.js';
 import { shipUploadRoutes } from './upload.routes.js';
 
-export { SHIP_DEFECTS, SHIP_RESPONSE_DEFECTS } from './ship.defects.js';
 export type * from './ship.types.js';
 
 export function createShip(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; tenants: TenantStore; auth: Pick<AuthDomain, 'authenticate'> }): ShipDomain {
@@ -57,3 +59,23 @@ export function createShip(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks
     packetPath: PACKET_PATH,
   };
 }
+
+export const shipDomain = defineDomain({
+  name: 'ship',
+  needs: ['jobs', 'webhooks', 'tenants', 'auth'],
+  create: createShip,
+  defects: SHIP_DEFECTS,
+  responseDefects: () => SHIP_RESPONSE_DEFECTS,
+  testValues: SHIP_TEST_VALUES,
+  lifecycles: ['finding', 'claim-submission'],
+  // A finding's claim links first, found through the finding while it can still be read.
+  async purgeTenant(deps, tenantId) {
+    const findings = findingStore(deps);
+    const claims = claimStore(deps);
+    let removed = 0;
+    for (const finding of await findings.ofTenant(tenantId)) removed += await claims.purgeFindingLinks(finding.id);
+    removed += await findings.purgeTenant(tenantId);
+    for (const store of [agreementStore(deps), orderStore(deps), shipmentStore(deps), uploadRegistry(deps), claims]) removed += await store.purgeTenant(tenantId);
+    return removed;
+  },
+});

@@ -3,6 +3,7 @@
 // and by the duplicate-billing rule (a tenant's earlier billing of a tracking number).
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { Where } from '../../kernel/store/collection.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 import type { ShipmentAuditOutcome, ShipmentRecord } from './ship.types.js';
 
 type Field = 'tenantId' | 'carrier' | 'outcome' | 'trackingNumber' | 'createdAt' | 'row';
@@ -35,6 +36,8 @@ export function shipmentStore(deps: Pick<KernelDeps, 'store'>) {
       const found = await shipments.query({ where, limit: page.limit, offset: page.offset });
       return { ...found, items: found.items.map(expandShipment) };
     },
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
+    purgeTenant: (tenantId: string) => deleteMatching(shipments, { tenantId }),
   };
 }
 

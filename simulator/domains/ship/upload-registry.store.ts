@@ -4,6 +4,7 @@
 // (sandbox decision: nothing of it was kept, so it is no duplicate); the new upload replaces the entry.
 import { createHash } from 'node:crypto';
 import type { KernelDeps } from '../../kernel/deps.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 import { SHIP_HOOKS } from './ship.hooks.js';
 
 interface UploadEntry {
@@ -24,6 +25,8 @@ export function uploadRegistry(deps: Pick<KernelDeps, 'store' | 'defects'>) {
   return {
     find: (tenantId: string, operationId: string, sha256: string) => entries.get(idOf(keyOf(tenantId), operationId, sha256)),
     record: (entry: Omit<UploadEntry, 'id'>) => entries.put({ ...entry, id: idOf(keyOf(entry.tenantId), entry.operationId, entry.sha256) }),
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
+    purgeTenant: (tenantId: string) => deleteMatching(entries, { tenantId }),
   };
 }
 

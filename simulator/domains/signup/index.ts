@@ -4,14 +4,15 @@
 import type { KernelDeps } from '../../kernel/deps.js';
 import { notFound } from '../../kernel/errors.js';
 import type { AuthDomain } from '../auth/index.js';
+import { defineDomain } from '../domain.js';
 import type { TenantStore } from '../tenants/index.js';
 import { MAX_VERIFICATION_ATTEMPTS, signupSessions } from './signup-sessions.js';
+import { SIGNUP_DEFECTS, SIGNUP_RESPONSE_DEFECTS } from './signup.defects.js';
 import { sessionBody } from './signup.response.js';
 import { signupRoutes } from './signup.routes.js';
 import { signupStore } from './signup.store.js';
 import type { SignupDomain } from './signup.types.js';
 
-export { SIGNUP_DEFECTS, SIGNUP_RESPONSE_DEFECTS } from './signup.defects.js';
 export type * from './signup.types.js';
 
 export function createSignup(deps: KernelDeps, peers: { tenants: TenantStore; auth: AuthDomain }): SignupDomain {
@@ -40,3 +41,15 @@ export function createSignup(deps: KernelDeps, peers: { tenants: TenantStore; au
     review: async (sessionId, decision, reason) => sessionBody(await sessions.review(sessionId, decision, reason)),
   };
 }
+
+export const signupDomain = defineDomain({
+  name: 'signup',
+  needs: ['tenants', 'auth'],
+  create: createSignup,
+  defects: SIGNUP_DEFECTS,
+  responseDefects: () => SIGNUP_RESPONSE_DEFECTS,
+  testValues: [],
+  lifecycles: ['signup-session'],
+  // Nothing: a signup session is the applicant's, kept by its own id (it names the tenant it provisioned).
+  purgeTenant: async () => 0,
+});

@@ -2,7 +2,7 @@
 // the spec names the adapters, not their columns: these are the sandbox's, documented in
 // fixtures/catalog/README.md) and the rules that turn one file row into a catalog item or a skip reason.
 import type { CatalogItemRecord } from './catalog.store.js';
-import { MAX_SKU_LENGTH } from '../../kernel/bounds.js';
+import { MAX_SKU_LENGTH } from './sku.js';
 
 export type CatalogAdapter = 'catalog-excel' | 'extended-excel';
 export const CATALOG_ADAPTERS: readonly CatalogAdapter[] = ['catalog-excel', 'extended-excel'];

@@ -2,6 +2,7 @@
 // the sandbox's sample catalog, seeded the first time its catalog is needed.
 import { SAMPLE_CATALOG } from '../../../fixtures/catalog/sample-catalog.js';
 import type { KernelDeps } from '../../kernel/deps.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 
 export interface CatalogItemRecord {
   /** `${tenantId}/${sku}`: one item per SKU and tenant. */
@@ -73,6 +74,8 @@ export function catalogStore(deps: KernelDeps) {
       // Object.assign, not a spread and more properties: see the store's write (kernel/store/store.ts).
       return items.put(Object.assign({}, item, { id: idOf(tenantId, item.sku), tenantId, createdAt: existing?.createdAt ?? now, updatedAt: now }));
     },
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
+    purgeTenant: (tenantId: string) => deleteMatching(items, { tenantId }),
   };
 }
 

@@ -3,6 +3,7 @@
 // `simaResults` for the read endpoints (results, summary, evidence, report), whose review workflow (spec 3.5,
 // sima-review.machine.ts) the control API drives through `review`.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { defineDomain } from '../domain.js';
 import type { JobsDomain } from '../jobs/index.js';
 import type { TenantStore } from '../tenants/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
@@ -14,13 +15,15 @@ import { simaResultStore } from './sima-result.store.js';
 import { simaResultRoutes } from './sima-results.routes.js';
 import { simaReview } from './sima-review.js';
 import { simaValidationProcessor } from './sima-validation.processor.js';
+import { SIMA_DEFECTS, SIMA_RESPONSE_DEFECTS } from './sima.defects.js';
 import { simaRoutes } from './sima.routes.js';
+import { SIMA_TEST_VALUES } from './sima.test-values.js';
 import type { SimaBatchInput, SimaDomain } from './sima.types.js';
 import { uploadRoutes } from './upload.routes.js';
 
 export { normalizeScreeningAuthority } from './sima.routes.js';
 export { screenItem } from './screening.js';
-export { SIMA_RESPONSE_DEFECTS } from './sima.defects.js';
+export { MAX_SKU_LENGTH } from './sku.js';
 export type * from './sima.types.js';
 
 export function createSima(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; tenants: TenantStore }): SimaDomain {
@@ -42,3 +45,17 @@ export function createSima(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks
       peers.jobs.enqueue({ tenantId: request.tenantId, keyId: request.keyId, type: 'sima_validation', family: 'sima', input: { skus: [...request.skus], runPolicy: request.runPolicy ?? 'always', screeningAuthority: request.screeningAuthority } satisfies SimaBatchInput }),
   };
 }
+
+export const simaDomain = defineDomain({
+  name: 'sima',
+  needs: ['jobs', 'webhooks', 'tenants'],
+  create: createSima,
+  defects: SIMA_DEFECTS,
+  responseDefects: () => SIMA_RESPONSE_DEFECTS,
+  testValues: SIMA_TEST_VALUES,
+  lifecycles: ['sima-workflow'],
+  async purgeTenant(deps, tenantId) {
+    const results = simaResultStore(deps);
+    return (await catalogStore(deps).purgeTenant(tenantId)) + (await results.purgeTenant(tenantId)) + (await measuresConfig(deps, results).purgeTenant(tenantId));
+  },
+});

@@ -5,6 +5,7 @@
 import { SIMA_MEASURES_VERSION } from '../../../fixtures/catalog/sima-measures.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { actionNotAllowed } from '../../kernel/errors.js';
+import { deleteIds } from '../../kernel/store/delete-matching.js';
 import type { SimaResultStore } from './sima-result.store.js';
 
 interface MeasuresConfigRecord {
@@ -59,6 +60,8 @@ export function measuresConfig(deps: KernelDeps, results: SimaResultStore) {
       const resultsMarkedStale = await results.markStale(tenantId, record.version);
       return { tenantId, configVersion: record.version, previousVersion: record.previousVersion, publishedAt, note: record.note, resultsMarkedStale };
     },
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's configuration (its id is the tenant's). */
+    purgeTenant: (tenantId: string) => deleteIds(configs, [tenantId]),
   };
 }
 

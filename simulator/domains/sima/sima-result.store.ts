@@ -7,6 +7,7 @@ import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { transitionLog } from '../../kernel/transition-log.js';
 import type { Page, Where } from '../../kernel/store/collection.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 import type { SimaOutcome } from './screening.js';
 import type { SimaReviewAction } from './sima-review.machine.js';
 
@@ -147,6 +148,9 @@ export function simaResultStore(deps: KernelDeps) {
     markOneStale: (id: string, version?: string) => markOne(id, version),
     /** Compare-and-set on the revision the record was read at: null when another writer won. */
     update: (record: SimaResultRecord) => results.update(record),
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's results, current and superseded
+     *  (the index on the tenant pins `current`). */
+    purgeTenant: async (tenantId: string) => (await deleteMatching(results, { tenantId, current: true })) + (await deleteMatching(results, { tenantId, current: false })),
   };
 }
 

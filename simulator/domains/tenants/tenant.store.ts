@@ -1,6 +1,7 @@
 // Tenants and their sandbox settings. The only file that touches the `tenants` collection.
 import type { KernelDeps } from '../../kernel/deps.js';
 import { DEFAULT_RATE_LIMITS } from '../../kernel/http/rate-limit.js';
+import { deleteIds } from '../../kernel/store/delete-matching.js';
 import type { QueueCaps, Tenant, TenantSettings } from './tenants.types.js';
 
 export const DEFAULT_QUEUE_CAPS: QueueCaps = { total: 50, upload: 20, sima: 10, preview: 2 };
@@ -75,6 +76,8 @@ export function tenantStore(deps: KernelDeps) {
     update: (id: string, change: (tenant: Tenant) => Tenant): Promise<Tenant | undefined> =>
       tenants.modify(id, (current) => ({ ...change(structuredClone(current)), id, updatedAt: deps.clocks.of(id).nowIso() })),
     settings: async (id: string): Promise<TenantSettings> => settingsOf(await tenants.get(id)),
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant record itself. */
+    purgeTenant: (id: string) => deleteIds(tenants, [id]),
   };
 }
 

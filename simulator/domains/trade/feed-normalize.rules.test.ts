@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTRY_CODES } from '../../../fixtures/trade/countries.js';
-import { MAX_SKU_LENGTH } from '../../kernel/bounds.js';
+import { MAX_SKU_LENGTH } from '../sima/index.js';
 import { countryRule, dottedHs, duplicateRule, feedColumnOf, headerIssues, hsRule, productNameRule, rowFingerprint, skuRule, type FeedDefaults } from './feed-normalize.rules.js';
 
 const DEFAULTS: FeedDefaults = { originCountry: 'CN', defaultDestinationCountry: 'CA', hasDestinationColumn: true, countries: COUNTRY_CODES };

@@ -2,7 +2,7 @@
 // header. A blocking issue keeps the session PREVIEW_BLOCKED until the file is fixed and uploaded again; a
 // non-blocking one needs an operator's acknowledgement (dashboard only). Issue keys are stable: the same
 // file gives the same keys.
-import { MAX_SKU_LENGTH } from '../../kernel/bounds.js';
+import { MAX_SKU_LENGTH } from '../sima/index.js';
 
 /** The columns the normalizer reads (normalized header -> column); any other named column is an attribute. */
 export const FEED_COLUMN_ALIASES = {

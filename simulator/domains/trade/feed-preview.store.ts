@@ -2,6 +2,7 @@
 // that touches them. A proposal's id is derived from its job and SKU, so a preview run again after a
 // restart rewrites the same records.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { deleteIds, deleteMatching } from '../../kernel/store/delete-matching.js';
 import type { FeedReviewRow } from './trade.types.js';
 
 export interface FeedPreviewRowRecord {
@@ -33,9 +34,10 @@ export interface FeedReviewRecord {
 }
 
 export function feedPreviewStore(deps: KernelDeps) {
-  const proposals = deps.store.collection<FeedPreviewRowRecord, 'jobId' | 'rowNumber'>('feedPreviewRows', {
-    fields: { jobId: (r) => r.jobId, rowNumber: (r) => r.rowNumber },
-    indexes: { byJob: { keys: ['jobId'], order: [['rowNumber', 'asc']] } },
+  const proposals = deps.store.collection<FeedPreviewRowRecord, 'jobId' | 'rowNumber' | 'sessionId'>('feedPreviewRows', {
+    fields: { jobId: (r) => r.jobId, rowNumber: (r) => r.rowNumber, sessionId: (r) => r.sessionId },
+    // bySession: DELETE /_sim/tenants/{tenantId} finds every preview of the tenant's sessions.
+    indexes: { byJob: { keys: ['jobId'], order: [['rowNumber', 'asc']] }, bySession: { keys: ['sessionId'] } },
   });
   const reviews = deps.store.collection<FeedReviewRecord>('feedReviews');
   return {
@@ -44,6 +46,10 @@ export function feedPreviewStore(deps: KernelDeps) {
     proposalCount: (jobId: string) => proposals.count({ jobId }),
     putReview: (record: FeedReviewRecord) => reviews.put(record),
     getReview: (snapshotId: string) => reviews.get(snapshotId),
+    /** DELETE /_sim/tenants/{tenantId}: the proposals of every preview of a session, and the snapshot it names
+     *  (one replaced by a later review is named by nothing and stays: control/tenant-purge.ts). */
+    purgeSession: async (sessionId: string, reviewedSnapshotId: string | null | undefined) =>
+      (await deleteMatching(proposals, { sessionId })) + (typeof reviewedSnapshotId === 'string' ? await deleteIds(reviews, [reviewedSnapshotId]) : 0),
   };
 }
 

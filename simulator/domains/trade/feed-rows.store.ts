@@ -3,6 +3,7 @@
 // rewrites the same records instead of adding new ones. Pages are offset pages along the session's index.
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { Page } from '../../kernel/store/collection.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 import type { FeedIssueRecord, FeedSkuRecord } from './trade.types.js';
 
 export const feedSkuId = (sessionId: string, sku: string) => `${sessionId}/${sku}`;
@@ -31,6 +32,8 @@ export function feedRowsStore(deps: KernelDeps) {
     openIssues: async (sessionId: string) => (await issues.query({ where: { sessionId, isBlocking: false, acknowledged: false } })).items,
     /** Compare-and-set: null when another writer won. */
     updateIssue: (record: FeedIssueRecord) => issues.update(record),
+    /** DELETE /_sim/tenants/{tenantId}: a session's SKUs and issues, by their session index. */
+    purgeSession: async (sessionId: string) => (await deleteMatching(skus, { sessionId })) + (await deleteMatching(issues, { sessionId })),
   };
 }
 

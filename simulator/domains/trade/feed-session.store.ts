@@ -1,6 +1,7 @@
 // Trade feed sessions (`feedSessions`): the only file that touches the collection. One record per session,
 // read by id within its tenant (another tenant's session is absent: 404) and changed by compare-and-set.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { allMatching, deleteMatching } from '../../kernel/store/delete-matching.js';
 import { transitionLog } from '../../kernel/transition-log.js';
 import type { FeedSessionRecord } from './trade.types.js';
 
@@ -26,6 +27,10 @@ export function feedSessionStore(deps: KernelDeps) {
      */
     modify: (sessionId: string, change: (current: FeedSessionRecord) => FeedSessionRecord | undefined) => sessions.modify(sessionId, change),
     delete: (sessionId: string) => sessions.delete(sessionId),
+    /** Every session of the tenant (its index, in pages): DELETE /_sim/tenants/{tenantId} removes their rows first. */
+    ofTenant: (tenantId: string) => allMatching(sessions, { tenantId }),
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
+    purgeTenant: (tenantId: string) => deleteMatching(sessions, { tenantId }),
   };
 }
 

@@ -4,6 +4,8 @@
 // tenant catalog through the SIMA domain, which then screens the applied SKUs. Acknowledging non-blocking
 // issues is a dashboard action (`acknowledgeIssues`, for the control API and dashboard principals).
 import type { KernelDeps } from '../../kernel/deps.js';
+import type { ClassificationDomain } from '../classification/index.js';
+import { defineDomain } from '../domain.js';
 import type { JobsDomain } from '../jobs/index.js';
 import type { SimaDomain } from '../sima/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
@@ -17,9 +19,10 @@ import { feedRowsStore } from './feed-rows.store.js';
 import { feedSessionRoutes } from './feed-session.routes.js';
 import { feedSessionStore } from './feed-session.store.js';
 import { feedUploadRoutes, NORMALIZE_VARIANT } from './feed-upload.routes.js';
+import { TRADE_DEFECTS, TRADE_RESPONSE_DEFECTS } from './trade.defects.js';
+import { TRADE_TEST_VALUES } from './trade.test-values.js';
 import type { ProductClassifier, TradeDomain } from './trade.types.js';
 
-export { TRADE_RESPONSE_DEFECTS } from './trade.defects.js';
 export type * from './trade.types.js';
 
 export function createTrade(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; sima: SimaDomain; classify: ProductClassifier }): TradeDomain {
@@ -43,3 +46,24 @@ export function createTrade(deps: KernelDeps, peers: { jobs: JobsDomain; webhook
     acknowledgeIssues,
   };
 }
+
+export const tradeDomain = defineDomain({
+  name: 'trade',
+  needs: ['jobs', 'webhooks', 'sima', 'classification'],
+  // The classify-preview runs the advanced trade path's classifier (spec 4.6).
+  create: (deps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; sima: SimaDomain; classification: Pick<ClassificationDomain, 'classify'> }) =>
+    createTrade(deps, { jobs: peers.jobs, webhooks: peers.webhooks, sima: peers.sima, classify: peers.classification.classify }),
+  defects: TRADE_DEFECTS,
+  responseDefects: () => TRADE_RESPONSE_DEFECTS,
+  testValues: TRADE_TEST_VALUES,
+  lifecycles: ['feed-session'],
+  // A session's rows, previews and reviewed snapshot first, found through the session while it can still be read.
+  async purgeTenant(deps, tenantId) {
+    const sessions = feedSessionStore(deps);
+    const rows = feedRowsStore(deps);
+    const previews = feedPreviewStore(deps);
+    let removed = 0;
+    for (const session of await sessions.ofTenant(tenantId)) removed += (await rows.purgeSession(session.id)) + (await previews.purgeSession(session.id, session.reviewedSnapshotId));
+    return removed + (await sessions.purgeTenant(tenantId));
+  },
+});

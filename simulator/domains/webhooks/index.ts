@@ -1,6 +1,8 @@
 // What the webhooks domain offers (spec 6): parsing webhook configuration off enqueue bodies, remembering
 // it per job, and delivering job.completed / job.failed with signatures, retries and SSRF protection.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { defineDomain } from '../domain.js';
+import type { JobsDomain } from '../jobs/index.js';
 import { allowTargets } from './allow-targets.js';
 import { ATTEMPT_TIMEOUT_MS } from './delivery.machine.js';
 import { toDeliveryView } from './delivery.response.js';
@@ -10,10 +12,10 @@ import { secretBox } from './secret-box.js';
 import { systemResolve, type Resolve } from './transport.js';
 import { parseWebhookConfig } from './webhook-config.js';
 import { webhookStore } from './webhook.store.js';
+import { WEBHOOKS_DEFECTS } from './webhooks.defects.js';
 import type { WebhooksDomain } from './webhooks.types.js';
 
 export type { DeliveryAttempt, DeliveryStatus, DeliveryView, FinishedJob, WebhookConfig, WebhookEvent, WebhooksDomain } from './webhooks.types.js';
-export { WEBHOOKS_DEFECTS } from './webhooks.defects.js';
 
 export interface WebhooksOptions {
   /** DNS resolution of delivery hosts (default: node:dns lookup, every address). */
@@ -48,3 +50,19 @@ export function createWebhooks(deps: KernelDeps, options: WebhooksOptions = {}):
     stop: () => dispatcher.stop(),
   };
 }
+
+export const webhooksDomain = defineDomain({
+  name: 'webhooks',
+  needs: ['jobs'],
+  create(deps, peers: { jobs: JobsDomain }) {
+    const webhooks = createWebhooks(deps);
+    // spec 6: a finished job's job.completed / job.failed deliveries.
+    peers.jobs.onFinished((job) => webhooks.jobFinished(job));
+    return webhooks;
+  },
+  defects: WEBHOOKS_DEFECTS,
+  responseDefects: () => [],
+  testValues: [],
+  lifecycles: [],
+  purgeTenant: (deps, tenantId) => webhookStore(deps).purgeTenant(tenantId),
+});

@@ -1,6 +1,7 @@
 // Webhook configurations per job and deliveries with their attempts. The only file touching the
 // `webhookConfigs` and `webhookDeliveries` collections.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { deleteMatching } from '../../kernel/store/delete-matching.js';
 import type { SealedSecret } from './secret-box.js';
 import type { DeliveryView, WebhookEvent } from './webhooks.types.js';
 
@@ -24,7 +25,7 @@ export interface StoredDelivery extends DeliveryView {
 type DeliveryField = 'tenantId' | 'jobId' | 'status' | 'createdAt';
 
 export function webhookStore(deps: Pick<KernelDeps, 'store'>) {
-  const configs = deps.store.collection<StoredConfig>('webhookConfigs');
+  const configs = deps.store.collection<StoredConfig, 'tenantId'>('webhookConfigs', { fields: { tenantId: (c) => c.tenantId }, indexes: { byTenant: { keys: ['tenantId'] } } });
   const deliveries = deps.store.collection<StoredDelivery, DeliveryField>('webhookDeliveries', {
     fields: { tenantId: (d) => d.tenantId, jobId: (d) => d.jobId, status: (d) => d.status, createdAt: (d) => d.createdAt },
     indexes: {
@@ -46,6 +47,8 @@ export function webhookStore(deps: Pick<KernelDeps, 'store'>) {
     list: async (filter: { tenantId?: string; jobId?: string } = {}): Promise<StoredDelivery[]> =>
       (await deliveries.query({ where: { ...(filter.jobId === undefined ? {} : { jobId: filter.jobId }), ...(filter.tenantId === undefined ? {} : { tenantId: filter.tenantId }) } })).items,
     pending: async () => (await deliveries.query({ where: { status: 'pending' } })).items,
+    /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by their indexes. */
+    purgeTenant: async (tenantId: string) => (await deleteMatching(configs, { tenantId })) + (await deleteMatching(deliveries, { tenantId })),
   };
 }
 

@@ -8,7 +8,7 @@
 // When allowed, an unknown id is 400 INVALID_REQUEST (details.field `X-Sim-Fault`): a typo must not pass for
 // a fault that had no effect. The control API (/_sim/) is never altered by the header.
 import type { Middleware } from 'koa';
-import type { SimulatorConfig } from '../../config.js';
+import type { KernelConfig } from '../config.js';
 import { ApiError } from '../errors.js';
 import { inRequestScope, scopingWanted, type Defects } from '../defects.js';
 
@@ -17,10 +17,10 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const FAULT_HEADER = 'x-sim-fault';
 
 /** Whether this sandbox honours X-Sim-Fault now: the control setting when given, else SIM_ALLOW_FAULT_HEADER. */
-export const faultHeaderAllowed = (defects: Defects, config: Pick<SimulatorConfig, 'allowFaultHeader'>): boolean =>
+export const faultHeaderAllowed = (defects: Defects, config: Pick<KernelConfig, 'allowFaultHeader'>): boolean =>
   defects.headerAllowance() ?? config.allowFaultHeader === true;
 
-export function faultScope(defects: Defects, config: Pick<SimulatorConfig, 'allowFaultHeader'>): Middleware {
+export function faultScope(defects: Defects, config: Pick<KernelConfig, 'allowFaultHeader'>): Middleware {
   return async (ctx, next) => {
     const marked: string[] = [];
     ctx.state.faults = marked;
