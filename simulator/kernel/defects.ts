@@ -1,11 +1,13 @@
 // Defect injection: the set of deliberate misbehaviours switched on for this run (SIM_DEFECTS at start,
 // PUT /_sim/defects at run time). Off by default. Integrators use it to test their clients against a
 // misbehaving server; the conformance suite uses it to prove each of its checks can fail. The ids are
-// the catalogue's (simulator/control/defects.catalogue.ts); every hook asks `defects.has` for one id.
+// the catalogue's (simulator/control/defects.catalogue.ts), defects and variants alike (kernel/deviations.ts).
+// An entry acts through the rows it adds to a lifecycle table (`machineDeviations`, read by transition()),
+// its rules at hook points (`at`), a ResponseDefect, or, at the kernel's own seams, a `defects.has(id)`.
 //
 // Beside the sandbox-wide set, a defect can be on for one tenant (PUT /_sim/tenants/{id}/faults) or for one
 // request (the `X-Sim-Fault` header, when the sandbox allows it). The hooks do not change for that: `has`
-// reads the fault scope of the code running now from an AsyncLocalStorage (the request's tenant and header
+// (and `at`, `machineDeviations`) reads the fault scope of the code running now from an AsyncLocalStorage (the request's tenant and header
 // faults, or the tenant of a scheduled task), so a hook deep in a domain needs no tenant argument.
 // Every id `has` answers true for inside a request is remembered as having altered it (the request log).
 import { AsyncLocalStorage } from 'node:async_hooks';
