@@ -18,7 +18,7 @@ import { writePacket } from './claim-packet.js';
 import type { claimPresenter } from './claim.response.js';
 import type { ClaimStore } from './claim.store.js';
 import { CLAIMABLE_STATES, explainFinding, isBlockingPolicy } from './finding.explain.js';
-import { TEST_CARRIER_POLICIES } from './ship.test-values.js';
+import { carrierPolicyOf } from './carrier-policy.js';
 import type { FindingPresenter } from './finding.response.js';
 import type { FindingStore } from './finding.store.js';
 import { SHIP_HOOKS, type ClaimMoveEffects } from './ship.hooks.js';
@@ -75,8 +75,7 @@ export function claimRoutes(deps: Pick<KernelDeps, 'clocks' | 'ids' | 'config' |
   }
 
   const refuseBlockedCarrier = async (tenantId: string, carrier: string, action: string) => {
-    // The tenant's policy, else a test carrier's built-in one (ship.test-values.ts).
-    const policy = (await tenants.settings(tenantId)).carrierPolicies?.[carrier]?.policy ?? TEST_CARRIER_POLICIES[carrier] ?? null;
+    const policy = carrierPolicyOf((await tenants.settings(tenantId)).carrierPolicies, carrier);
     if (isBlockingPolicy(policy) && deps.defects.at(SHIP_HOOKS.carrierPolicyEnforced, true)) throw actionNotAllowed(`carrier ${carrier} is configured as ${policy} for this tenant: ${action} is blocked`, { subcode: 'carrier_blocked', carrier, policy, action });
   };
 

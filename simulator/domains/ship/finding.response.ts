@@ -1,6 +1,7 @@
 // The one place a finding's response body is shaped (contract Finding; spec 2.6): the record's fields the
 // contract names, plus the explanation fields worked out when it is read (finding.explain.ts). Also used for
 // the findings inside a claim submission (spec 2.7: "the same explanation fields as the finding record").
+import { carrierPolicyOf } from './carrier-policy.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { TenantStore } from '../tenants/index.js';
 import type { ClaimStore } from './claim.store.js';
@@ -39,9 +40,9 @@ export function toFindingItem(f: FindingRecord, context: ExplainContext): Findin
 /** Shapes findings of one tenant, reading the carrier policies and the clock once per call. */
 export function findingPresenter(deps: Pick<KernelDeps, 'clocks'>, tenants: Pick<TenantStore, 'settings'>, claims: Pick<ClaimStore, 'activeLink'>) {
   return async (tenantId: string) => {
-    const policies = (await tenants.settings(tenantId)).carrierPolicies ?? {};
+    const policies = (await tenants.settings(tenantId)).carrierPolicies;
     const today = deps.clocks.of(tenantId).nowIso().slice(0, 10);
-    const policyOf = (carrier: string) => policies[carrier]?.policy ?? policies[carrier.toUpperCase()]?.policy ?? null;
+    const policyOf = (carrier: string) => carrierPolicyOf(policies, carrier);
     const context = async (f: FindingRecord): Promise<ExplainContext> => ({ policy: policyOf(f.carrier), today, activeLink: await claims.activeLink(tenantId, f.id) });
     return {
       policyOf,
