@@ -39,11 +39,16 @@ export function feedAcknowledge(deps: KernelDeps, sessions: FeedSessionStore, ro
       // Compare-and-set per issue: an issue acknowledged twice at once counts once.
       if (await rows.updateIssue({ ...found, acknowledged: true, acknowledgedAt: now })) acknowledged += found.isBlocking ? 0 : 1;
     }
-    // The count first (compare-and-set, so concurrent acknowledgements all count), then the move when this
-    // acknowledgement left no open issue and no blocking one: the session as counted decides.
-    const counted = (await sessions.modify(sessionId, (s) => ({ ...s, openIssueCount: Math.max(0, s.openIssueCount - acknowledged), updatedAt: now })))!;
-    if (!isLastAcknowledged(counted)) return toFeedSession(counted);
-    return toFeedSession(await moveSession({ tenantId, sessionId, action: 'acknowledge_last', changes: () => ({ updatedAt: now }) }));
+    // One compare-and-set write: the count alone, or, when this acknowledgement leaves no open issue and no
+    // blocking one, the count with the move to READY (decided again by the move on the session it saves).
+    const openAfter = (s: FeedSessionRecord) => Math.max(0, s.openIssueCount - acknowledged);
+    let last = false;
+    const counted = await sessions.modify(sessionId, (s) => {
+      last = isLastAcknowledged({ ...s, openIssueCount: openAfter(s) });
+      return last ? undefined : { ...s, openIssueCount: openAfter(s), updatedAt: now };
+    });
+    if (!last) return toFeedSession(counted!);
+    return toFeedSession(await moveSession({ tenantId, sessionId, action: 'acknowledge_last', changes: (s) => ({ openIssueCount: openAfter(s), updatedAt: now }) }));
   };
 }
 
