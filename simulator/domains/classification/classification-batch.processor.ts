@@ -7,6 +7,7 @@ import type { KernelDeps } from '../../kernel/deps.js';
 import { cooperative } from '../../kernel/cooperate.js';
 import type { JobProcessor } from '../jobs/index.js';
 import { CLASSIFICATION_REVIEW_THRESHOLD } from './classifier.js';
+import { CLASSIFICATION_HOOKS } from './classification.hooks.js';
 import type { ClassificationBatchInput, ClassificationBatchItem, ClassificationBatchResult } from './classification.types.js';
 import type { RecordClassification } from './record-classification.js';
 
@@ -29,8 +30,7 @@ export function classificationBatchProcessor(deps: KernelDeps, record: RecordCla
       kind: 'classification_batch',
       itemsClassified: done.length,
       confident: done.length - requiresReview,
-      // defect injection (SIM_DEFECTS): classify.batch-counts-off reports one review more than were opened.
-      requiresReview: requiresReview + (deps.defects.has('classify.batch-counts-off') ? 1 : 0),
+      requiresReview: deps.defects.at(CLASSIFICATION_HOOKS.batchRequiresReview, requiresReview),
       reviewThreshold: CLASSIFICATION_REVIEW_THRESHOLD,
       items: done,
     };

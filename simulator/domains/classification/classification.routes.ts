@@ -10,6 +10,7 @@ import type { SimaDomain } from '../sima/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
 import { CLASSIFICATION_BATCH_VARIANT } from './classification-batch.processor.js';
 import type { ClassificationReviewRecord, ClassificationReviewStore } from './classification-review.store.js';
+import { CLASSIFICATION_HOOKS } from './classification.hooks.js';
 import { toClassification } from './classification.response.js';
 import type { ClassificationStore } from './classification.store.js';
 import type { ClassificationBatchInput } from './classification.types.js';
@@ -27,8 +28,7 @@ export function classificationRoutes(
 
   /** The code a decided review stands for, or 409 naming its state (PENDING and REJECTED apply nothing). */
   const decidedCode = (review: ClassificationReviewRecord): string => {
-    // defect injection (SIM_DEFECTS): classify.apply-pending-review applies a PENDING review's suggestion.
-    if (review.status === 'PENDING' && deps.defects.has('classify.apply-pending-review')) return review.suggestedHsCode;
+    if (review.status === 'PENDING' && !deps.defects.at(CLASSIFICATION_HOOKS.pendingReviewApplyRefused, true)) return review.suggestedHsCode;
     if ((review.status === 'APPROVED' || review.status === 'OVERRIDDEN') && review.finalHsCode) return review.finalHsCode;
     throw actionNotAllowed(
       review.status === 'PENDING' ? `review ${review.id} is PENDING: approve or override it before applying` : `review ${review.id} is ${review.status}: a rejected classification cannot be applied`,

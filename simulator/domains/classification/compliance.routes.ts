@@ -4,6 +4,7 @@
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
 import type { ClassificationReviewStore } from './classification-review.store.js';
+import { CLASSIFICATION_HOOKS } from './classification.hooks.js';
 import { checkCompliance } from './compliance.js';
 
 export function complianceRoutes(deps: KernelDeps, reviews: ClassificationReviewStore) {
@@ -12,8 +13,8 @@ export function complianceRoutes(deps: KernelDeps, reviews: ClassificationReview
       const pendingReviews = body.sku ? await reviews.countForSku(principal.tenantId, body.sku, 'PENDING') : 0;
       const result = checkCompliance(body, {
         pendingReviews,
-        skipOriginGate: deps.defects.has('classify.quoteable-unknown-origin'),
-        ignoreAtRisk: deps.defects.has('classify.quoteable-at-risk'),
+        originGateEnforced: deps.defects.at(CLASSIFICATION_HOOKS.originGateEnforced, true),
+        atRiskBlocksQuote: deps.defects.at(CLASSIFICATION_HOOKS.atRiskBlocksQuote, true),
       });
       return { status: 200, body: result };
     },

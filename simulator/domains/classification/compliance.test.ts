@@ -61,8 +61,8 @@ describe('the compliance check', () => {
     expect(result.checks.find((c) => c.check === 'trade_remedy_exposure')?.message).toContain('DE');
   });
 
-  it('lets the injected defects through the gates they name', () => {
-    expect(checkCompliance({ hsCode: '6109.10', originCountry: 'ZZ', destinationCountry: 'US' }, { ...clean, skipOriginGate: true }).quoteReadiness).toBe('quoteable');
-    expect(checkCompliance({ hsCode: '9401.61.10', originCountry: 'VN', destinationCountry: 'CA' }, { ...clean, ignoreAtRisk: true }).quoteReadiness).toBe('quoteable');
+  it('lets a product through the gates a deviation turns off', () => {
+    expect(checkCompliance({ hsCode: '6109.10', originCountry: 'ZZ', destinationCountry: 'US' }, { ...clean, originGateEnforced: false }).quoteReadiness).toBe('quoteable');
+    expect(checkCompliance({ hsCode: '9401.61.10', originCountry: 'VN', destinationCountry: 'CA' }, { ...clean, atRiskBlocksQuote: false }).quoteReadiness).toBe('quoteable');
   });
 });

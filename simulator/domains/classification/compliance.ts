@@ -32,10 +32,10 @@ type Blocker = Schema<'ComplianceBlocker'>;
 export interface ComplianceFacts {
   /** PENDING classification reviews of the request's SKU (0 without a SKU). */
   pendingReviews: number;
-  /** Defect injection: the origin gate is skipped (classify.quoteable-unknown-origin). */
-  skipOriginGate?: boolean;
-  /** Defect injection: an AT_RISK screening passes (classify.quoteable-at-risk). */
-  ignoreAtRisk?: boolean;
+  /** Whether an unknown origin fails origin_known (CLASSIFICATION_HOOKS.originGateEnforced; default true). */
+  originGateEnforced?: boolean;
+  /** Whether an AT_RISK screening warns trade_remedy_exposure (CLASSIFICATION_HOOKS.atRiskBlocksQuote; default true). */
+  atRiskBlocksQuote?: boolean;
 }
 
 /** Six-digit subheadings per heading: the catalog nomenclature's lists, and the classifier's own headings. */
@@ -80,8 +80,7 @@ export function checkCompliance(input: ComplianceInput, facts: ComplianceFacts):
   } else pass('classification_confident');
 
   const origin = input.originCountry;
-  // defect injection (SIM_DEFECTS): classify.quoteable-unknown-origin skips the origin gate.
-  if (!COUNTRY_CODES.has(origin) && !facts.skipOriginGate) {
+  if (!COUNTRY_CODES.has(origin) && facts.originGateEnforced !== false) {
     fail('origin_known', `originCountry ${origin} is not an assigned ISO 3166-1 country code: the origin is unknown`, 'origin_unknown', 'Record the country of origin before quoting');
   } else pass('origin_known');
   const destination = input.destinationCountry;
@@ -97,7 +96,7 @@ export function checkCompliance(input: ComplianceInput, facts: ComplianceFacts):
   } else {
     const item: ScreenedItem = { sku: input.sku ?? 'compliance-check', hsCode: input.hsCode, countryOfOrigin: origin, materialType: null, annualImportValue: input.productValue ?? null, currency: input.currency ?? null };
     const screening = screenItem(item, authority);
-    if (screening.outcome === 'AT_RISK' && !facts.ignoreAtRisk) {
+    if (screening.outcome === 'AT_RISK' && facts.atRiskBlocksQuote !== false) {
       const rate = screening.combinedRate === null ? 'no rate stated for this origin' : `combined rate ${screening.combinedRate}%`;
       warn(
         'trade_remedy_exposure',

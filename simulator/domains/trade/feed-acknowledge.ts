@@ -5,14 +5,18 @@
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { DashboardHandlerTable } from '../../kernel/http/types.js';
 import { actionNotAllowed, notFound } from '../../kernel/errors.js';
-import { transition } from '../../kernel/machine.js';
 import type { FeedRowsStore } from './feed-rows.store.js';
-import { factsOf, toFeedSession } from './feed-session.response.js';
-import { feedSessionMachine } from './feed-session.machine.js';
+import { feedSessionMover } from './feed-session.move.js';
+import { toFeedSession } from './feed-session.response.js';
 import type { FeedSessionStore } from './feed-session.store.js';
-import type { FeedIssueRecord, FeedSessionBody } from './trade.types.js';
+import { TRADE_HOOKS } from './trade.hooks.js';
+import type { FeedIssueRecord, FeedSessionBody, FeedSessionRecord } from './trade.types.js';
+
+/** spec 3.2: the last non-blocking issue of a PREVIEW_BLOCKED session without blocking issues is acknowledged. */
+const isLastAcknowledged = (s: FeedSessionRecord) => s.status === 'PREVIEW_BLOCKED' && s.openIssueCount === 0 && s.blockingIssueCount === 0;
 
 export function feedAcknowledge(deps: KernelDeps, sessions: FeedSessionStore, rows: FeedRowsStore) {
+  const moveSession = feedSessionMover(deps, sessions);
   return async (tenantId: string, sessionId: string, issueKeys?: readonly string[]): Promise<FeedSessionBody> => {
     const session = await sessions.get(tenantId, sessionId);
     if (!session) throw notFound('trade feed session');
@@ -23,8 +27,7 @@ export function feedAcknowledge(deps: KernelDeps, sessions: FeedSessionStore, ro
       for (const key of new Set(issueKeys)) {
         const found = await rows.getIssue(sessionId, key);
         if (!found) throw notFound(`issue ${key} of session ${sessionId}`);
-        // defect injection (SIM_DEFECTS): trade.blocking-acknowledged lets a blocking issue be acknowledged
-        if (found.isBlocking && !deps.defects.has('trade.blocking-acknowledged')) {
+        if (found.isBlocking && deps.defects.at(TRADE_HOOKS.blockingIssueAcknowledgementRefused, true)) {
           throw actionNotAllowed(`issue ${key} is blocking and cannot be acknowledged: fix the file and upload it again`, { currentState: session.status, action: 'acknowledge', issueKey: key });
         }
         if (!found.acknowledged) chosen.push(found);
@@ -36,13 +39,16 @@ export function feedAcknowledge(deps: KernelDeps, sessions: FeedSessionStore, ro
       // Compare-and-set per issue: an issue acknowledged twice at once counts once.
       if (await rows.updateIssue({ ...found, acknowledged: true, acknowledgedAt: now })) acknowledged += found.isBlocking ? 0 : 1;
     }
-    const after = await sessions.modify(sessionId, (s) => {
-      const openIssueCount = Math.max(0, s.openIssueCount - acknowledged);
-      const last = s.status === 'PREVIEW_BLOCKED' && openIssueCount === 0 && s.blockingIssueCount === 0;
-      const status = last ? transition(feedSessionMachine, s.status, 'acknowledge_last', factsOf(s), { sessionId }) : s.status;
-      return { ...s, openIssueCount, status, updatedAt: now };
+    // One compare-and-set write: the count alone, or, when this acknowledgement leaves no open issue and no
+    // blocking one, the count with the move to READY (decided again by the move on the session it saves).
+    const openAfter = (s: FeedSessionRecord) => Math.max(0, s.openIssueCount - acknowledged);
+    let last = false;
+    const counted = await sessions.modify(sessionId, (s) => {
+      last = isLastAcknowledged({ ...s, openIssueCount: openAfter(s) });
+      return last ? undefined : { ...s, openIssueCount: openAfter(s), updatedAt: now };
     });
-    return toFeedSession(after!);
+    if (!last) return toFeedSession(counted!);
+    return toFeedSession(await moveSession({ tenantId, sessionId, action: 'acknowledge_last', changes: (s) => ({ openIssueCount: openAfter(s), updatedAt: now }) }));
   };
 }
 

@@ -13,22 +13,24 @@ import type { SimaDomain } from '../sima/index.js';
 import { normalizeScreeningAuthority } from '../sima/index.js';
 import type { FeedPreviewStore } from './feed-preview.store.js';
 import type { FeedRowsStore } from './feed-rows.store.js';
+import { feedSessionMover } from './feed-session.move.js';
 import { factsOf, toFeedSession } from './feed-session.response.js';
 import { feedSessionMachine } from './feed-session.machine.js';
 import type { FeedSessionStore } from './feed-session.store.js';
+import { TRADE_HOOKS, type RowToApply } from './trade.hooks.js';
 import type { FeedSessionRecord } from './trade.types.js';
 
 export function feedApplyRoutes(deps: KernelDeps, stores: { sessions: FeedSessionStore; rows: FeedRowsStore; previews: FeedPreviewStore }, peers: { sima: Pick<SimaDomain, 'catalog' | 'enqueueScreening'> }) {
   const { sessions, rows, previews } = stores;
+  const moveSession = feedSessionMover(deps, sessions);
 
   /** The refusals of spec 4.4, decided on the session as read: state, apply in flight, stale snapshot. */
   const refuse = async (s: FeedSessionRecord) => {
-    transition(feedSessionMachine, s.status, 'apply', factsOf(s), { sessionId: s.id });
+    transition(feedSessionMachine, s.status, 'apply', factsOf(s), { sessionId: s.id }, deps.defects);
     if (s.applyInFlight) throw actionNotAllowed('an apply is already running for this session', { currentState: s.status, action: 'apply' });
     if (s.reviewedSnapshotId) {
       const review = await previews.getReview(s.reviewedSnapshotId);
-      // defect injection (SIM_DEFECTS): trade.stale-snapshot-applied applies a snapshot made from an older preview
-      if (review && review.previewJobId !== s.currentPreviewJobId && !deps.defects.has('trade.stale-snapshot-applied')) {
+      if (review && review.previewJobId !== s.currentPreviewJobId && deps.defects.at(TRADE_HOOKS.staleSnapshotRefused, true)) {
         throw actionNotAllowed(`reviewed snapshot ${s.reviewedSnapshotId} is stale relative to the current normalized artifact (preview ${s.currentPreviewJobId})`, {
           currentState: s.status,
           action: 'apply',
@@ -45,7 +47,7 @@ export function feedApplyRoutes(deps: KernelDeps, stores: { sessions: FeedSessio
       if (!read) throw notFound('trade feed session');
       await refuse(read);
       const screeningAuthority = normalizeScreeningAuthority(body.screeningAuthority, deps.defects);
-      const skus = [];
+      const skus: RowToApply[] = [];
       for (const [i, row] of body.rows.entries()) {
         const sku = await rows.getSku(read.id, row.sku);
         if (!sku) throw invalidRequest(`rows[${i}].sku ${row.sku} is not a SKU of session ${read.id}`, `rows[${i}].sku`);
@@ -63,8 +65,7 @@ export function feedApplyRoutes(deps: KernelDeps, stores: { sessions: FeedSessio
         const now = await sessions.get(tenantId, read.id);
         await refuse({ ...now!, applyInFlight: true });
       }
-      // defect injection (SIM_DEFECTS): trade.apply-drops-last-row loses the last row (off by one)
-      const written = deps.defects.has('trade.apply-drops-last-row') ? skus.slice(0, -1) : skus;
+      const written = deps.defects.at(TRADE_HOOKS.rowsApplied, skus);
       try {
         const applied = await peers.sima.catalog.apply(
           tenantId,
@@ -77,16 +78,16 @@ export function feedApplyRoutes(deps: KernelDeps, stores: { sessions: FeedSessio
           return null;
         });
         const now = deps.clocks.of(tenantId).nowIso();
-        const done = await sessions.modify(read.id, (s) => ({
-          ...s,
-          status: transition(feedSessionMachine, s.status, 'apply', { ...factsOf({ ...s, applyInFlight: false }) }, { sessionId: s.id }),
-          applyInFlight: false,
-          screeningJobId: screening?.id ?? null,
-          appliedAt: now,
-          updatedAt: now,
-        }));
+        const done = await moveSession({
+          tenantId,
+          sessionId: read.id,
+          action: 'apply',
+          // The guard judges the session as it would be without this apply's claim.
+          facts: (s) => factsOf({ ...s, applyInFlight: false }),
+          changes: () => ({ applyInFlight: false, screeningJobId: screening?.id ?? null, appliedAt: now, updatedAt: now }),
+        });
         deps.log.info({ sessionId: read.id, created: applied.created, updated: applied.updated }, 'trade feed applied to the catalog');
-        return { status: 200, body: { ...toFeedSession(done!), status: 'APPLIED' as const } };
+        return { status: 200, body: { ...toFeedSession(done), status: 'APPLIED' as const } };
       } catch (error) {
         await sessions.modify(read.id, (s) => (s.applyInFlight ? { ...s, applyInFlight: false } : undefined));
         throw error;

@@ -10,13 +10,13 @@
 import { COUNTRY_CODES } from '../../../fixtures/trade/countries.js';
 import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
-import { transition } from '../../kernel/machine.js';
 import { internedRecords, internedValues } from '../../kernel/uploads/interned-values.js';
 import { readUploadedTable } from '../../kernel/uploads/uploaded-file.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import { feedIssueId, feedSkuId, type FeedRowsStore } from './feed-rows.store.js';
 import type { FeedSessionStore } from './feed-session.store.js';
-import { feedSessionMachine, type FeedSessionAction } from './feed-session.machine.js';
+import type { FeedSessionAction } from './feed-session.machine.js';
+import { feedSessionMover } from './feed-session.move.js';
 import { countryRule, duplicateRule, feedColumnOf, headerIssues, hsRule, productNameRule, rowFingerprint, skuRule, type FeedColumn, type FeedDefaults, type RowIssue } from './feed-normalize.rules.js';
 import { factsOf } from './feed-session.response.js';
 import type { FeedNormalizeInput, FeedSessionRecord } from './trade.types.js';
@@ -30,16 +30,21 @@ const FLUSH_ROWS = 2000;
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionStore, rows: FeedRowsStore): JobProcessor {
-  /** Moves the session by the table (a refused move throws 409, which fails the job: it should not happen). */
-  const move = (sessionId: string, action: FeedSessionAction, change: (s: FeedSessionRecord) => Partial<FeedSessionRecord>) =>
-    sessions.modify(sessionId, (s) => ({ ...s, ...change(s), status: transition(feedSessionMachine, s.status, action, factsOf(s), { sessionId }), updatedAt: deps.clocks.of(s.tenantId).nowIso() }));
+  const moveSession = feedSessionMover(deps, sessions);
+  /**
+   * Moves the session by the table in force, setting `set` with it; the guards and computed targets read the
+   * session as the move leaves it (a finish reads the counts it records). A refused move throws 409, which
+   * fails the job: it should not happen.
+   */
+  const move = (tenantId: string, sessionId: string, action: FeedSessionAction, set: Partial<FeedSessionRecord>) =>
+    moveSession({ tenantId, sessionId, action, facts: (s) => factsOf({ ...s, ...set }), changes: () => set });
 
   return async (job, context): Promise<JobOutcome> => {
     const { sessionId, file } = job.input as FeedNormalizeInput;
     const session = await sessions.get(job.tenantId, sessionId);
     if (!session) throw new Error(`trade feed session ${sessionId} no longer exists`);
     // A restart finds the session NORMALIZING: the run starts again and rewrites the same records.
-    await move(sessionId, session.status === 'NORMALIZING' ? 'resume' : 'normalize', () => ({ normalizationProgress: 0 }));
+    await move(job.tenantId, sessionId, session.status === 'NORMALIZING' ? 'resume' : 'normalize', { normalizationProgress: 0 });
 
     let seq = 0;
     const counts = { issues: 0, blocking: 0, open: 0, skus: 0, unclassified: 0, rows: 0, skipped: 0, duplicates: 0 };
@@ -135,23 +140,21 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
     } catch (error) {
       const reason = error instanceof UnreadableFeed ? error.message : `${(error as Error).message}`;
       await record({ issueKey: 'file_unreadable:file', issueType: 'file_unreadable', isBlocking: true, field: 'file', message: reason }, null);
-      await move(sessionId, 'fail', () => ({ failureReason: reason, issueCount: counts.issues, blockingIssueCount: counts.blocking, openIssueCount: counts.open, skuCount: counts.skus, unclassifiedCount: counts.unclassified }));
+      await move(job.tenantId, sessionId, 'fail', { failureReason: reason, issueCount: counts.issues, blockingIssueCount: counts.blocking, openIssueCount: counts.open, skuCount: counts.skus, unclassifiedCount: counts.unclassified });
       throw new Error(reason);
     }
 
     const blocked = counts.blocking > 0 || counts.open > 0 || counts.unclassified === 0;
-    // defect injection (SIM_DEFECTS): trade.blocking-issues-ready ends a session with blocking issues READY
-    const action: FeedSessionAction = blocked && !(deps.defects.has('trade.blocking-issues-ready') && counts.blocking > 0) ? 'finish_blocked' : 'finish_clean';
-    const done = await move(sessionId, action, () => ({
+    const done = await move(job.tenantId, sessionId, blocked ? 'finish_blocked' : 'finish_clean', {
       normalizationProgress: 100,
       skuCount: counts.skus,
       issueCount: counts.issues,
       blockingIssueCount: counts.blocking,
       openIssueCount: counts.open,
       unclassifiedCount: counts.unclassified,
-    }));
+    });
     return {
-      result: { sessionId, sessionStatus: done?.status ?? null, skuCount: counts.skus, issueCount: counts.issues, blockingIssueCount: counts.blocking, skusWithoutHs: counts.unclassified, issuesByType: byType },
+      result: { sessionId, sessionStatus: done.status, skuCount: counts.skus, issueCount: counts.issues, blockingIssueCount: counts.blocking, skusWithoutHs: counts.unclassified, issuesByType: byType },
       reconciliation: { rowsUploaded: counts.rows, rowsSkipped: counts.skipped, rowsDeduplicated: counts.duplicates, skusFound: counts.skus, skusScreened: 0, skusNotApplicable: 0 },
       skippedRows: { counts: Object.fromEntries(Object.entries(byType).filter(([type]) => BLOCKING_ROW_TYPES.has(type))), sample },
       warnings: counts.open ? { nonBlockingIssues: counts.open } : null,

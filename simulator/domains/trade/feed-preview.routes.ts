@@ -6,14 +6,12 @@
 import type { KernelDeps } from '../../kernel/deps.js';
 import { actionNotAllowed, invalidRequest, notFound } from '../../kernel/errors.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
-import { transition } from '../../kernel/machine.js';
 import type { JobsDomain } from '../jobs/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
 import { PREVIEW_VARIANT } from './feed-preview.processor.js';
 import type { FeedPreviewStore } from './feed-preview.store.js';
 import type { FeedRowsStore } from './feed-rows.store.js';
-import { factsOf } from './feed-session.response.js';
-import { feedSessionMachine } from './feed-session.machine.js';
+import { feedSessionMover } from './feed-session.move.js';
 import type { FeedSessionStore } from './feed-session.store.js';
 import type { FeedPreviewInput } from './trade.types.js';
 
@@ -23,19 +21,29 @@ export function feedPreviewRoutes(
   peers: { jobs: JobsDomain; webhooks: Pick<WebhooksDomain, 'parseConfig' | 'attach'> },
 ) {
   const { sessions, rows, previews } = stores;
+  const moveSession = feedSessionMover(deps, sessions);
   return {
     async startTradeFeedClassifyPreview({ principal, params, body }) {
-      const session = await sessions.get(principal.tenantId, params.sessionId);
-      if (!session) throw notFound('trade feed session');
-      // defect injection (SIM_DEFECTS): trade.preview-not-ready starts a preview whatever the session's state
-      if (!deps.defects.has('trade.preview-not-ready')) transition(feedSessionMachine, session.status, 'classify_preview', factsOf(session), { sessionId: session.id });
-      if (session.applyInFlight) throw actionNotAllowed('an apply is already running for this session', { currentState: session.status, action: 'classify_preview' });
-      const webhook = peers.webhooks.parseConfig(body ?? {});
-      const input: FeedPreviewInput = { sessionId: session.id };
-      const job = await peers.jobs.enqueue({ tenantId: principal.tenantId, keyId: principal.keyId, type: 'catalog_upload', variant: PREVIEW_VARIANT, family: 'preview', fileName: session.fileName, input });
-      await sessions.modify(session.id, (s) => ({ ...s, previewInFlight: job.id, updatedAt: deps.clocks.of(s.tenantId).nowIso() }));
-      if (webhook) await peers.webhooks.attach(job.id, principal.tenantId, webhook);
-      return { status: 202, body: { jobId: job.id, previewJobId: job.id } };
+      let job: Awaited<ReturnType<JobsDomain['enqueue']>> | undefined;
+      let webhook: ReturnType<typeof peers.webhooks.parseConfig> | undefined;
+      // The table says from which states a preview starts (it leaves the state as it is); the preview job is
+      // enqueued once the move is allowed and pinned on the session by the move's compare-and-set save.
+      await moveSession({
+        tenantId: principal.tenantId,
+        sessionId: params.sessionId,
+        action: 'classify_preview',
+        async changes(s) {
+          if (s.applyInFlight) throw actionNotAllowed('an apply is already running for this session', { currentState: s.status, action: 'classify_preview' });
+          // A bad webhook target is refused before anything is queued.
+          webhook = peers.webhooks.parseConfig(body ?? {});
+          const input: FeedPreviewInput = { sessionId: s.id };
+          // After a lost race the move is decided again on the session as read then; the job is enqueued once.
+          job ??= await peers.jobs.enqueue({ tenantId: principal.tenantId, keyId: principal.keyId, type: 'catalog_upload', variant: PREVIEW_VARIANT, family: 'preview', fileName: s.fileName, input });
+          return { previewInFlight: job.id };
+        },
+      });
+      if (webhook) await peers.webhooks.attach(job!.id, principal.tenantId, webhook);
+      return { status: 202, body: { jobId: job!.id, previewJobId: job!.id } };
     },
 
     async reviewTradeFeedClassifyPreview({ principal, params, body }) {

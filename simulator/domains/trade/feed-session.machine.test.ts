@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { createDefects } from '../../kernel/defects.js';
 import { ApiError } from '../../kernel/errors.js';
 import { transition } from '../../kernel/machine.js';
+import { DEFECT_CATALOGUE } from '../../control/defects.catalogue.js';
 import { machineMatchesContract } from '../../testing/machine-contract.js';
+import { checkMachineDeviations } from '../../testing/machine-deviations.js';
 import { feedSessionMachine, type FeedSessionAction, type FeedSessionFacts } from './feed-session.machine.js';
 import type { FeedSessionStatus } from './trade.types.js';
 
 const CLEAN: FeedSessionFacts = { applyable: true, issueCount: 0, blockingIssueCount: 0 };
 const BLOCKED: FeedSessionFacts = { applyable: false, issueCount: 2, blockingIssueCount: 1 };
+/** Non-blocking issues only: not applyable, nothing blocking. */
+const TO_ACKNOWLEDGE: FeedSessionFacts = { applyable: false, issueCount: 1, blockingIssueCount: 0 };
+const ACTIONS = [...new Set(feedSessionMachine.transitions.map((t) => t.action))];
 
 /** Every move the spec's table allows (spec 3.2), and what it leads to. */
 const ALLOWED: Array<[FeedSessionStatus, FeedSessionAction, FeedSessionStatus]> = [
@@ -32,9 +38,8 @@ describe('the trade feed session machine', () => {
   });
 
   it('refuses every other move with 409 ACTION_NOT_ALLOWED naming the current state', () => {
-    const actions = [...new Set(feedSessionMachine.transitions.map((t) => t.action))];
     for (const from of feedSessionMachine.states) {
-      for (const action of actions) {
+      for (const action of ACTIONS) {
         if (ALLOWED.some(([f, a]) => f === from && a === action)) continue;
         const refused = (() => {
           try {
@@ -57,5 +62,20 @@ describe('the trade feed session machine', () => {
 
   it('leaves nothing out of FAILED and APPLIED', () => {
     for (const state of feedSessionMachine.terminal) expect(feedSessionMachine.transitions.filter((t) => t.from.includes(state))).toEqual([]);
+  });
+});
+
+describe('the trade feed session machine under its deviations', () => {
+  it('answers what its table in force says, with each defect or variant that changes its rows on (the apply guard and the finish read the counts)', () => {
+    const report = checkMachineDeviations(feedSessionMachine, ACTIONS, DEFECT_CATALOGUE, [CLEAN, BLOCKED, TO_ACKNOWLEDGE]);
+    expect(report.entries.sort()).toEqual(['trade.blocking-issues-ready', 'trade.preview-not-ready']);
+    expect(report.problems).toEqual([]);
+  });
+
+  it('finishes a normalization with blocking issues READY only under trade.blocking-issues-ready', () => {
+    const switches = createDefects(['trade.blocking-issues-ready'], DEFECT_CATALOGUE);
+    expect(transition(feedSessionMachine, 'NORMALIZING', 'finish_blocked', BLOCKED, {}, switches)).toBe('READY');
+    expect(transition(feedSessionMachine, 'NORMALIZING', 'finish_blocked', TO_ACKNOWLEDGE, {}, switches)).toBe('PREVIEW_BLOCKED');
+    expect(transition(feedSessionMachine, 'NORMALIZING', 'finish_blocked', BLOCKED)).toBe('PREVIEW_BLOCKED');
   });
 });

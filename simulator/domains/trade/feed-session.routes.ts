@@ -8,6 +8,7 @@ import type { FeedPreviewStore } from './feed-preview.store.js';
 import type { FeedRowsStore } from './feed-rows.store.js';
 import type { FeedSessionStore } from './feed-session.store.js';
 import { toFeedIssue, toFeedSession, toFeedSku } from './feed-session.response.js';
+import { TRADE_HOOKS } from './trade.hooks.js';
 
 const pageOf = (query: { limit?: number; offset?: number }) => ({ limit: query.limit ?? 50, offset: query.offset ?? 0 });
 
@@ -33,8 +34,7 @@ export function feedSessionRoutes(deps: KernelDeps, sessions: FeedSessionStore, 
     async listTradeFeedIssues({ principal, params, query }) {
       await sessionOf(principal.tenantId, params.sessionId);
       const page = pageOf(query);
-      // defect injection (SIM_DEFECTS): trade.issues-offset-ignored always answers the first page of issues
-      const found = await rows.issuePage(params.sessionId, deps.defects.has('trade.issues-offset-ignored') ? { ...page, offset: 0 } : page);
+      const found = await rows.issuePage(params.sessionId, deps.defects.at(TRADE_HOOKS.issuesPage, page));
       return { status: 200, body: { issues: found.items.map(toFeedIssue), total: found.total, ...page, hasMore: page.offset + found.items.length < found.total } };
     },
   } satisfies HandlerTable;

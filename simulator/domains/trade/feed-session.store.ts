@@ -3,6 +3,7 @@
 import type { KernelDeps } from '../../kernel/deps.js';
 import { allMatching, deleteMatching } from '../../kernel/store/delete-matching.js';
 import { transitionLog } from '../../kernel/transition-log.js';
+import { TRADE_HOOKS } from './trade.hooks.js';
 import type { FeedSessionRecord } from './trade.types.js';
 
 export function feedSessionStore(deps: KernelDeps) {
@@ -15,11 +16,12 @@ export function feedSessionStore(deps: KernelDeps) {
   );
   return {
     create: (record: FeedSessionRecord) => sessions.create(record),
-    /** The session, when it is the tenant's. */
+    /** Compare-and-set on `rev`: null when another writer won (kernel/move.ts saves a move with it). */
+    update: (record: FeedSessionRecord) => sessions.update(record),
+    /** The session, when it is the tenant's (the point sessionReadTenantScoped decides about another tenant's). */
     async get(tenantId: string, sessionId: string): Promise<FeedSessionRecord | undefined> {
       const session = await sessions.get(sessionId);
-      // defect injection (SIM_DEFECTS): trade.session-leaks finds another tenant's session too
-      return session?.tenantId === tenantId || (session && deps.defects.has('trade.session-leaks')) ? session : undefined;
+      return session?.tenantId === tenantId || (session && !deps.defects.at(TRADE_HOOKS.sessionReadTenantScoped, true)) ? session : undefined;
     },
     /**
      * Read, change, compare-and-set, retry on a lost race (`change` decides again on what it reads; it may

@@ -11,6 +11,7 @@ import { acceptUploadedFile, removeUpload, storeUpload } from '../../kernel/uplo
 import type { JobsDomain } from '../jobs/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';
 import type { FeedSessionStore } from './feed-session.store.js';
+import { TRADE_HOOKS } from './trade.hooks.js';
 import type { FeedNormalizeInput, FeedSessionRecord } from './trade.types.js';
 
 export const NORMALIZE_VARIANT = 'trade_feed_normalize';
@@ -20,8 +21,7 @@ export function feedUploadRoutes(deps: KernelDeps, sessions: FeedSessionStore, p
     async uploadTradeFeed(request) {
       const { principal, body } = request;
       for (const field of ['originCountry', 'defaultDestinationCountry'] as const) {
-        // defect injection (SIM_DEFECTS): trade.country-unchecked accepts any two letters as a country
-        if (!COUNTRY_CODES.has(body[field]) && !deps.defects.has('trade.country-unchecked')) {
+        if (!COUNTRY_CODES.has(body[field]) && deps.defects.at(TRADE_HOOKS.uploadCountryChecked, true)) {
           throw invalidRequest(`${field} ${body[field]} is not an ISO 3166-1 alpha-2 country code`, field);
         }
       }

@@ -1,20 +1,38 @@
-// The trade domain's injectable defects (README "Defect injection"). Behaviour defects are one
-// `defects.has('<id>')` line where the behaviour lives; the ones that only change what is sent are below,
-// applied to final responses.
+// The trade domain's deviations (README "Defect injection"), as data: rows of the feed session table
+// (applied by transition()), rules at the hook points of trade.hooks.ts, and below them the ones that only
+// change what is sent, applied to final responses.
 import { rewriteListItems, rewriteSuccessBody, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
+import { at } from '../../kernel/deviations.js';
+import { deviateMachine } from '../../kernel/machine.js';
+import { feedSessionMachine } from './feed-session.machine.js';
+import { TRADE_HOOKS } from './trade.hooks.js';
 
 export const TRADE_DEFECTS: readonly DefectEntry[] = [
-  { kind: 'defect', id: 'trade.country-unchecked', area: 'trade', description: 'the feed upload accepts country codes that are not ISO 3166-1 alpha-2 (e.g. XX)' },
-  { kind: 'defect', id: 'trade.blocking-issues-ready', area: 'trade', description: 'a feed with blocking issues normalizes to READY instead of PREVIEW_BLOCKED' },
-  { kind: 'defect', id: 'trade.issues-offset-ignored', area: 'trade', description: 'listTradeFeedIssues ignores `offset` (every page is the first)' },
-  { kind: 'defect', id: 'trade.preview-not-ready', area: 'trade', description: 'classify-preview starts on a session that is not READY' },
-  { kind: 'defect', id: 'trade.stale-snapshot-applied', area: 'trade', description: 'apply accepts a reviewed snapshot made from an older preview' },
-  { kind: 'defect', id: 'trade.blocking-acknowledged', area: 'trade', description: 'the acknowledgement action accepts a blocking issue' },
+  { kind: 'defect', id: 'trade.country-unchecked', area: 'trade', description: 'the feed upload accepts country codes that are not ISO 3166-1 alpha-2 (e.g. XX)', hooks: [at(TRADE_HOOKS.uploadCountryChecked, () => false)] },
+  {
+    kind: 'defect',
+    id: 'trade.blocking-issues-ready',
+    area: 'trade',
+    description: 'a feed with blocking issues normalizes to READY instead of PREVIEW_BLOCKED',
+    machine: [deviateMachine(feedSessionMachine, { add: [{ from: ['NORMALIZING'], action: 'finish_blocked', to: (facts) => (facts.blockingIssueCount > 0 ? 'READY' : 'PREVIEW_BLOCKED') }] })],
+  },
+  { kind: 'defect', id: 'trade.issues-offset-ignored', area: 'trade', description: 'listTradeFeedIssues ignores `offset` (every page is the first)', hooks: [at(TRADE_HOOKS.issuesPage, (page) => (page.offset === 0 ? page : { ...page, offset: 0 }))] },
+  {
+    kind: 'defect',
+    id: 'trade.preview-not-ready',
+    area: 'trade',
+    description: 'classify-preview starts on a session that is not READY',
+    // Whatever the state, the preview starts and leaves it where it is.
+    machine: [deviateMachine(feedSessionMachine, { add: [{ from: feedSessionMachine.states.filter((s) => s !== 'READY'), action: 'classify_preview', to: (_facts, current) => current }] })],
+  },
+  { kind: 'defect', id: 'trade.stale-snapshot-applied', area: 'trade', description: 'apply accepts a reviewed snapshot made from an older preview', hooks: [at(TRADE_HOOKS.staleSnapshotRefused, () => false)] },
+  { kind: 'defect', id: 'trade.blocking-acknowledged', area: 'trade', description: 'the acknowledgement action accepts a blocking issue', hooks: [at(TRADE_HOOKS.blockingIssueAcknowledgementRefused, () => false)] },
   { kind: 'defect', id: 'trade.applyable-with-blocking', area: 'trade', description: 'session detail says applyable: true while blocking issues remain' },
   { kind: 'defect', id: 'trade.issue-count-off', area: 'trade', description: 'session detail reports issueCount one lower than the issues listed' },
-  { kind: 'defect', id: 'trade.session-leaks', area: 'trade', description: "another tenant's feed session is readable (200 instead of 404)" },
+  { kind: 'defect', id: 'trade.session-leaks', area: 'trade', description: "another tenant's feed session is readable (200 instead of 404)", hooks: [at(TRADE_HOOKS.sessionReadTenantScoped, () => false)] },
   { kind: 'defect', id: 'trade.sku-hs-dropped', area: 'trade', description: 'listTradeFeedSkus sends providedHs null for every SKU' },
-  { kind: 'defect', id: 'trade.apply-drops-last-row', area: 'trade', description: 'apply answers APPLIED but writes (and screens) every row except the last into the tenant catalog' },
+  // Off by one: every row but the last (an empty apply stays empty).
+  { kind: 'defect', id: 'trade.apply-drops-last-row', area: 'trade', description: 'apply answers APPLIED but writes (and screens) every row except the last into the tenant catalog', hooks: [at(TRADE_HOOKS.rowsApplied, (rows) => (rows.length ? rows.slice(0, -1) : rows))] },
 ];
 
 const SESSION_OPS = ['getTradeFeedSession', 'applyTradeFeedSession'];
