@@ -138,8 +138,9 @@ function reasons(contract: LoadedContract, prepared: Prepared, run: { profile?: 
     return negative;
   };
   return (constraint: Constraint, rateLimited: number): string => {
-    if (constraint.note) return constraint.note;
+    // A request that would have exercised it was answered 429: that, not a static note, is why here.
     if (rateLimited > 0) return REASONS.rateLimited(rateLimited);
+    if (constraint.note) return constraint.note;
     if (sentCount === 0) return REASONS.notRun(run.profile === 'readonly' && !isRead(prepared.inputs.op) && prepared.inputs.auth === 'bearer');
     if (constraint.kind === 'invalid') {
       const target = constraint.input.slice(constraint.input.indexOf(' ') + 1);
