@@ -2,6 +2,7 @@
 // otherwise), then a table per area, the failures grouped by cause (one line per cause with its count and
 // check ids; the JSON and HTML reports keep every failure in full), the totals, the seed and the replay
 // command. Colour only on a terminal (and never with NO_COLOR).
+import { coverageLine } from './coverage.js';
 import type { Check } from '../harness/check.js';
 import type { RunHooks } from '../harness/runner.js';
 import type { CheckResult, RunReport, Verdict } from '../harness/types.js';
@@ -99,6 +100,7 @@ export function renderConsoleSummary(report: RunReport, options: RunContext & { 
   const part = shardLine(report, options);
   if (part) out.push(options.shard ? `${part} (merge the shards' reports with --merge)` : part);
   out.push(`seed ${target.seed}; replay: ${runReplay(report, options)}`);
+  if (options.coverage) out.push(coverageLine(options.coverage));
   for (const note of report.notes ?? []) out.push(paint('33', `note: ${note}`));
   if (options.reportFiles?.length) out.push(`reports: ${options.reportFiles.join(', ')}`);
   return out.join('\n') + '\n';

@@ -27,7 +27,7 @@ describe('JSON reporter', () => {
     const report = syntheticReport();
     const selection = [...report.results.map((r) => r.id), 'other.check'];
     const suite = { version: '0.1.0', checks: 40, digest: '0123456789abcdef' };
-    const coverage = { contract: 'v1.3.0', totals: { constraints: 0, exercised: 0 }, operations: [] };
+    const coverage = { contract: 'v1.3.0', totals: { constraints: 0, exercised: 0, notExercised: 0, notExercisedBy: {} }, operations: [] };
     const parsed = JSON.parse(renderJson(report, { suite, shard: { index: 2, count: 4, selection }, coverage }));
     expect(parsed.shard).toEqual({ index: 2, count: 4, selectedChecks: 7, selection });
     expect(parsed.suite).toEqual(suite);

@@ -94,10 +94,18 @@ describe('merging the shards of a run', () => {
     expect(merge(files).report.results.map((result) => result.id)).toEqual(wholeRun().results.map((result) => result.id));
   });
 
-  it('adds up the input coverage of the shards', () => {
+  it('adds up the input coverage of the shards, keeping the reason of a shard that ran the operation', () => {
+    // A shard that sent nothing to the operation says "not run"; one that did knows why a constraint was missed.
+    const reason = (requests: number) => (requests ? 'stopped early: its covering request was not sent' : 'not run: the operation\'s checks sent no request');
+    const constraint = (input: string, kind: 'maximum' | 'enum-value', detail: string, count: number, requests: number) => ({ input, kind, detail, exercised: count > 0, count, ...(count > 0 ? {} : { reason: reason(requests) }) });
     const coverage = (requests: number, counts: [number, number]): CoverageReport => ({
       contract: 'v1.3.0',
-      totals: { constraints: 2, exercised: counts.filter(Boolean).length },
+      totals: {
+        constraints: 2,
+        exercised: counts.filter(Boolean).length,
+        notExercised: counts.filter((n) => !n).length,
+        notExercisedBy: counts.some((n) => !n) ? { [reason(requests).split(':')[0]!]: counts.filter((n) => !n).length } : {},
+      },
       operations: [
         {
           operationId: 'listJobs',
@@ -105,17 +113,17 @@ describe('merging the shards of a run', () => {
           path: '/api/jobs',
           requests,
           constraints: [
-            { input: 'query limit', kind: 'maximum', detail: '100', exercised: counts[0] > 0, count: counts[0] },
-            { input: 'query type', kind: 'enum-value', detail: '"ship_upload"', exercised: counts[1] > 0, count: counts[1] },
+            constraint('query limit', 'maximum', '100', counts[0], requests),
+            constraint('query type', 'enum-value', '"ship_upload"', counts[1], requests),
           ],
         },
       ],
     });
-    const parts = [coverage(2, [2, 0]), coverage(0, [0, 0]), coverage(3, [1, 0])];
+    const parts = [coverage(0, [0, 0]), coverage(2, [2, 0]), coverage(3, [1, 0])];
     const dirs = shardDirs(wholeRun(), (index, _report, context) => (context.coverage = parts[index - 1]));
     const { context } = merge(dirs);
     expect(context.coverage).toEqual(coverage(5, [3, 0]));
-    expect(mergeCoverage([coverage(1, [0, 0]), coverage(1, [0, 4])]).totals).toEqual({ constraints: 2, exercised: 1 });
+    expect(mergeCoverage([coverage(1, [0, 0]), coverage(1, [0, 4])]).totals).toEqual({ constraints: 2, exercised: 1, notExercised: 1, notExercisedBy: { 'stopped early': 1 } });
   });
 });
 

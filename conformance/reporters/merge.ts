@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CONTRACT_VERSIONS } from '../../contracts/lib/bundle.js';
-import type { CoverageReport } from '../checks/operations/coverage.js';
+import { causeOf, coverageTotals, type CoverageReport } from '../checks/operations/coverage.js';
 import { loadTargetContract } from '../harness/contract.js';
 import type { CheckResult, Exchange, RunReport } from '../harness/types.js';
 import type { RunContext } from './format.js';
@@ -150,11 +150,14 @@ export function mergeCoverage(parts: CoverageReport[]): CoverageReport {
         const target = into.constraints[i]!;
         target.count += constraint.count;
         target.exercised = target.count > 0;
+        if (constraint.rateLimited) target.rateLimited = (target.rateLimited ?? 0) + constraint.rateLimited;
+        // Not exercised anywhere: the reason of a shard that ran the operation's checks says more than "not run".
+        if (target.exercised) delete target.reason;
+        else if (constraint.reason && (!target.reason || causeOf(target.reason) === 'not run')) target.reason = constraint.reason;
       });
     }
   }
-  const all = operations.flatMap((op) => op.constraints);
-  return { contract: first.contract, totals: { constraints: all.length, exercised: all.filter((c) => c.exercised).length }, operations };
+  return { ...first, totals: coverageTotals(operations), operations };
 }
 
 /** The JSON keeps an exchange's operation as its id, method and path; the reporters take the contract's. */

@@ -136,7 +136,7 @@ export function constraintsOf(contract: LoadedContract, prepared: Prepared): Con
         input: label,
         kind: 'normalization',
         detail: `${rule.id} (${rule.section})`,
-        note: rule.exercisedBy ? `exercised by ${rule.exercisedBy}` : undefined,
+        note: rule.exercisedBy ? `exercised by another check: ${rule.exercisedBy}` : undefined,
         hit: (spec) => !spec.invalid && wanted.length > 0 && wanted.includes(sentRaw(prepared, input, spec)),
       });
     }

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadTargetContract } from '../../harness/contract.js';
 import type { TargetOptions } from '../../harness/types.js';
-import { coverageOf, coverageOfRun, recordSent, type OperationCoverage } from './coverage.js';
+import { coverageOf, coverageOfRun, REASONS, recordSent, type OperationCoverage } from './coverage.js';
+import { DROP_REASONS, negativeCases } from './negative-cases.js';
 import { coveringRequests } from './covering-requests.js';
 import { operationInputs } from './inputs.js';
 import { exampleRequest, prepare, type RequestSpec } from './requests.js';
@@ -54,5 +55,41 @@ describe('input coverage', () => {
     const op = coverageOfRun(run)!.operations.find((o) => o.operationId === 'listJobs')!;
     expect(find(op, 'query limit', 'minimum')).toMatchObject({ exercised: true, count: 1 });
     expect(coverageOfRun({ contract: 'v1.3.0' } as TargetOptions)).toBeUndefined();
+  });
+
+  it('gives every constraint not exercised a reason, and counts the constraints not exercised per cause', () => {
+    const report = coverageOf(contract, new Map([['listJobs', coveringRequests(contract, listJobs, {}, 1)]]), { profile: 'sandbox', seed: 1 });
+    const missed = report.operations.flatMap((o) => o.constraints).filter((c) => !c.exercised);
+    expect(missed.length).toBeGreaterThan(0);
+    expect(missed.filter((c) => !c.reason)).toEqual([]);
+    expect(report.totals.notExercised).toBe(missed.length);
+    expect(Object.values(report.totals.notExercisedBy).reduce((a, b) => a + b, 0)).toBe(missed.length);
+    // listJobs' invalid side was not sent: its check stopped (here: never sent it); other operations did not run.
+    expect(find(listJobsOf(new Map([['listJobs', [request({ limit: '1' })]]])), 'query limit', 'invalid', 'above-maximum').reason).toBeDefined();
+    expect(report.operations.find((o) => o.operationId === 'getJob')!.constraints.every((c) => c.reason?.startsWith('not run:'))).toBe(true);
+  });
+
+  it('counts a request still answered 429 as rate limited, not as exercising anything', () => {
+    const op = coverageOf(contract, new Map([['listJobs', [{ spec: request({ limit: '100' }), status: 429 }]]]), { profile: 'sandbox', seed: 1 }).operations.find((o) => o.operationId === 'listJobs')!;
+    expect(op.requests).toBe(1);
+    expect(find(op, 'query limit', 'maximum')).toMatchObject({ exercised: false, count: 0, rateLimited: 1, reason: REASONS.rateLimited(1) });
+  });
+
+  it('says why an invalid-input constraint is never sent: no request can carry it, or it is sandbox-defined outside the simulator profile', () => {
+    const upload = prepare(contract, operationInputs(contract.doc, contract.operation('uploadSimaScreeningFile')!), 1);
+    const all = negativeCases(contract, upload, 1);
+    const sent = new Map([['uploadSimaScreeningFile', [exampleRequest(upload), ...all.map((c) => c.spec)]]]);
+    const sandbox = coverageOf(contract, sent, { profile: 'sandbox', seed: 1 }).operations.find((o) => o.operationId === 'uploadSimaScreeningFile')!;
+    // A header that cannot be text of the wrong type, a form that cannot carry a non-object body.
+    expect(find(sandbox, 'header Idempotency-Key', 'invalid', 'wrong-type').reason).toMatch(/^not sendable: /);
+    expect(find(sandbox, 'body (body)', 'invalid', 'wrong-type').reason).toBe(DROP_REASONS.form);
+    // Every case built was sent, so every other invalid constraint was exercised.
+    expect(sandbox.constraints.filter((c) => c.kind === 'invalid' && !c.exercised && !c.reason?.startsWith('not sendable:'))).toEqual([]);
+    // The orders upload's ingestMode is sandbox-defined: its invalid side is sent only in the simulator profile.
+    const orders = prepare(contract, operationInputs(contract.doc, contract.operation('uploadOrdersFile')!), 1);
+    expect(negativeCases(contract, orders, 1).filter((c) => c.target === 'ingestMode').every((c) => c.spec.sandboxDependent)).toBe(true);
+    const ordersOf = (profile: 'sandbox' | 'simulator') => coverageOf(contract, new Map([['uploadOrdersFile', [exampleRequest(orders)]]]), { profile, seed: 1 }).operations.find((o) => o.operationId === 'uploadOrdersFile')!;
+    expect(find(ordersOf('sandbox'), 'body ingestMode', 'invalid', 'not-in-enum').reason).toBe(REASONS.sandboxDefined);
+    expect(find(ordersOf('simulator'), 'body ingestMode', 'invalid', 'not-in-enum').reason).toBe(REASONS.stoppedInvalid);
   });
 });

@@ -13,7 +13,7 @@ import { ABSENT, coverValues, type CoverValue } from './covering-values.js';
 import { SPEC_REFUSALS } from './generated-requests.js';
 import { rulesFor } from './normalization-rules.js';
 import { keptReason } from './value-policy.js';
-import { exampleRequest, isWebhookField, paramString, setBody, type Prepared, type RequestSpec } from './requests.js';
+import { asSentInForm, exampleRequest, isWebhookField, paramString, setBody, type Prepared, type RequestSpec } from './requests.js';
 
 interface Column {
   in: 'query' | 'header' | 'body';
@@ -54,7 +54,7 @@ function columnsOf(contract: LoadedContract, prepared: Prepared, seed: number): 
     const required = new Set(Array.isArray(flat.required) ? (flat.required as string[]) : []);
     for (const [name, schema] of Object.entries(properties)) {
       if (isWebhookField(name) || name === body.fileField || (isObject(schema) && schema.deprecated === true)) continue;
-      const values = [...coverValues(doc, schemas, schema, name, required.has(name), seed).values, ...ruleValues('body', name)];
+      const values = [...coverValues(doc, schemas, schema, name, required.has(name), seed, { form: body.multipart }).values, ...ruleValues('body', name)];
       const sandboxDefined = body.sandboxDefined || flatten(doc, schema)['x-sandbox-defined'] === true;
       if (values.length) columns.push({ in: 'body', name, values, sandboxDefined });
     }
@@ -91,9 +91,11 @@ export function bodyWith(contract: LoadedContract, prepared: Prepared, changes: 
   for (const group of shape.forbiddenTogether) if (group.some((k) => wanted.has(k))) for (const k of group) if (!wanted.has(k) && !shape.required.has(k)) present.delete(k);
   const keep = changes.size === 1 ? [...changes.keys()][0] : undefined;
   const settled = settle(gen, shape, values, present, keep);
-  const next: Record<string, unknown> = {};
+  let next: Record<string, unknown> = {};
   for (const name of settled) if (name in values) next[name] = values[name];
-  for (const [name, value] of changes) if (value !== ABSENT && (!settled.has(name) || next[name] !== value)) return undefined;
+  // A form sends each text in its wire form (requests.ts formText): a filled-in field is judged as sent.
+  if (body.multipart) next = asSentInForm(next) as Record<string, unknown>;
+  for (const [name, value] of changes) if (value !== ABSENT && (!settled.has(name) || JSON.stringify(next[name]) !== JSON.stringify(value))) return undefined;
   // A form's file part stays (prepare() names it in the example body; toFormFields sends it as the part).
   if (!validate(next) || SPEC_REFUSALS[prepared.inputs.op.operationId]?.(next)) return undefined;
   return next;

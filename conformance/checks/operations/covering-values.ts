@@ -6,6 +6,7 @@ import type { Json, OpenApiDocument } from '../../../contracts/lib/bundle.js';
 import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
 import { flatten, jsonType, typesOf } from '../../harness/schema-arbitraries/resolve.js';
 import { sampleValid, validValue } from '../../harness/schema-arbitraries/valid.js';
+import { asFormValue } from './requests.js';
 import { keptReason, variable } from './value-policy.js';
 
 /** An optional input left out of the request. */
@@ -37,7 +38,19 @@ export function textOfLength(length: number, seed: number): string {
   return out;
 }
 
-export function coverValues(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json, name: string, required: boolean, seed: number): InputCover {
+/**
+ * The covering values of one input. `form`: the input is a multipart form field, so each value is taken in
+ * its wire form (requests.ts asFormValue: line breaks as CRLF) and kept only when the schema still accepts
+ * it: the value judged is the value the server receives.
+ */
+export function coverValues(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json, name: string, required: boolean, seed: number, options: { form?: boolean } = {}): InputCover {
+  const cover = coverValuesOf(doc, schemas, raw, name, required, seed);
+  if (!options.form) return cover;
+  const validate = schemas.validator(raw);
+  return { ...cover, values: cover.values.map((v) => (v === ABSENT ? v : asFormValue(v))).filter((v) => v === ABSENT || validate(v)) };
+}
+
+function coverValuesOf(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json, name: string, required: boolean, seed: number): InputCover {
   const schema = flatten(doc, raw);
   const values: CoverValue[] = [];
   const notGenerated: string[] = [];
@@ -95,11 +108,8 @@ function stringValues(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json,
     try {
       // Drawn from the pattern with the seed (fast-check stringMatching; lookaheads are stripped and the
       // whole pattern filters the draws, schema-arbitraries/valid.ts).
-      // A multipart form sends every line break as CRLF (a longer value): draws that would then pass
-      // maxLength are left out.
-      const max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
-      const crlf = (v: unknown) => (typeof v === 'string' ? v.replace(/\r\n|\r|\n/g, '\r\n').length : 0);
-      out.push(...fc.sample(validValue(doc, raw, { schemas }), { seed, numRuns: PATTERN_DRAWS }).filter((v) => crlf(v) <= max));
+      // A form field's draws are taken in their wire form by coverValues (line breaks as CRLF).
+      out.push(...fc.sample(validValue(doc, raw, { schemas }), { seed, numRuns: PATTERN_DRAWS }));
     } catch (error) {
       notGenerated.push(`pattern: not generated: ${(error as Error).message.split('\n')[0]}`);
       return out;

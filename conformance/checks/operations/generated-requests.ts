@@ -6,7 +6,7 @@ import type { LoadedContract } from '../../harness/contract.js';
 import { flatten } from '../../harness/schema-arbitraries/resolve.js';
 import { validValue } from '../../harness/schema-arbitraries/valid.js';
 import { variable } from './value-policy.js';
-import { isWebhookField, paramString, setBody, type Prepared, type RequestSpec } from './requests.js';
+import { asSentInForm, isWebhookField, paramString, setBody, type Prepared, type RequestSpec } from './requests.js';
 
 /** Spec rules that refuse values the schema allows (never generated as valid input). */
 export const SPEC_REFUSALS: Record<string, (body: unknown) => boolean> = {
@@ -51,6 +51,8 @@ export function generatedRequests(contract: LoadedContract, prepared: Prepared, 
       const next: Record<string, unknown> = { ...base };
       for (const [name, value] of Object.entries(values)) if (value !== undefined) next[name] = value;
       for (const name of dropped) delete next[name];
+      // A form sends each text in its wire form (requests.ts formText): that is the value to judge valid.
+      if (body.multipart) Object.assign(next, asSentInForm(next));
       const refused = SPEC_REFUSALS[inputs.op.operationId]?.(next);
       return validate(next) && !refused ? next : base;
     });

@@ -67,6 +67,7 @@ export function prepare(contract: LoadedContract, inputs: OperationInputs, seed:
     let example = stripWebhook(body.example);
     if (body.multipart && body.fileField && isObject(example)) example = { ...example, [body.fileField]: 'conformance.csv' };
     if (example === undefined || !validate(example)) example = example === undefined && !body.required ? undefined : stripWebhook(sampleValid(doc, body.schema, seed, { schemas: contract.schemas }));
+    if (body.multipart) example = asSentInForm(example);
     prepared.exampleBody = example;
     if (body.multipart && body.fileField) prepared.file = exampleFile(doc, inputs.op, body.fileField);
   }
@@ -105,7 +106,29 @@ export function setBody(prepared: Prepared, spec: RequestSpec, value: unknown) {
   if (form) spec.form = form;
 }
 
-/** A body object as multipart fields: scalars as text, arrays repeated, objects as JSON text (decision 8). */
+/**
+ * A text as a multipart form field carries it: the WHATWG multipart/form-data encoding algorithm (what Node's
+ * fetch and every browser apply to FormData) replaces each CR not followed by LF and each LF not preceded by CR
+ * with CRLF, so `"\n"` arrives as two characters. RFC 7578 leaves the field's bytes to the sender, and a server
+ * is right to measure the value it received, so a form field's value is its wire form (issue 26).
+ */
+export const formText = (text: string): string => text.replace(/\r\n|\r|\n/g, '\r\n');
+
+/** A form field's value as the server receives it: texts and lists of texts in their wire form (formText). */
+export function asFormValue(value: unknown): unknown {
+  if (typeof value === 'string') return formText(value);
+  if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? formText(item) : item));
+  return value;
+}
+
+/** A multipart body object with every top-level field in its wire form: what a generator judges against the schema. */
+export function asSentInForm(value: unknown): unknown {
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, asFormValue(item)]));
+}
+
+/** A body object as multipart fields: scalars as text, arrays repeated, objects as JSON text (decision 8),
+ *  each text in its wire form (formText), so the request records what the server receives. */
 export function toFormFields(doc: OpenApiDocument, body: BodySpec, value: unknown): { fields: Record<string, FormValue>; file: boolean } | undefined {
   if (!isObject(value)) return undefined;
   const fields: Record<string, FormValue> = {};
@@ -115,12 +138,12 @@ export function toFormFields(doc: OpenApiDocument, body: BodySpec, value: unknow
     if (item === null || item === undefined || item === '') return undefined;
     if (Array.isArray(item)) {
       if (!item.length || item.some((v) => v === null || v === '' || typeof v === 'object')) return undefined;
-      fields[name] = item.map(String);
+      fields[name] = item.map((v) => formText(String(v)));
     } else if (typeof item === 'object') {
       const types = typesOf(flatten(doc, propertySchema(doc, body.schema, name))) ?? [];
       if (!types.includes('object')) return undefined;
       fields[name] = JSON.stringify(item);
-    } else fields[name] = String(item);
+    } else fields[name] = formText(String(item));
   }
   return { fields, file: body.fileField !== undefined && body.fileField in value };
 }

@@ -14,13 +14,12 @@ function authOf(ctx: CheckContext, kind: AuthKind): Auth {
 }
 
 /**
- * Sends one request, recorded for the run's input coverage (coverage.ts). A 429 (spec 8: rate buckets, queue caps) is waited out: against the simulator by moving
+ * Sends one request, recorded with its final status for the run's input coverage (coverage.ts). A 429 (spec 8: rate buckets, queue caps) is waited out: against the simulator by moving
  * its virtual clock past `Retry-After`, elsewhere by sleeping when the wait is short. Returns the last
  * exchange (still 429 when the wait was too long).
  */
 export async function send(ctx: CheckContext, prepared: Prepared, spec: RequestSpec, options: { unchecked?: boolean } = {}): Promise<Exchange> {
   const method = prepared.inputs.op.method.toUpperCase();
-  recordSent(ctx.options, prepared.inputs.op.operationId, spec);
   const call = () =>
     ctx.client.call(method, urlOf(prepared, spec), {
       auth: authOf(ctx, prepared.inputs.auth),
@@ -29,5 +28,8 @@ export async function send(ctx: CheckContext, prepared: Prepared, spec: RequestS
       form: buildForm(prepared, spec),
       unchecked: options.unchecked,
     });
-  return withRateLimitRetry(ctx, call);
+  const exchange = await withRateLimitRetry(ctx, call);
+  // Recorded with its answer: a request still answered 429 exercised nothing (coverage.ts says so).
+  recordSent(ctx.options, prepared.inputs.op.operationId, spec, exchange.response.status);
+  return exchange;
 }
