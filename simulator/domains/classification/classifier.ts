@@ -15,6 +15,8 @@
 // same answer: no randomness, no clock.
 import { HS_HEADING_RULES, type HeadingRule, type SubheadingRule } from '../../../fixtures/classification/hs-rules.js';
 
+import { round2 } from '../../kernel/numbers.js';
+
 /** Below this confidence a classification opens a review (and cannot be applied until decided). */
 export const CLASSIFICATION_REVIEW_THRESHOLD = 0.8;
 
@@ -171,7 +173,6 @@ function matchSubheading(rule: SubheadingRule, evidence: Evidence): SubheadingMa
   return { rule, matched, ruledDownBy, bonus: FULL_FIT_BONUS * share * share - (ruledDownBy.length ? RULED_DOWN_PENALTY : 0) };
 }
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 interface Ranked {
   heading: HeadingMatch;

@@ -12,7 +12,7 @@ import { evaluateDeMinimis, QUOTE_CHANNEL } from './de-minimis.js';
 import { computeDuty } from './duty.js';
 import { LANDED_COST_HOOKS, type QuoteDeviations } from './landed-cost.hooks.js';
 import type { Breakdown, DutyBasis, FeeLine, LandedCostResponse, QuoteInput, TaxLine } from './landed-cost.types.js';
-import { round2, sum2 } from './money.js';
+import { round2, sum2 } from '../../kernel/numbers.js';
 import { compareWithProvider } from './provider.js';
 import type { ReferenceData } from './reference-data.js';
 

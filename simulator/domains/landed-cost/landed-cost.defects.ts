@@ -3,6 +3,7 @@
 // below them the one that only changes what is sent, applied to the final calculateLandedCost response.
 import { isBodyObject, rewriteSuccessBody, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
 import { at } from '../../kernel/deviations.js';
+import { round2 } from '../../kernel/numbers.js';
 import { EU_LOW_VALUE_BOUNDARY_EUR } from './engine.js';
 import { LANDED_COST_HOOKS as H } from './landed-cost.hooks.js';
 import type { LegacyAlias } from './legacy-aliases.js';
@@ -31,6 +32,6 @@ export const LANDED_COST_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
   rewriteSuccessBody('landedcost.total-omits-tax', ['calculateLandedCost'], (body) => {
     const breakdown = body.breakdown;
     if (!isBodyObject(breakdown) || typeof breakdown.totalLandedCost !== 'number' || typeof breakdown.taxAmount !== 'number') return undefined;
-    return { ...body, breakdown: { ...breakdown, totalLandedCost: Math.round((breakdown.totalLandedCost - breakdown.taxAmount) * 100) / 100 } };
+    return { ...body, breakdown: { ...breakdown, totalLandedCost: round2(breakdown.totalLandedCost - breakdown.taxAmount) } };
   }),
 ];

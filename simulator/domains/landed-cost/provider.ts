@@ -6,7 +6,7 @@
 import type { Schema } from '../../../contracts/generated/index.js';
 import { NO_DEFECTS } from '../../kernel/defects.js';
 import { LANDED_COST_HOOKS, type QuoteDeviations } from './landed-cost.hooks.js';
-import { round2, sum2 } from './money.js';
+import { round2, sum2 } from '../../kernel/numbers.js';
 
 /** The sandbox provider's handling charge, as a share of the product value. */
 export const PROVIDER_HANDLING_RATE = 0.001;

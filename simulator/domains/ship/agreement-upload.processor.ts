@@ -4,11 +4,9 @@
 //   accessorial carrier, chargeCode or chargeDescription, status (allowed | waived), amount (cap, optional)
 //   term        carrier, term (dim_divisor | gsr_waiver | agreement_number), value
 // The file replaces the tenant's agreement with each carrier it names; later audits read it.
-import { access } from 'node:fs/promises';
-import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { cellOf, headerColumns } from '../../kernel/uploads/header-columns.js';
-import { readUploadedTable } from '../../kernel/uploads/uploaded-file.js';
+import { noUsableHeader, readTableRows, skippedRowLog, stillStored } from '../../kernel/uploads/table-processor.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import type { AgreementStore } from './agreement.store.js';
 import { carrierOf, chargeCodeOf, parseAmount } from './shipment-columns.js';
@@ -34,9 +32,7 @@ type Verdict = { ok: true } | { ok: false; reason: string; field: string; value:
 export function agreementUploadProcessor(deps: Pick<KernelDeps, 'store' | 'clocks'>, agreements: AgreementStore): JobProcessor {
   return async (job): Promise<JobOutcome> => {
     const { file, document } = job.input as AgreementUploadInput;
-    await access(file.path).catch(() => {
-      throw new Error(`${file.fileName} is no longer stored by the sandbox: upload it again`);
-    });
+    await stillStored(file);
     // A PDF agreement is a document for the record: the sandbox reads no terms from it (sandbox decision).
     if (document) {
       return {
@@ -45,69 +41,59 @@ export function agreementUploadProcessor(deps: Pick<KernelDeps, 'store' | 'clock
         warnings: { termsNotRead: 1 },
       };
     }
-    if (file.size === 0) throw new Error(`${file.fileName} is empty: send a header row (recordType, carrier, service, zone, maxWeight, amount, ...) and one row per term`);
     const tenantId = job.tenantId;
     const now = deps.clocks.of(tenantId).nowIso();
     const built = new Map<Carrier, AgreementRecord>();
     let keyOf = new Map<string, string>();
-    const skipped = { counts: {} as Record<string, number>, sample: [] as Array<Record<string, unknown>> };
-    let header = false;
-    let rows = 0;
+    const skipped = skippedRowLog();
     let used = 0;
-    const giveWay = cooperative();
-    for await (const event of readUploadedTable(file)) {
-      await giveWay();
-      if (event.type === 'header') {
-        header = true;
+    const empty = 'send a header row (recordType, carrier, service, zone, maxWeight, amount, ...) and one row per term';
+    const { rows } = await readTableRows(file, { stored: { empty } }, {
+      header: (event) => {
         keyOf = headerColumns(event.keys, ALIASES);
-        if (!keyOf.has('recordType') || !keyOf.has('carrier')) throw new Error(`${file.fileName} has no usable header: an agreement file names recordType and carrier columns (see the sandbox README)`);
-        continue;
-      }
-      rows += 1;
-      const get = (column: string) => cellOf(keyOf, event.values, column);
-      const verdict = ((): Verdict => {
-        const carrier = carrierOf(get('carrier'));
-        if (!carrier) return { ok: false, reason: 'unknown_carrier', field: 'carrier', value: get('carrier') };
-        const agreement = built.get(carrier) ?? { id: agreements.idOf(tenantId, carrier), tenantId, carrier, agreementNumber: null, rates: [], accessorials: [], dimDivisor: null, gsrWaived: false, jobId: job.id, updatedAt: now };
-        built.set(carrier, agreement);
-        if (get('agreementNumber')) agreement.agreementNumber = get('agreementNumber');
-        const type = get('recordType').toLowerCase();
-        if (type === 'rate') {
-          const maxWeight = parseAmount(get('maxWeight'));
-          const amount = parseAmount(get('amount'));
-          if (!get('service') || !get('zone')) return { ok: false, reason: 'missing_service_or_zone', field: get('service') ? 'zone' : 'service', value: '' };
-          if (maxWeight == null || maxWeight <= 0) return { ok: false, reason: 'invalid_number', field: 'maxWeight', value: get('maxWeight') };
-          if (amount == null || amount < 0) return { ok: false, reason: 'invalid_number', field: 'amount', value: get('amount') };
-          agreement.rates.push({ service: get('service'), zone: get('zone'), maxWeight, amount });
-        } else if (type === 'accessorial') {
-          const code = get('chargeCode').toUpperCase() || chargeCodeOf(get('chargeDescription'));
-          if (!code) return { ok: false, reason: 'unknown_charge', field: 'chargeDescription', value: get('chargeDescription') };
-          const status = get('status').toLowerCase() || 'allowed';
-          if (status !== 'allowed' && status !== 'waived') return { ok: false, reason: 'invalid_status', field: 'status', value: get('status') };
-          const amount = parseAmount(get('amount'));
-          if (amount === undefined || (amount !== null && amount < 0)) return { ok: false, reason: 'invalid_number', field: 'amount', value: get('amount') };
-          agreement.accessorials = [...agreement.accessorials.filter((a) => a.code !== code), { code, status, amount }];
-        } else if (type === 'term') {
-          const term = get('term').toLowerCase();
-          const value = get('value');
-          if (term === 'dim_divisor') {
-            const divisor = parseAmount(value);
-            if (!divisor || divisor <= 0 || !Number.isInteger(divisor)) return { ok: false, reason: 'invalid_number', field: 'value', value };
-            agreement.dimDivisor = divisor;
-          } else if (term === 'gsr_waiver') agreement.gsrWaived = ['true', 'yes', 'y', '1', 'waived'].includes(value.toLowerCase());
-          else if (term === 'agreement_number') agreement.agreementNumber = value || agreement.agreementNumber;
-          else return { ok: false, reason: 'unknown_term', field: 'term', value: get('term') };
-        } else return { ok: false, reason: 'unknown_record_type', field: 'recordType', value: get('recordType') };
-        return { ok: true };
-      })();
-      if (verdict.ok) used += 1;
-      else {
-        skipped.counts[verdict.reason] = (skipped.counts[verdict.reason] ?? 0) + 1;
-        if (skipped.sample.length < 10) skipped.sample.push({ row: event.line, reason: verdict.reason, field: verdict.field, value: verdict.value });
-      }
-    }
-    if (!header) throw new Error(`${file.fileName} has no rows with content`);
-    if (rows === 0) throw new Error(`${file.fileName} has a header row but no data rows`);
+        if (!keyOf.has('recordType') || !keyOf.has('carrier')) throw noUsableHeader(file.fileName, 'an agreement file names recordType and carrier columns (see the sandbox README)');
+      },
+      row: (event) => {
+        const get = (column: string) => cellOf(keyOf, event.values, column);
+        const verdict = ((): Verdict => {
+          const carrier = carrierOf(get('carrier'));
+          if (!carrier) return { ok: false, reason: 'unknown_carrier', field: 'carrier', value: get('carrier') };
+          const agreement = built.get(carrier) ?? { id: agreements.idOf(tenantId, carrier), tenantId, carrier, agreementNumber: null, rates: [], accessorials: [], dimDivisor: null, gsrWaived: false, jobId: job.id, updatedAt: now };
+          built.set(carrier, agreement);
+          if (get('agreementNumber')) agreement.agreementNumber = get('agreementNumber');
+          const type = get('recordType').toLowerCase();
+          if (type === 'rate') {
+            const maxWeight = parseAmount(get('maxWeight'));
+            const amount = parseAmount(get('amount'));
+            if (!get('service') || !get('zone')) return { ok: false, reason: 'missing_service_or_zone', field: get('service') ? 'zone' : 'service', value: '' };
+            if (maxWeight == null || maxWeight <= 0) return { ok: false, reason: 'invalid_number', field: 'maxWeight', value: get('maxWeight') };
+            if (amount == null || amount < 0) return { ok: false, reason: 'invalid_number', field: 'amount', value: get('amount') };
+            agreement.rates.push({ service: get('service'), zone: get('zone'), maxWeight, amount });
+          } else if (type === 'accessorial') {
+            const code = get('chargeCode').toUpperCase() || chargeCodeOf(get('chargeDescription'));
+            if (!code) return { ok: false, reason: 'unknown_charge', field: 'chargeDescription', value: get('chargeDescription') };
+            const status = get('status').toLowerCase() || 'allowed';
+            if (status !== 'allowed' && status !== 'waived') return { ok: false, reason: 'invalid_status', field: 'status', value: get('status') };
+            const amount = parseAmount(get('amount'));
+            if (amount === undefined || (amount !== null && amount < 0)) return { ok: false, reason: 'invalid_number', field: 'amount', value: get('amount') };
+            agreement.accessorials = [...agreement.accessorials.filter((a) => a.code !== code), { code, status, amount }];
+          } else if (type === 'term') {
+            const term = get('term').toLowerCase();
+            const value = get('value');
+            if (term === 'dim_divisor') {
+              const divisor = parseAmount(value);
+              if (!divisor || divisor <= 0 || !Number.isInteger(divisor)) return { ok: false, reason: 'invalid_number', field: 'value', value };
+              agreement.dimDivisor = divisor;
+            } else if (term === 'gsr_waiver') agreement.gsrWaived = ['true', 'yes', 'y', '1', 'waived'].includes(value.toLowerCase());
+            else if (term === 'agreement_number') agreement.agreementNumber = value || agreement.agreementNumber;
+            else return { ok: false, reason: 'unknown_term', field: 'term', value: get('term') };
+          } else return { ok: false, reason: 'unknown_record_type', field: 'recordType', value: get('recordType') };
+          return { ok: true };
+        })();
+        if (verdict.ok) used += 1;
+        else skipped.skip(verdict.reason, { row: event.line, reason: verdict.reason, field: verdict.field, value: verdict.value });
+      },
+    });
     for (const agreement of built.values()) {
       agreement.rates.sort((a, b) => a.maxWeight - b.maxWeight);
       await agreements.put(agreement);
@@ -118,7 +104,7 @@ export function agreementUploadProcessor(deps: Pick<KernelDeps, 'store' | 'clock
         agreements: [...built.values()].map((a) => ({ carrier: a.carrier, agreementNumber: a.agreementNumber, rates: a.rates.length, accessorials: a.accessorials.length, dimDivisor: a.dimDivisor, gsrWaived: a.gsrWaived })),
       },
       reconciliation: { rowsUploaded: used, rowsSkipped: rows - used, rowsDeduplicated: 0, skusFound: 0, skusScreened: 0, skusNotApplicable: 0 },
-      skippedRows: skipped,
+      skippedRows: skipped.rows,
     };
   };
 }

@@ -4,11 +4,10 @@
 // result (ordersCreated, ordersUpdated, ordersRemoved, ordersTotal) and in the audit, which reads an
 // order's consignee type when an invoice row references it (residential-misapplied rule). An order is the
 // rows sharing an orderId (one line each).
-import { access } from 'node:fs/promises';
 import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { cellOf, headerColumns } from '../../kernel/uploads/header-columns.js';
-import { readUploadedTable } from '../../kernel/uploads/uploaded-file.js';
+import { noUsableHeader, readTableRows, skippedRowLog } from '../../kernel/uploads/table-processor.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import type { OrderStore } from './agreement.store.js';
 import { parseAmount, parseDate } from './shipment-columns.js';
@@ -28,75 +27,56 @@ const BATCH = 500;
 export function orderUploadProcessor(deps: Pick<KernelDeps, 'store' | 'clocks'>, orders: OrderStore): JobProcessor {
   return async (job, context): Promise<JobOutcome> => {
     const { file, ingestMode } = job.input as OrderUploadInput;
-    await access(file.path).catch(() => {
-      throw new Error(`${file.fileName} is no longer stored by the sandbox: upload it again`);
-    });
-    if (file.size === 0) throw new Error(`${file.fileName} is empty: send a header row (orderId, sku, quantity, ...) and one row per order line`);
     const tenantId = job.tenantId;
     const now = deps.clocks.of(tenantId).nowIso();
     let keyOf = new Map<string, string>();
     const written = new Set<string>();
-    const skipped = { counts: {} as Record<string, number>, sample: [] as Array<Record<string, unknown>> };
-    const skip = (row: number, reason: string, field: string) => {
-      skipped.counts[reason] = (skipped.counts[reason] ?? 0) + 1;
-      if (skipped.sample.length < 10) skipped.sample.push({ row, reason, field });
-    };
-    let header = false;
-    let rows = 0;
+    const skipped = skippedRowLog();
+    const skip = (row: number, reason: string, field: string) => skipped.skip(reason, { row, reason, field });
     let uploaded = 0;
     let created = 0;
     let updated = 0;
-    const giveWay = cooperative();
-    for await (const event of readUploadedTable(file)) {
-      await giveWay();
-      if (event.type === 'header') {
-        header = true;
+    const { rows } = await readTableRows(file, { stored: { empty: 'send a header row (orderId, sku, quantity, ...) and one row per order line' } }, {
+      header: (event) => {
         keyOf = headerColumns(event.keys, ALIASES);
-        if (!keyOf.has('orderId')) throw new Error(`${file.fileName} has no usable header: name an order id column (${ALIASES.orderId.join(', ')})`);
-        continue;
-      }
-      rows += 1;
-      const get = (column: string) => cellOf(keyOf, event.values, column);
-      const orderId = get('orderId');
-      if (!orderId) {
-        skip(event.line, 'missing_order_id', 'orderId');
-        continue;
-      }
-      const quantity = parseAmount(get('quantity'));
-      if (quantity === undefined || (quantity !== null && quantity < 0)) {
-        skip(event.line, 'invalid_quantity', 'quantity');
-        continue;
-      }
-      const orderedAt = parseDate(get('orderedAt'));
-      if (orderedAt === undefined) {
-        skip(event.line, 'invalid_date', 'orderedAt');
-        continue;
-      }
-      const type = get('recipientAddressType').toUpperCase();
-      const line = { sku: get('sku') || null, quantity };
-      const id = orders.idOf(tenantId, orderId);
-      const before = await orders.get(tenantId, orderId);
-      if (written.has(id) && before) {
-        await orders.put({ ...before, lines: [...before.lines, line] }); // a later line of an order of this file
-      } else {
-        const record: OrderRecord = {
-          id, tenantId, orderId, lines: [line], originCountry: get('originCountry').toUpperCase() || null, destinationCountry: get('destinationCountry').toUpperCase() || null,
-          orderedAt, recipientAddressType: type === 'RESIDENTIAL' || type === 'COMMERCIAL' ? type : null, jobId: job.id, updatedAt: now,
-        };
-        await orders.put(record);
-        written.add(id);
-        if (before) updated += 1;
-        else created += 1;
-      }
-      uploaded += 1;
-      if (rows % BATCH === 0) {
-        await deps.store.flush();
-        await context.progress(event.fraction * 90);
-      }
-    }
-    if (!header) throw new Error(`${file.fileName} has no rows with content`);
-    if (rows === 0) throw new Error(`${file.fileName} has a header row but no data rows`);
+        if (!keyOf.has('orderId')) throw noUsableHeader(file.fileName, `name an order id column (${ALIASES.orderId.join(', ')})`);
+      },
+      row: async (event) => {
+        const get = (column: string) => cellOf(keyOf, event.values, column);
+        const orderId = get('orderId');
+        if (!orderId) return skip(event.line, 'missing_order_id', 'orderId');
+        const quantity = parseAmount(get('quantity'));
+        if (quantity === undefined || (quantity !== null && quantity < 0)) return skip(event.line, 'invalid_quantity', 'quantity');
+        const orderedAt = parseDate(get('orderedAt'));
+        if (orderedAt === undefined) return skip(event.line, 'invalid_date', 'orderedAt');
+        const type = get('recipientAddressType').toUpperCase();
+        const line = { sku: get('sku') || null, quantity };
+        const id = orders.idOf(tenantId, orderId);
+        const before = await orders.get(tenantId, orderId);
+        if (written.has(id) && before) {
+          await orders.put({ ...before, lines: [...before.lines, line] }); // a later line of an order of this file
+        } else {
+          const record: OrderRecord = {
+            id, tenantId, orderId, lines: [line], originCountry: get('originCountry').toUpperCase() || null, destinationCountry: get('destinationCountry').toUpperCase() || null,
+            orderedAt, recipientAddressType: type === 'RESIDENTIAL' || type === 'COMMERCIAL' ? type : null, jobId: job.id, updatedAt: now,
+          };
+          await orders.put(record);
+          written.add(id);
+          if (before) updated += 1;
+          else created += 1;
+        }
+        uploaded += 1;
+      },
+      batch: {
+        rows: BATCH,
+        step: async (event) => {
+          await deps.store.flush();
+          await context.progress(event.fraction * 90);
+        },
+      },
+    });
     let removed = 0;
+    const giveWay = cooperative();
     if (ingestMode === 'SNAPSHOT') {
       // The snapshot replaces the tenant's orders: what the file did not name goes.
       for await (const order of orders.notFromJob(tenantId, job.id)) {
@@ -107,7 +87,7 @@ export function orderUploadProcessor(deps: Pick<KernelDeps, 'store' | 'clocks'>,
     return {
       result: { fileName: file.fileName, ingestMode, ordersCreated: created, ordersUpdated: updated, ordersRemoved: removed, ordersInFile: written.size, ordersTotal: await orders.count(tenantId) },
       reconciliation: { rowsUploaded: uploaded, rowsSkipped: rows - uploaded, rowsDeduplicated: 0, skusFound: 0, skusScreened: 0, skusNotApplicable: 0 },
-      skippedRows: skipped,
+      skippedRows: skipped.rows,
     };
   };
 }

@@ -3,23 +3,20 @@
 // findings (OPEN). Reconciliation: rowsUploaded (shipments stored), rowsSkipped (by reason in skippedRows);
 // outcomes: atRisk / cleared / needsReview count shipments by audit outcome. A file that cannot be a
 // shipment file (empty, no tracking-number column, no data rows, unreadable) fails the job, saying why.
-import { access } from 'node:fs/promises';
-import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
-import type { TableEvent } from '../../kernel/uploads/table-file.js';
-import { readUploadedTable } from '../../kernel/uploads/uploaded-file.js';
+import { round2 } from '../../kernel/numbers.js';
+import { internedValues } from '../../kernel/uploads/interned-values.js';
+import { headerWithout, readTableRows, skippedRowLog } from '../../kernel/uploads/table-processor.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import type { AgreementStore, OrderStore } from './agreement.store.js';
 import { auditShipment, disputeDeadline, shipmentOutcome } from './audit/engine.js';
 import type { FindingStore } from './finding.store.js';
 import { mapShipmentHeader, SHIPMENT_COLUMNS, toShipmentLine, type ColumnMap } from './shipment-columns.js';
 import type { ShipmentStore } from './shipment.store.js';
-import type { AgreementRecord, Carrier, FindingRecord, ShipmentLine, ShipUploadInput } from './ship.types.js';
+import type { AgreementRecord, Carrier, FindingRecord, ShipUploadInput } from './ship.types.js';
 
-const SKIPPED_SAMPLE = 10;
 /** Rows between store flushes and progress reports. */
 const BATCH = 500;
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export interface ShipStores {
   shipments: ShipmentStore;
@@ -34,10 +31,6 @@ export function shipUploadProcessor(deps: Pick<KernelDeps, 'store' | 'ids' | 'cl
     const { file } = input;
     const tenantId = job.tenantId;
     const name = file.fileName;
-    await access(file.path).catch(() => {
-      throw new Error(`${name} is no longer stored by the sandbox (uploads are kept until their job ends): upload it again`);
-    });
-    if (file.size === 0) throw new Error(`${name} is empty: send a header row (tracking number, invoice number, ship date, charges...) and one row per package`);
 
     const now = deps.clocks.of(tenantId).nowIso();
     const agreements = new Map<Carrier, AgreementRecord | null>();
@@ -46,86 +39,76 @@ export function shipUploadProcessor(deps: Pick<KernelDeps, 'store' | 'ids' | 'cl
       return agreements.get(carrier)!;
     };
     const firstInvoice = new Map<string, string>(); // tracking number -> first invoice in this file
-    const skipped = { counts: {} as Record<string, number>, sample: [] as Array<Record<string, unknown>> };
+    const skipped = skippedRowLog();
     const outcomes = { atRisk: 0, cleared: 0, needsReview: 0 };
     const carriers: Record<string, number> = {};
     const findingsByType: Record<string, number> = {};
     let map: ColumnMap | undefined;
-    let header: Extract<TableEvent, { type: 'header' }> | undefined;
-    let rows = 0;
     let stored = 0;
     let findingsCreated = 0;
     let recoverable = 0;
 
     // Values repeated across rows (service, dates, zone, account, invoice...) kept once, not once per row:
     // a 100,000-row file keeps every shipment in the store.
-    const strings = new Map<string, string>();
+    const interned = internedValues(50_000);
     const INTERNED = ['accountNumber', 'invoiceNumber', 'invoiceDate', 'service', 'shipDate', 'zone', 'currency', 'originPostalCode', 'destinationPostalCode'] as const;
-    const intern = (line: ShipmentLine) => {
-      if (strings.size > 50_000) strings.clear();
-      for (const key of INTERNED) {
-        const value = line[key];
-        if (typeof value !== 'string') continue;
-        const kept = strings.get(value);
-        if (kept === undefined) strings.set(value, value);
-        else (line as unknown as Record<string, string>)[key] = kept;
-      }
-    };
-    const giveWay = cooperative();
-    for await (const event of readUploadedTable(file)) {
-      await giveWay();
-      if (event.type === 'header') {
-        header = event;
-        map = mapShipmentHeader(event.keys, event.labels);
-        if (!map.columns.has('trackingNumber')) {
-          throw new Error(`${name} has no usable header: the first non-empty row must name the columns, with a tracking number column (${SHIPMENT_COLUMNS.trackingNumber.join(', ')}, any case or spacing); found: ${event.labels.filter(Boolean).join(', ').slice(0, 300) || 'nothing'}`);
-        }
-        continue;
-      }
-      rows += 1;
-      const verdict = toShipmentLine(map!, event.values, event.line, input.adapterId);
-      if (verdict.ok) intern(verdict.line);
-      if (!verdict.ok) {
-        skipped.counts[verdict.reason] = (skipped.counts[verdict.reason] ?? 0) + 1;
-        if (skipped.sample.length < SKIPPED_SAMPLE) skipped.sample.push({ row: event.line, reason: verdict.reason, field: verdict.field, value: verdict.value });
-      } else {
-        const line = verdict.line;
-        const agreement = await agreementOf(line.carrier);
-        const earlierInvoice = firstInvoice.get(line.trackingNumber) ?? (await stores.shipments.firstBilling(tenantId, line.trackingNumber))?.invoiceNumber;
-        if (!firstInvoice.has(line.trackingNumber)) firstInvoice.set(line.trackingNumber, line.invoiceNumber);
-        const order = line.orderId ? ((await stores.orders.get(tenantId, line.orderId)) ?? null) : null;
-        const drafts = auditShipment(line, { agreement, earlierBilling: earlierInvoice === undefined ? null : { invoiceNumber: earlierInvoice }, order });
-        const { outcome, expectedAmount } = shipmentOutcome(line, drafts, agreement !== null);
-        const shipmentId = deps.ids.uuid();
-        // Object.assign, not a spread and more properties: in Node 20's V8 that form gives every shipment a
-        // hidden class of its own, old-generation garbage on a 100,000-row file (see kernel/store/store.ts).
-        await stores.shipments.create(Object.assign({}, line, { id: shipmentId, tenantId, jobId: job.id, agreementNumber: agreement?.agreementNumber ?? null, expectedAmount, outcome, findingCount: drafts.length, createdAt: now }));
-        stored += 1;
-        carriers[line.carrier] = (carriers[line.carrier] ?? 0) + 1;
-        outcomes[outcome === 'AT_RISK' ? 'atRisk' : outcome === 'CLEAR' ? 'cleared' : 'needsReview'] += 1;
-        for (const [i, draft] of drafts.entries()) {
-          const finding: FindingRecord = {
-            id: deps.ids.uuid(), tenantId, shipmentId, jobId: job.id, row: line.row * 16 + i, carrier: line.carrier, accountNumber: line.accountNumber, invoiceNumber: line.invoiceNumber,
-            trackingNumber: line.trackingNumber, shipDate: line.shipDate, findingType: draft.findingType, reasonCode: draft.reasonCode, billedAmount: round2(draft.billedAmount),
-            expectedAmount: round2(draft.expectedAmount),
-            recoverableAmount: round2(draft.recoverableAmount),
-            currency: line.currency, disputeDeadline: disputeDeadline(line, draft.disputeKind), headline: draft.headline, evidence: draft.evidence, needsEvidence: draft.needsEvidence === true,
-            workflowStatus: 'OPEN', credit: null, disputedAt: null, submittedAt: null, carrierReviewAt: null, resolvedAt: null, reopenedAt: null, createdAt: now, updatedAt: now,
-          };
-          await stores.findings.create(finding);
-          findingsCreated += 1;
-          recoverable += finding.recoverableAmount;
-          findingsByType[draft.findingType] = (findingsByType[draft.findingType] ?? 0) + 1;
-        }
-      }
-      if (rows % BATCH === 0) {
-        await deps.store.flush();
-        await context.progress(event.fraction * 100);
-      }
-    }
-    const where = file.format === 'xlsx' ? ' (the first sheet is read)' : '';
-    if (!header) throw new Error(`${name} has no rows with content${where}: send a header row and one row per package`);
-    if (rows === 0) throw new Error(`${name} has a header row but no data rows${where}`);
+    const { header, rows } = await readTableRows(
+      file,
+      {
+        stored: { empty: 'send a header row (tracking number, invoice number, ship date, charges...) and one row per package', saysWhyGone: true },
+        noContent: 'send a header row and one row per package',
+        sheetRead: 'the first sheet is read',
+      },
+      {
+        header: (event) => {
+          map = mapShipmentHeader(event.keys, event.labels);
+          if (!map.columns.has('trackingNumber')) throw headerWithout(name, event, { name: 'tracking number', aliases: SHIPMENT_COLUMNS.trackingNumber });
+        },
+        row: async (event) => {
+          const verdict = toShipmentLine(map!, event.values, event.line, input.adapterId);
+          if (!verdict.ok) {
+            skipped.skip(verdict.reason, { row: event.line, reason: verdict.reason, field: verdict.field, value: verdict.value });
+          } else {
+            interned.fields(verdict.line, INTERNED);
+            const line = verdict.line;
+            const agreement = await agreementOf(line.carrier);
+            const earlierInvoice = firstInvoice.get(line.trackingNumber) ?? (await stores.shipments.firstBilling(tenantId, line.trackingNumber))?.invoiceNumber;
+            if (!firstInvoice.has(line.trackingNumber)) firstInvoice.set(line.trackingNumber, line.invoiceNumber);
+            const order = line.orderId ? ((await stores.orders.get(tenantId, line.orderId)) ?? null) : null;
+            const drafts = auditShipment(line, { agreement, earlierBilling: earlierInvoice === undefined ? null : { invoiceNumber: earlierInvoice }, order });
+            const { outcome, expectedAmount } = shipmentOutcome(line, drafts, agreement !== null);
+            const shipmentId = deps.ids.uuid();
+            // Object.assign, not a spread and more properties: in Node 20's V8 that form gives every shipment a
+            // hidden class of its own, old-generation garbage on a 100,000-row file (see kernel/store/store.ts).
+            await stores.shipments.create(Object.assign({}, line, { id: shipmentId, tenantId, jobId: job.id, agreementNumber: agreement?.agreementNumber ?? null, expectedAmount, outcome, findingCount: drafts.length, createdAt: now }));
+            stored += 1;
+            carriers[line.carrier] = (carriers[line.carrier] ?? 0) + 1;
+            outcomes[outcome === 'AT_RISK' ? 'atRisk' : outcome === 'CLEAR' ? 'cleared' : 'needsReview'] += 1;
+            for (const [i, draft] of drafts.entries()) {
+              const finding: FindingRecord = {
+                id: deps.ids.uuid(), tenantId, shipmentId, jobId: job.id, row: line.row * 16 + i, carrier: line.carrier, accountNumber: line.accountNumber, invoiceNumber: line.invoiceNumber,
+                trackingNumber: line.trackingNumber, shipDate: line.shipDate, findingType: draft.findingType, reasonCode: draft.reasonCode, billedAmount: round2(draft.billedAmount),
+                expectedAmount: round2(draft.expectedAmount),
+                recoverableAmount: round2(draft.recoverableAmount),
+                currency: line.currency, disputeDeadline: disputeDeadline(line, draft.disputeKind), headline: draft.headline, evidence: draft.evidence, needsEvidence: draft.needsEvidence === true,
+                workflowStatus: 'OPEN', credit: null, disputedAt: null, submittedAt: null, carrierReviewAt: null, resolvedAt: null, reopenedAt: null, createdAt: now, updatedAt: now,
+              };
+              await stores.findings.create(finding);
+              findingsCreated += 1;
+              recoverable += finding.recoverableAmount;
+              findingsByType[draft.findingType] = (findingsByType[draft.findingType] ?? 0) + 1;
+            }
+          }
+        },
+        batch: {
+          rows: BATCH,
+          step: async (event) => {
+            await deps.store.flush();
+            await context.progress(event.fraction * 100);
+          },
+        },
+      },
+    );
     const rowsSkipped = rows - stored;
     return {
       result: {
@@ -140,7 +123,7 @@ export function shipUploadProcessor(deps: Pick<KernelDeps, 'store' | 'ids' | 'cl
         ignoredColumns: map!.ignored,
       },
       reconciliation: { rowsUploaded: stored, rowsSkipped, rowsDeduplicated: 0, skusFound: 0, skusScreened: 0, skusNotApplicable: 0 },
-      skippedRows: skipped,
+      skippedRows: skipped.rows,
       warnings: map!.ignored.length ? { ignoredColumns: map!.ignored.length } : null,
       outcomes: { ...outcomes, falsePositive: 0 },
     };

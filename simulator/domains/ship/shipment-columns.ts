@@ -5,6 +5,7 @@
 // reason (the job's skippedRows): no tracking or invoice number, no carrier, a date or amount that is not one.
 import { CARRIER_ALIASES, CHARGE_CODES, SHIP_ADAPTERS, type Carrier } from '../../../fixtures/freight/freight-rules.js';
 import type { ShipmentCharge, ShipmentLine } from './ship.types.js';
+import { round2 } from '../../kernel/numbers.js';
 
 export type ShipmentColumn =
   | 'carrier' | 'accountNumber' | 'invoiceNumber' | 'invoiceDate' | 'trackingNumber' | 'service' | 'shipDate' | 'zone'
@@ -124,7 +125,6 @@ const addressType = (value: string): 'RESIDENTIAL' | 'COMMERCIAL' | null => {
   return null;
 };
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** One data row as a shipment line, or the reason it is skipped. */
 export function toShipmentLine(map: ColumnMap, values: Record<string, string>, row: number, adapterId: string | null): RowVerdict {

@@ -3,13 +3,11 @@
 // `sima_validation` job of POST /api/upload, which then screens the SKUs written here. A file that cannot
 // be a catalog (empty, no header naming a SKU column, a header and nothing else, unreadable) throws: the
 // job FAILS with that message (spec 3.1), never a 500.
-import { access } from 'node:fs/promises';
-import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { COLUMN_ALIASES, COLUMN_SETS, columnOf, toCatalogItem, type CatalogAdapter, type CatalogColumn } from './catalog-columns.js';
 import { internedValues } from '../../kernel/uploads/interned-values.js';
-import { readUploadedTable, type StoredUpload } from '../../kernel/uploads/uploaded-file.js';
-import type { TableEvent } from '../../kernel/uploads/table-file.js';
+import { checkStored, headerWithout, readTableRows, skippedRowLog, type HeaderEvent, type SkippedRows } from '../../kernel/uploads/table-processor.js';
+import type { StoredUpload } from '../../kernel/uploads/uploaded-file.js';
 import type { CatalogStore } from './catalog.store.js';
 
 export type { StoredUpload } from '../../kernel/uploads/uploaded-file.js';
@@ -21,7 +19,7 @@ export interface CatalogImport {
   rowsDeduplicated: number;
   skusCreated: number;
   skusUpdated: number;
-  skippedRows: { counts: Record<string, number>; sample: Array<Record<string, unknown>> };
+  skippedRows: SkippedRows;
   /** Header cells the adapter does not read (catalog-excel), and repeated columns. */
   ignoredColumns: string[];
   /** Catalog columns of the adapter the header lacks: their values are null. */
@@ -31,8 +29,6 @@ export interface CatalogImport {
   skus: Set<string>;
 }
 
-/** How many skipped rows the job names (the rest are only counted). */
-const SKIPPED_SAMPLE = 10;
 /** Rows between store flushes and progress reports: bounded journal lines, visible progress. */
 const BATCH = 500;
 
@@ -43,70 +39,57 @@ export async function importCatalogFile(
 ): Promise<CatalogImport> {
   const { file, adapter, tenantId } = job;
   const name = file.fileName;
-  await access(file.path).catch(() => {
-    throw new Error(`${name} is no longer stored by the sandbox (uploads are kept until their job ends): upload it again`);
-  });
-  if (file.size === 0) throw new Error(`${name} is empty: send a header row (sku, productName, hsCode, ...) and one row per SKU`);
+  const send = 'send a header row (sku, productName, hsCode, ...) and one row per SKU';
+  await checkStored(file, { empty: send, saysWhyGone: true });
   await catalog.ensureSeeded(tenantId); // a tenant starts with the sample catalog; the upload adds to it
 
-  const out: CatalogImport = { sheet: null, rowsUploaded: 0, rowsSkipped: 0, rowsDeduplicated: 0, skusCreated: 0, skusUpdated: 0, skippedRows: { counts: {}, sample: [] }, ignoredColumns: [], missingColumns: [], warnings: null, skus: new Set() };
+  const skipped = skippedRowLog();
+  const out: CatalogImport = { sheet: null, rowsUploaded: 0, rowsSkipped: 0, rowsDeduplicated: 0, skusCreated: 0, skusUpdated: 0, skippedRows: skipped.rows, ignoredColumns: [], missingColumns: [], warnings: null, skus: new Set() };
   const mapping = new Map<string, CatalogColumn | null>(); // header key -> column, or null for an attribute
-  let header: Extract<TableEvent, { type: 'header' }> | undefined;
-  let rows = 0;
   const source = `upload ${name} (${adapter}, job ${job.jobId})`;
 
   // Columns whose values repeat across a catalog share one string per value (interned-values.ts).
   const interned = internedValues();
-  const giveWay = cooperative();
-  for await (const event of readUploadedTable(file)) {
-    await giveWay();
-    if (event.type === 'header') {
-      header = event;
+  await readTableRows(file, { noContent: send, sheetRead: 'the sheet named Catalog is read, else the first sheet' }, {
+    header: (event) => {
       out.sheet = event.sheet;
       readHeader(event, adapter, mapping, out, name);
-      continue;
-    }
-    rows += 1;
-    const values: Partial<Record<CatalogColumn, string>> = {};
-    const attributes: Record<string, string> = {};
-    for (const [key, column] of mapping) {
-      const value = event.values[key] ?? '';
-      if (column) values[column] = value;
-      else if (value !== '') attributes[key] = value;
-    }
-    const verdict = toCatalogItem(values, adapter, attributes);
-    if (!verdict.ok) {
-      out.rowsSkipped += 1;
-      out.skippedRows.counts[verdict.reason] = (out.skippedRows.counts[verdict.reason] ?? 0) + 1;
-      if (out.skippedRows.sample.length < SKIPPED_SAMPLE) out.skippedRows.sample.push({ row: event.line, reason: verdict.reason, sku: verdict.sku, field: verdict.field, value: verdict.value });
-    } else if (out.skus.has(verdict.item.sku)) {
-      out.rowsDeduplicated += 1; // the first row of a SKU wins; later ones are counted, not written
-    } else {
-      const item = verdict.item;
-      item.hsCode = interned.of(item.hsCode);
-      item.countryOfOrigin = interned.of(item.countryOfOrigin);
-      item.materialType = interned.of(item.materialType);
-      item.currency = interned.of(item.currency);
-      if (item.destinationCountry !== undefined) item.destinationCountry = interned.of(item.destinationCountry);
-      out.skus.add(verdict.item.sku);
-      const before = await catalog.get(tenantId, verdict.item.sku);
-      // catalog-excel does not read the extended columns: what an earlier extended upload set stays.
-      const kept = adapter === 'catalog-excel' && before && (before.destinationCountry != null || before.attributes) ? { destinationCountry: before.destinationCountry ?? null, attributes: before.attributes } : null;
-      // Object.assign, not spreads: one hidden class for every row (see the store's write, kernel/store/store.ts).
-      await catalog.put(tenantId, Object.assign({}, kept, item, { source }));
-      out.rowsUploaded += 1;
-      if (before) out.skusUpdated += 1;
-      else out.skusCreated += 1;
-    }
-    if (rows % BATCH === 0) {
-      await deps.store.flush();
-      await job.progress(event.fraction * 100);
-    }
-  }
-
-  const where = file.format === 'xlsx' ? ' (the sheet named Catalog is read, else the first sheet)' : '';
-  if (!header) throw new Error(`${name} has no rows with content${where}: send a header row (sku, productName, hsCode, ...) and one row per SKU`);
-  if (rows === 0) throw new Error(`${name} has a header row but no data rows${where}`);
+    },
+    row: async (event) => {
+      const values: Partial<Record<CatalogColumn, string>> = {};
+      const attributes: Record<string, string> = {};
+      for (const [key, column] of mapping) {
+        const value = event.values[key] ?? '';
+        if (column) values[column] = value;
+        else if (value !== '') attributes[key] = value;
+      }
+      const verdict = toCatalogItem(values, adapter, attributes);
+      if (!verdict.ok) {
+        out.rowsSkipped += 1;
+        skipped.skip(verdict.reason, { row: event.line, reason: verdict.reason, sku: verdict.sku, field: verdict.field, value: verdict.value });
+      } else if (out.skus.has(verdict.item.sku)) {
+        out.rowsDeduplicated += 1; // the first row of a SKU wins; later ones are counted, not written
+      } else {
+        const item = interned.fields(verdict.item, ['hsCode', 'countryOfOrigin', 'materialType', 'currency', 'destinationCountry']);
+        out.skus.add(verdict.item.sku);
+        const before = await catalog.get(tenantId, verdict.item.sku);
+        // catalog-excel does not read the extended columns: what an earlier extended upload set stays.
+        const kept = adapter === 'catalog-excel' && before && (before.destinationCountry != null || before.attributes) ? { destinationCountry: before.destinationCountry ?? null, attributes: before.attributes } : null;
+        // Object.assign, not spreads: one hidden class for every row (see the store's write, kernel/store/store.ts).
+        await catalog.put(tenantId, Object.assign({}, kept, item, { source }));
+        out.rowsUploaded += 1;
+        if (before) out.skusUpdated += 1;
+        else out.skusCreated += 1;
+      }
+    },
+    batch: {
+      rows: BATCH,
+      step: async (event) => {
+        await deps.store.flush();
+        await job.progress(event.fraction * 100);
+      },
+    },
+  });
   const warnings: Record<string, number> = {};
   if (out.ignoredColumns.length) warnings.ignoredColumns = out.ignoredColumns.length;
   if (out.missingColumns.length) warnings.missingColumns = out.missingColumns.length;
@@ -114,7 +97,7 @@ export async function importCatalogFile(
   return out;
 }
 
-function readHeader(event: Extract<TableEvent, { type: 'header' }>, adapter: CatalogAdapter, mapping: Map<string, CatalogColumn | null>, out: CatalogImport, name: string) {
+function readHeader(event: HeaderEvent, adapter: CatalogAdapter, mapping: Map<string, CatalogColumn | null>, out: CatalogImport, name: string) {
   const wanted = COLUMN_SETS[adapter];
   event.keys.forEach((key, i) => {
     if (key === '' || mapping.has(key)) return;
@@ -127,10 +110,8 @@ function readHeader(event: Extract<TableEvent, { type: 'header' }>, adapter: Cat
     else out.ignoredColumns.push(label);
   });
   if (![...mapping.values()].includes('sku')) {
-    const at = event.sheet ? ` (sheet "${event.sheet}"; the sheet named Catalog is read, else the first sheet)` : '';
-    throw new Error(
-      `${name} has no usable header: the first non-empty row${at} must name the columns, with a SKU column (${COLUMN_ALIASES.sku.join(', ')}, any case or spacing); found: ${event.labels.filter(Boolean).join(', ').slice(0, 300) || 'nothing'}`,
-    );
+    const where = event.sheet ? ` (sheet "${event.sheet}"; the sheet named Catalog is read, else the first sheet)` : '';
+    throw headerWithout(name, event, { name: 'SKU', aliases: COLUMN_ALIASES.sku, where });
   }
   out.missingColumns = wanted.filter((c) => ![...mapping.values()].includes(c));
 }

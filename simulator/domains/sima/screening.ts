@@ -8,6 +8,7 @@
 //   - no HS code at all                                                  -> NEEDS_REVIEW (hsCode missing)
 //   - otherwise (HS out of scope, or origin not subject)                 -> CLEARED
 // A tariff item's trailing ".00" national subdivisions do not narrow it: 7214.20 is within 7214.20.00.
+import { round2 } from '../../kernel/numbers.js';
 import type { Schema } from '../../../contracts/generated/index.js';
 import { HS_NOMENCLATURE_SOURCE, HS_SUBHEADINGS } from '../../../fixtures/catalog/hs-nomenclature.js';
 import { SIMA_MEASURES, type ScreeningAuthority, type SimaMeasure } from '../../../fixtures/catalog/sima-measures.js';
@@ -62,7 +63,6 @@ export const SCREENING_CONFIDENCE = {
 } as const;
 
 const digits = (code: string) => code.replace(/\D/g, '');
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** A tariff item's digits without trailing "00" subdivisions past the HS six (7214.20.00 -> 721420). */
 export function significantDigits(item: string): string {

@@ -6,6 +6,7 @@
 import type { KernelDeps } from '../../kernel/deps.js';
 import { invalidRequest, notFound } from '../../kernel/errors.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
+import { round2 } from '../../kernel/numbers.js';
 import { InvalidCursorError } from '../../kernel/store/collection.js';
 import type { CatalogStore } from './catalog.store.js';
 import type { MeasuresConfig } from './measures-config.js';
@@ -18,7 +19,6 @@ import { SIMA_HOOKS } from './sima.hooks.js';
 /** spec 4.2, 8.6: SIMA results `limit` defaults to 50, `offset` to 0. */
 export const SIMA_RESULTS_DEFAULT_LIMIT = 50;
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** spec 4.2: the filters shared by results and summary (hs_in_scope and is_stale on results only). */
 const filterOf = (query: { outcome?: SimaResultRecord['outcome']; workflow?: SimaResultFilter['workflow']; workflow_not?: SimaResultFilter['workflowNot'] }): SimaResultFilter => ({

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
 import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
+import { round2 } from '../../kernel/numbers.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import type { SimaBatchInput } from './sima.types.js';
 import { importCatalogFile } from './catalog-import.js';
@@ -138,7 +139,7 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
         skusScreened: screened,
         skusDeduplicated: deduplicated,
         skusNotApplicable: unknown.length,
-        totalExposureAnnual: Math.round(totalExposure * 100) / 100,
+        totalExposureAnnual: round2(totalExposure),
         unknownSkus: unknown.slice(0, UNKNOWN_SKU_SAMPLE),
         ...(imported ? { fileName: input.file!.fileName, skusCreated: imported.skusCreated, skusUpdated: imported.skusUpdated, ignoredColumns: imported.ignoredColumns, missingColumns: imported.missingColumns } : {}),
       },

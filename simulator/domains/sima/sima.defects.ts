@@ -3,6 +3,7 @@
 // applied to the final listSimaResults / getSimaSummary responses.
 import { rewriteListItems, rewriteSuccessBody, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
 import { at } from '../../kernel/deviations.js';
+import { round2 } from '../../kernel/numbers.js';
 import type { SimaResultFilter } from './sima-result.store.js';
 import { SIMA_HOOKS } from './sima.hooks.js';
 
@@ -30,7 +31,7 @@ export const SIMA_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'sima.screening-authority-strict', area: 'sima', description: 'screeningAuthority is read as sent (not trimmed, case-sensitive): " US " or "us" is 400', hooks: [at(SIMA_HOOKS.screeningAuthorityAsRead, (_read, { sent }) => sent)] },
   { kind: 'defect', id: 'sima.screening-authority-blank-refused', area: 'sima', description: 'a blank screeningAuthority is 400 instead of defaulting to CA', hooks: [at(SIMA_HOOKS.blankScreeningAuthorityDefaults, () => false)] },
   { kind: 'defect', id: 'sima.summary-counts-stale', area: 'sima', description: "getSimaSummary answers a tenant's first summary under a filter again after later screenings change the results", hooks: [at(SIMA_HOOKS.summaryCountedNow, () => false)] },
-  { kind: 'defect', id: 'sima.exposure-not-percent', area: 'sima', description: 'a screening records exposureAnnual as annual import value x combinedRate, without the / 100 of a percentage (100 times too large)', hooks: [at(SIMA_HOOKS.recordedExposure, (exposure) => (exposure === null ? exposure : Math.round(exposure * 100 * 100) / 100))] },
+  { kind: 'defect', id: 'sima.exposure-not-percent', area: 'sima', description: 'a screening records exposureAnnual as annual import value x combinedRate, without the / 100 of a percentage (100 times too large)', hooks: [at(SIMA_HOOKS.recordedExposure, (exposure) => (exposure === null ? exposure : round2(exposure * 100)))] },
 ];
 
 /** A defect applied to each result item of a listSimaResults success. */

@@ -8,10 +8,9 @@
 // A file that cannot be read (no header, no SKU column, no rows, broken) fails the session: FAILED with the
 // reason on the session and as a blocking issue, and the job fails with the same message.
 import { COUNTRY_CODES } from '../../../fixtures/trade/countries.js';
-import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { internedRecords, internedValues } from '../../kernel/uploads/interned-values.js';
-import { readUploadedTable } from '../../kernel/uploads/uploaded-file.js';
+import { labelsFound, readTableRows, skippedRowLog } from '../../kernel/uploads/table-processor.js';
 import type { JobOutcome, JobProcessor } from '../jobs/index.js';
 import { feedIssueId, feedSkuId, type FeedRowsStore } from './feed-rows.store.js';
 import type { FeedSessionStore } from './feed-session.store.js';
@@ -20,9 +19,6 @@ import { feedSessionMover } from './feed-session.move.js';
 import { countryRule, duplicateRule, feedColumnOf, headerIssues, hsRule, productNameRule, rowFingerprint, skuRule, type FeedColumn, type FeedDefaults, type RowIssue } from './feed-normalize.rules.js';
 import { factsOf } from './feed-session.response.js';
 import type { FeedNormalizeInput, FeedSessionRecord } from './trade.types.js';
-
-/** A readable sentence for a session that cannot be normalized. */
-class UnreadableFeed extends Error {}
 
 /** Rows between store flushes: a 50 MB feed's writes go to the journal as it streams, not all at the end. */
 const FLUSH_ROWS = 2000;
@@ -49,7 +45,7 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
     let seq = 0;
     const counts = { issues: 0, blocking: 0, open: 0, skus: 0, unclassified: 0, rows: 0, skipped: 0, duplicates: 0 };
     const byType: Record<string, number> = {};
-    const sample: Array<Record<string, unknown>> = [];
+    const skipped = skippedRowLog();
     const record = async (found: RowIssue, rowNumber: number | null) => {
       seq += 1;
       counts.issues += 1;
@@ -78,67 +74,63 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
       const interned = internedValues();
       const extras = internedRecords();
       let lastReported = 0;
-      const giveWay = cooperative();
-      for await (const event of readUploadedTable(file)) {
-        await giveWay();
-        if (event.type === 'header') {
+      const noContent = 'send a header row (sku, productName, hsCode, originCountry, destinationCountry) and one row per SKU';
+      await readTableRows(file, { noContent }, {
+        header: async (event) => {
           for (const key of event.keys) if (key !== '') columns.add(feedColumnOf(key) ?? key);
-          if (!columns.has('sku')) {
-            throw new UnreadableFeed(`${file.fileName} has no SKU column in its first non-empty row (found: ${event.labels.filter(Boolean).join(', ').slice(0, 200) || 'nothing'})`);
-          }
+          if (!columns.has('sku')) throw new Error(`${file.fileName} has no SKU column in its first non-empty row (found: ${labelsFound(event, 200)})`);
           for (const found of headerIssues(event.keys, event.labels)) await record(found, null);
           defaults = { originCountry: session.originCountry, defaultDestinationCountry: session.defaultDestinationCountry, hasDestinationColumn: columns.has('destinationCountry'), countries: COUNTRY_CODES };
-          continue;
-        }
-        counts.rows += 1;
-        if (counts.rows % FLUSH_ROWS === 0) await deps.store.flush();
-        const line = event.line;
-        const values = rowValues(event.values);
-        const sku = skuRule(values.sku ?? '', line);
-        const name = productNameRule(values.productName ?? '', line);
-        const hs = hsRule(values.providedHs ?? '', line);
-        const origin = countryRule('originCountry', values.originCountry ?? '', line, defaults!);
-        const destination = countryRule('destinationCountry', values.destinationCountry ?? '', line, defaults!);
-        const issues = [...sku.issues, ...name.issues, ...hs.issues, ...origin.issues, ...destination.issues];
-        const fingerprint = rowFingerprint({ productName: name.productName, providedHs: hs.providedHs, originCountry: origin.country, destinationCountry: destination.country });
-        const first = sku.sku ? await firstOf(sku.sku, line) : undefined;
-        if (sku.sku && first) {
-          const duplicate = duplicateRule(sku.sku, line, first, fingerprint);
-          await record(duplicate, line);
-          counts.duplicates += 1;
-          continue;
-        }
-        for (const found of issues) await record(found, line);
-        if (!sku.sku || issues.some((i) => i.isBlocking)) {
-          counts.skipped += 1;
-          if (sample.length < 10) sample.push({ row: line, reasons: issues.filter((i) => i.isBlocking).map((i) => i.issueType) });
-          if (sku.sku) refused.set(sku.sku, { line, fingerprint });
-          continue;
-        }
-        counts.skus += 1;
-        if (hs.providedHs === null) counts.unclassified += 1;
-        await rows.putSku({
-          id: feedSkuId(sessionId, sku.sku),
-          sessionId,
-          rowNumber: line,
-          sku: sku.sku,
-          productName: name.productName!,
-          providedHs: interned.of(hs.providedHs),
-          originCountry: interned.of(origin.country!),
-          destinationCountry: interned.of(destination.country!),
-          attributes: Object.keys(values.attributes).length ? (extras.of(values.attributes) as Record<string, string>) : NO_ATTRIBUTES,
-        });
-        const percent = Math.floor(event.fraction * 100);
-        if (percent >= lastReported + 5) {
-          lastReported = percent;
-          await context.progress(percent);
-          await sessions.modify(sessionId, (s) => (s.status === 'NORMALIZING' ? { ...s, normalizationProgress: Math.min(99, percent) } : undefined));
-        }
-      }
-      if (!defaults) throw new UnreadableFeed(`${file.fileName} has no rows with content: send a header row (sku, productName, hsCode, originCountry, destinationCountry) and one row per SKU`);
-      if (counts.rows === 0) throw new UnreadableFeed(`${file.fileName} has a header row but no data rows`);
+        },
+        row: async (event, count) => {
+          counts.rows = count;
+          if (counts.rows % FLUSH_ROWS === 0) await deps.store.flush();
+          const line = event.line;
+          const values = rowValues(event.values);
+          const sku = skuRule(values.sku ?? '', line);
+          const name = productNameRule(values.productName ?? '', line);
+          const hs = hsRule(values.providedHs ?? '', line);
+          const origin = countryRule('originCountry', values.originCountry ?? '', line, defaults!);
+          const destination = countryRule('destinationCountry', values.destinationCountry ?? '', line, defaults!);
+          const issues = [...sku.issues, ...name.issues, ...hs.issues, ...origin.issues, ...destination.issues];
+          const fingerprint = rowFingerprint({ productName: name.productName, providedHs: hs.providedHs, originCountry: origin.country, destinationCountry: destination.country });
+          const first = sku.sku ? await firstOf(sku.sku, line) : undefined;
+          if (sku.sku && first) {
+            const duplicate = duplicateRule(sku.sku, line, first, fingerprint);
+            await record(duplicate, line);
+            counts.duplicates += 1;
+            return;
+          }
+          for (const found of issues) await record(found, line);
+          if (!sku.sku || issues.some((i) => i.isBlocking)) {
+            counts.skipped += 1;
+            skipped.name({ row: line, reasons: issues.filter((i) => i.isBlocking).map((i) => i.issueType) });
+            if (sku.sku) refused.set(sku.sku, { line, fingerprint });
+            return;
+          }
+          counts.skus += 1;
+          if (hs.providedHs === null) counts.unclassified += 1;
+          await rows.putSku({
+            id: feedSkuId(sessionId, sku.sku),
+            sessionId,
+            rowNumber: line,
+            sku: sku.sku,
+            productName: name.productName!,
+            providedHs: interned.of(hs.providedHs),
+            originCountry: interned.of(origin.country!),
+            destinationCountry: interned.of(destination.country!),
+            attributes: Object.keys(values.attributes).length ? (extras.of(values.attributes) as Record<string, string>) : NO_ATTRIBUTES,
+          });
+          const percent = Math.floor(event.fraction * 100);
+          if (percent >= lastReported + 5) {
+            lastReported = percent;
+            await context.progress(percent);
+            await sessions.modify(sessionId, (s) => (s.status === 'NORMALIZING' ? { ...s, normalizationProgress: Math.min(99, percent) } : undefined));
+          }
+        },
+      });
     } catch (error) {
-      const reason = error instanceof UnreadableFeed ? error.message : `${(error as Error).message}`;
+      const reason = String((error as Error).message);
       await record({ issueKey: 'file_unreadable:file', issueType: 'file_unreadable', isBlocking: true, field: 'file', message: reason }, null);
       await move(job.tenantId, sessionId, 'fail', { failureReason: reason, issueCount: counts.issues, blockingIssueCount: counts.blocking, openIssueCount: counts.open, skuCount: counts.skus, unclassifiedCount: counts.unclassified });
       throw new Error(reason);
@@ -156,7 +148,7 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
     return {
       result: { sessionId, sessionStatus: done.status, skuCount: counts.skus, issueCount: counts.issues, blockingIssueCount: counts.blocking, skusWithoutHs: counts.unclassified, issuesByType: byType },
       reconciliation: { rowsUploaded: counts.rows, rowsSkipped: counts.skipped, rowsDeduplicated: counts.duplicates, skusFound: counts.skus, skusScreened: 0, skusNotApplicable: 0 },
-      skippedRows: { counts: Object.fromEntries(Object.entries(byType).filter(([type]) => BLOCKING_ROW_TYPES.has(type))), sample },
+      skippedRows: { counts: Object.fromEntries(Object.entries(byType).filter(([type]) => BLOCKING_ROW_TYPES.has(type))), sample: skipped.rows.sample },
       warnings: counts.open ? { nonBlockingIssues: counts.open } : null,
     };
   };

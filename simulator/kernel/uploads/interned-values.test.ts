@@ -21,6 +21,17 @@ describe('interned values', () => {
     expect(interned.size()).toBe(2);
   });
 
+  it('puts the remembered string in place of the named string fields of a record, leaving other values as they are', () => {
+    const interned = internedValues();
+    const rows = [0, 1].map(() => ({ country: fresh('CN'), hsCode: null as string | null, note: fresh('kept'), destination: undefined as string | undefined, quantity: 3 }));
+    const answered = rows.map((row) => interned.fields(row, ['country', 'hsCode', 'destination', 'quantity']));
+    expect(answered).toEqual([rows[0], rows[1]]);
+    expect(answered[1]).toBe(rows[1]); // the record itself, changed in place
+    expect(rows[1]).toEqual({ country: 'CN', hsCode: null, note: 'kept', destination: undefined, quantity: 3 });
+    expect(Object.keys(rows[1])).toEqual(['country', 'hsCode', 'note', 'destination', 'quantity']);
+    expect(interned.size()).toBe(1); // only CN: `note` was not named, null and undefined are no strings
+  });
+
   it('answers one frozen object for equal records, a different one when a value or the key order differs', () => {
     const interned = internedRecords(3);
     const first = interned.of({ material: fresh('cotton') });

@@ -8,19 +8,30 @@
 export interface InternedValues {
   /** The first equal string this table was given, else `value` itself (null passes through). */
   of<V extends string | null>(value: V): V;
+  /**
+   * Puts the table's string in place of each string value of `record` under `keys` (other values, null
+   * or absent, stay as they are) and answers the record: the columns of a row kept in the store.
+   */
+  fields<T extends object>(record: T, keys: readonly (keyof T)[]): T;
   /** Distinct values remembered (at most the limit). */
   size(): number;
 }
 
 export function internedValues(limit = 4096): InternedValues {
   const table = new Map<string, string>();
+  const of = <V extends string | null>(value: V): V => {
+    if (value === null) return value;
+    const known = table.get(value);
+    if (known !== undefined) return known as V;
+    if (table.size < limit) table.set(value, value);
+    return value;
+  };
   return {
-    of<V extends string | null>(value: V): V {
-      if (value === null) return value;
-      const known = table.get(value);
-      if (known !== undefined) return known as V;
-      if (table.size < limit) table.set(value, value);
-      return value;
+    of,
+    fields(record, keys) {
+      const fields = record as Record<keyof typeof record, unknown>;
+      for (const key of keys) if (typeof fields[key] === 'string') fields[key] = of(fields[key] as string);
+      return record;
     },
     size: () => table.size,
   };

@@ -19,7 +19,8 @@ export interface AuditRule {
   detect(line: ShipmentLine, context: AuditContext): FindingDraft[];
 }
 
-export const round2 = (n: number) => Math.round(n * 100) / 100;
+/** Amounts to the cent: the simulator's one rounding (kernel/numbers.ts), offered here with the rules' other helpers. */
+export { round2 } from '../../../kernel/numbers.js';
 export const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 export const money = (n: number, currency: string) => `${n.toFixed(2)} ${currency}`;
 
