@@ -13,7 +13,7 @@
 //      rounded to two decimals.
 // Below CLASSIFICATION_REVIEW_THRESHOLD the result needs a human (a classification review). Same input,
 // same answer: no randomness, no clock.
-import { HS_HEADING_RULES, type HeadingRule, type SubheadingRule } from '../../../fixtures/classification/hs-rules.js';
+import { HS_HEADING_RULES, type HeadingRule, type SubheadingRule } from '#fixtures/classification/hs-rules.js';
 
 /** Below this confidence a classification opens a review (and cannot be applied until decided). */
 export const CLASSIFICATION_REVIEW_THRESHOLD = 0.8;

@@ -3,7 +3,7 @@
 // (`Express or Ground Tracking ID` -> `expressOrGroundTrackingId`), so the FedEx FBO "All Columns" names,
 // the UPS billing-data names and plain names all work. A row that cannot be audited is skipped with a
 // reason (the job's skippedRows): no tracking or invoice number, no carrier, a date or amount that is not one.
-import { CARRIER_ALIASES, CHARGE_CODES, SHIP_ADAPTERS, type Carrier } from '../../../fixtures/freight/freight-rules.js';
+import { CARRIER_ALIASES, CHARGE_CODES, SHIP_ADAPTERS, type Carrier } from '#fixtures/freight/freight-rules.js';
 import type { ShipmentCharge, ShipmentLine } from './ship.types.js';
 
 export type ShipmentColumn =

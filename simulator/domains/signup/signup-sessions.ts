@@ -16,7 +16,7 @@ import { ALL_SCOPES } from '../auth/index.js';
 import type { TenantStore } from '../tenants/index.js';
 import { canExpire, holdsSlug, signupSessionMachine, type ProvisionContext, type SignupAction } from './signup-session.machine.js';
 import { SIGNUP_HOOKS } from './signup.hooks.js';
-import { isReservedSlug, needsReview, REVIEW_REASON } from './signup.fixtures.js';
+import { isReservedSlug, needsReview, REVIEW_REASON } from './signup.slug-lists.js';
 import type { SignupStore } from './signup.store.js';
 import type { IntegrationKeyTemplate, LegalAcceptance, SignupModule, SignupSessionRecord } from './signup.types.js';
 

@@ -1,6 +1,6 @@
 // The SIMA domain's types (spec 2.4, 4.2, 4.3).
 import type { Schema } from '../../../contracts/generated/index.js';
-import type { ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
+import type { ScreeningAuthority } from '#fixtures/catalog/sima-measures.js';
 import type { CatalogAdapter } from './catalog-columns.js';
 import type { StoredUpload } from '../../kernel/uploads/uploaded-file.js';
 import type { DomainModule } from '../domain.js';

@@ -20,7 +20,7 @@ import { feedSessionRoutes } from './feed-session.routes.js';
 import { feedSessionStore } from './feed-session.store.js';
 import { feedUploadRoutes, NORMALIZE_VARIANT } from './feed-upload.routes.js';
 import { TRADE_DEFECTS, TRADE_RESPONSE_DEFECTS } from './trade.defects.js';
-import { TRADE_TEST_VALUES } from './trade.test-values.js';
+import { TRADE_TEST_VALUES } from './trade.trigger-values.js';
 import type { ProductClassifier, TradeDomain } from './trade.types.js';
 
 export type * from './trade.types.js';
