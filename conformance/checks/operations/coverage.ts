@@ -9,7 +9,7 @@ import { constraintsOf, type ConstraintKind } from './coverage-constraints.js';
 import { operationInputs } from './inputs.js';
 import { prepare, type RequestSpec } from './requests.js';
 
-export interface ConstraintCoverage {
+interface ConstraintCoverage {
   input: string;
   kind: ConstraintKind;
   detail: string;

@@ -14,7 +14,7 @@ import { usageStore } from './usage.store.js';
 
 export type * from './landed-cost.types.js';
 
-export function createLandedCost(deps: KernelDeps, peers: { tenants: TenantStore }): LandedCostDomain {
+function createLandedCost(deps: KernelDeps, peers: { tenants: TenantStore }): LandedCostDomain {
   const data = loadReferenceData();
   const usage = usageStore(deps);
   return {

@@ -6,8 +6,6 @@ import type { Relief } from '#fixtures/landed-cost/de-minimis.js';
 import type { DomainModule } from '../domain.js';
 import type { UsagePage } from './usage.store.js';
 
-export type { UsagePage, UsageRecord } from './usage.store.js';
-
 export type LandedCostRequest = NonNullable<RequestBody<'calculateLandedCost'>>;
 export type LandedCostResponse = Schema<'LandedCostResponse'>;
 export type QuantityUnit = Schema<'LandedCostQuantityUnit'>;
@@ -74,4 +72,3 @@ export interface LandedCostDomain extends DomainModule {
   usage(tenantId: string, page: { limit: number; offset: number }): Promise<UsagePage>;
 }
 
-export type { Relief, CustomsValueBasis };

@@ -32,7 +32,7 @@ export class ReferenceDataError extends Error {}
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** HS / tariff code digits: dots, spaces and dashes aside (`6109.10` and `6109 10` are `610910`). */
-export const hsDigits = (code: string): string => code.replace(/[\s.-]/g, '');
+const hsDigits = (code: string): string => code.replace(/[\s.-]/g, '');
 
 export interface ReferenceData {
   tables: ReferenceTables;

@@ -31,7 +31,7 @@ import { shipUploadRoutes } from './upload.routes.js';
 
 export type * from './ship.types.js';
 
-export function createShip(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; tenants: TenantStore; auth: Pick<AuthDomain, 'authenticate'> }): ShipDomain {
+function createShip(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; tenants: TenantStore; auth: Pick<AuthDomain, 'authenticate'> }): ShipDomain {
   const shipments = shipmentStore(deps);
   const findings = findingStore(deps);
   const agreements = agreementStore(deps);

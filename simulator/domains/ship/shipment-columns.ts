@@ -88,7 +88,7 @@ export function parseDate(value: string): string | null | undefined {
 const valid = (date: string) => (Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ? undefined : date);
 
 /** A date-time as ISO UTC (a zone-less value is read as UTC, a bare date as its start); undefined when not one. */
-export function parseDateTime(value: string): string | null | undefined {
+function parseDateTime(value: string): string | null | undefined {
   const v = value.trim();
   if (!v) return null;
   if (/^\d{8}$/.test(v) || /^\d{4}-\d{2}-\d{2}$/.test(v)) {

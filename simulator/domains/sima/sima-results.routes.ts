@@ -16,7 +16,7 @@ import type { SimaResultFilter, SimaResultRecord, SimaResultStore } from './sima
 import { SIMA_HOOKS } from './sima.hooks.js';
 
 /** spec 4.2, 8.6: SIMA results `limit` defaults to 50, `offset` to 0. */
-export const SIMA_RESULTS_DEFAULT_LIMIT = 50;
+const SIMA_RESULTS_DEFAULT_LIMIT = 50;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 

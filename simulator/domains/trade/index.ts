@@ -25,7 +25,7 @@ import type { ProductClassifier, TradeDomain } from './trade.types.js';
 
 export type * from './trade.types.js';
 
-export function createTrade(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; sima: SimaDomain; classify: ProductClassifier }): TradeDomain {
+function createTrade(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; sima: SimaDomain; classify: ProductClassifier }): TradeDomain {
   const sessions = feedSessionStore(deps);
   const rows = feedRowsStore(deps);
   const previews = feedPreviewStore(deps);

@@ -15,7 +15,7 @@ import { webhookStore } from './webhook.store.js';
 import { WEBHOOKS_DEFECTS } from './webhooks.defects.js';
 import type { WebhooksDomain, WebhooksOptions } from './webhooks.types.js';
 
-export type { DeliveryAttempt, DeliveryStatus, DeliveryView, FinishedJob, WebhookConfig, WebhookEvent, WebhooksDomain, WebhooksOptions } from './webhooks.types.js';
+export type { WebhookConfig, WebhooksDomain, WebhooksOptions } from './webhooks.types.js';
 
 export function createWebhooks(deps: KernelDeps, options: WebhooksOptions = {}): WebhooksDomain {
   const store = webhookStore(deps);
