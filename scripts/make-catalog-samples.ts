@@ -6,7 +6,7 @@
 // Destination countries, brands and restricted components in the XLSX are invented, like the products.
 import { writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
-import { SAMPLE_CATALOG, type SampleCatalogItem } from '../fixtures/catalog/sample-catalog.js';
+import { SAMPLE_CATALOG, type SampleCatalogItem } from '#fixtures/catalog/sample-catalog.js';
 
 /** One product per outcome under each authority (AT_RISK, NEEDS_REVIEW, CLEARED; see screening.test.ts). */
 const SAMPLE_UPLOAD_SKUS = [

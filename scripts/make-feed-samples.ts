@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import { FEED_COLUMNS, FEED_SAMPLES, HS_SOURCES } from '../fixtures/trade/sample-feeds.js';
+import { FEED_COLUMNS, FEED_SAMPLES, HS_SOURCES } from '#fixtures/trade/sample-feeds.js';
 
 const DIR = 'fixtures/trade';
 for (const sample of FEED_SAMPLES) {

@@ -44,7 +44,7 @@ export interface Simulator {
   stop(): Promise<void>;
 }
 
-export function servedVersions(contract: string, defaultVersion: string): Array<{ version: string; prefix: string }> {
+function servedVersions(contract: string, defaultVersion: string): Array<{ version: string; prefix: string }> {
   if (contract !== 'all') return [{ version: contract, prefix: '' }];
   return [{ version: defaultVersion, prefix: '' }, ...SERVABLE_VERSIONS.map((version) => ({ version, prefix: `/versions/${version}` }))];
 }

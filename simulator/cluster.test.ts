@@ -7,7 +7,7 @@
 // Skips locally without PostgreSQL or HAProxy; fails under CI.
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGREEMENT_HEADER, SHIPMENT_HEADER, sampleAgreementRows, sampleShipmentRows, toCsv } from '../fixtures/freight/sample-shipments.js';
+import { AGREEMENT_HEADER, SHIPMENT_HEADER, sampleAgreementRows, sampleShipmentRows, toCsv } from '#fixtures/freight/sample-shipments.js';
 import { startReceiver, type Receiver } from './domains/webhooks/webhook.testing.js';
 import { clusterSkipReason, startCluster, type Cluster } from './testing/cluster.js';
 

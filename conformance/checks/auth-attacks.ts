@@ -67,7 +67,7 @@ async function expectRefused(ctx: CheckContext, token: string, what: string, acc
 
 // Spec 5.1, 7: the bearer is a signed JWT. An unsigned token (`alg: none`, RFC 7519 section 6) carrying the
 // genuine claims is invalid, whatever the case of `none` and whether or not a signature segment follows.
-export const algNoneToken = defineCheck({
+const algNoneToken = defineCheck({
   id: 'auth.alg-none-token',
   title: 'An unsigned (alg: none) token with genuine claims is refused with 401 INVALID_TOKEN',
   area: 'auth',
@@ -88,7 +88,7 @@ export const algNoneToken = defineCheck({
 // Spec 5.1, 7: only the server's own key signs bearers. The genuine claims re-signed (HS256) with another
 // key are invalid, including when the header carries that key (`jwk`, the embedded-key attack of RFC 7515
 // section 4.1.3 trusted as the verification key) or names it (`kid`).
-export const foreignKeyToken = defineCheck({
+const foreignKeyToken = defineCheck({
   id: 'auth.foreign-key-token',
   title: 'A token with genuine claims signed with another key is refused with 401 INVALID_TOKEN',
   area: 'auth',
@@ -116,7 +116,7 @@ export const foreignKeyToken = defineCheck({
 // show is that another (or no) `iss` does not take the server down a path that skips verification (e.g.
 // tokens of an identity provider taken as already verified). The genuine claims with `iss` changed, and
 // with `iss` removed, signed with another key: both 401 INVALID_TOKEN.
-export const wrongIssuerToken = defineCheck({
+const wrongIssuerToken = defineCheck({
   id: 'auth.wrong-issuer-token',
   title: 'A token naming another issuer (or none) is refused with 401 INVALID_TOKEN',
   area: 'auth',
@@ -146,7 +146,7 @@ const TENANT_CLAIMS = ['tenant_id', 'tenantId', 'tid', 'org_id', 'orgId', 'organ
 // absent from the job list. Without those headers this is isolation.jobs, which it does not repeat.
 // Tenant A is a fresh tenant with the control API; otherwise the primary tenant, its id read from the
 // claims of its token, and the check is skipped when no claim names it.
-export const tokenBindsTenant = defineCheck({
+const tokenBindsTenant = defineCheck({
   id: 'auth.token-binds-tenant',
   title: "Another tenant's genuine token does not open a tenant's job when headers name that tenant",
   area: 'auth',
@@ -206,7 +206,7 @@ const names = (value: unknown, name: string) =>
 // integration principals), and either way the integration token does not get in. A random session id
 // would not do: a server that lets the token through would answer 404 for the missing session and pass.
 // Every route answering 404: skipped. A 2xx: the token got in. Anything else: 403 PRINCIPAL_DENIED is due.
-export const dashboardRouteDenied = defineCheck({
+const dashboardRouteDenied = defineCheck({
   id: 'auth.dashboard-route-denied',
   title: 'A dashboard-only route refuses an integration token with 403 PRINCIPAL_DENIED (when it is served)',
   area: 'auth',

@@ -29,7 +29,7 @@ export async function expectServed(ctx: CheckContext, token: string, what: strin
 }
 
 // Decision 1: a call without any bearer is a call with an invalid one.
-export const missingBearer = defineCheck({
+const missingBearer = defineCheck({
   id: 'auth.missing-bearer',
   title: 'A tenant call without a bearer token is refused with 401 INVALID_TOKEN',
   area: 'auth',
@@ -41,7 +41,7 @@ export const missingBearer = defineCheck({
 });
 
 // Spec 5.1, 7: anything but `Bearer <valid JWT>` is an invalid bearer.
-export const malformedBearer = defineCheck({
+const malformedBearer = defineCheck({
   id: 'auth.malformed-bearer',
   title: 'A malformed Authorization header is refused with 401 INVALID_TOKEN',
   area: 'auth',
@@ -76,7 +76,7 @@ function forgedPayload(payload: string): string | undefined {
 }
 
 // Spec 5.1, 7: the bearer is a signed JWT; a token whose payload or signature was altered is invalid.
-export const tamperedToken = defineCheck({
+const tamperedToken = defineCheck({
   id: 'auth.tampered-token',
   title: 'A token with an altered payload or signature is refused with 401 INVALID_TOKEN',
   area: 'auth',
@@ -102,7 +102,7 @@ export const tamperedToken = defineCheck({
 });
 
 // Spec 7: an unknown integration key is 401 INVALID_API_KEY at the token exchange.
-export const unknownKey = defineCheck({
+const unknownKey = defineCheck({
   id: 'auth.unknown-key',
   title: 'The token exchange refuses an unknown integration key with 401 INVALID_API_KEY',
   area: 'auth',
@@ -119,7 +119,7 @@ export const unknownKey = defineCheck({
 });
 
 // Spec 4.1, 7: the token exchange without x-api-key is 400 MISSING_API_KEY.
-export const missingApiKey = defineCheck({
+const missingApiKey = defineCheck({
   id: 'auth.missing-api-key',
   title: 'The token exchange without x-api-key is refused with 400 MISSING_API_KEY',
   area: 'auth',
@@ -133,7 +133,7 @@ export const missingApiKey = defineCheck({
 // Spec 2.1, 5.2, 7: `expires_in` is the bearer's lifetime: still served shortly before it has passed (a
 // token dying before its announced lifetime breaks every client that refreshes on expires_in), refused
 // with INVALID_TOKEN after; re-exchanging the key works.
-export const expiredToken = defineCheck({
+const expiredToken = defineCheck({
   id: 'auth.expired-token',
   title: 'A token is served until its expires_in, refused with 401 INVALID_TOKEN after, and a fresh exchange works',
   area: 'auth',
@@ -159,7 +159,7 @@ export const expiredToken = defineCheck({
 
 // Decision 2, spec 5.2, 7: revoking a key stops its tokens at once (INVALID_TOKEN) and its exchange
 // (REVOKED_API_KEY).
-export const revokedKey = defineCheck({
+const revokedKey = defineCheck({
   id: 'auth.revoked-key',
   title: 'Revoking a key stops its tokens at once and its exchange with 401 REVOKED_API_KEY',
   area: 'auth',
@@ -179,7 +179,7 @@ export const revokedKey = defineCheck({
 
 // Spec 7: exchanging an expired integration key is 401 EXPIRED_API_KEY. The key's expiry is set through the
 // control API (the key lifecycle is out of the public surface, spec 1) and reached on the tenant's clock.
-export const expiredKey = defineCheck({
+const expiredKey = defineCheck({
   id: 'auth.expired-key',
   title: 'The token exchange refuses an expired integration key with 401 EXPIRED_API_KEY',
   area: 'auth',
@@ -204,7 +204,7 @@ const names = (value: unknown, name: string) =>
 
 // Spec 5.4: billing setup requires principal type integration, else 403 PRINCIPAL_DENIED with
 // details.required and details.actual.
-export const principalDenied = defineCheck({
+const principalDenied = defineCheck({
   id: 'auth.principal-denied',
   title: 'Billing setup refuses a dashboard principal with 403 PRINCIPAL_DENIED',
   area: 'auth',
@@ -237,7 +237,7 @@ function agreementForm(name: string): FormData {
 
 // Spec 5.4: the carrier-agreement upload requires scope ship:upload, else 403 SCOPE_DENIED with
 // details.required and details.provided. The scope names given to the control API are the sandbox's.
-export const scopeDenied = defineCheck({
+const scopeDenied = defineCheck({
   id: 'auth.scope-denied',
   title: 'The carrier-agreement upload refuses a key without ship:upload with 403 SCOPE_DENIED',
   area: 'auth',

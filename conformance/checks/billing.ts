@@ -15,7 +15,7 @@ interface SetupSession {
 
 const mediaType = (exchange: Exchange) => (exchange.response.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 
-export const billingSetupSession = defineCheck({
+const billingSetupSession = defineCheck({
   id: 'billing.setup-session',
   title: "Billing setup answers 201 JSON sessions that reuse the tenant's payment customer",
   area: 'billing',
@@ -52,7 +52,7 @@ export const billingSetupSession = defineCheck({
 // Spec 4.1: billing setup requires an active tenant. The spec states the rule, not its answer: any refusal
 // passes the rule; the code is the sandbox's (the operation documents 403 PRINCIPAL_DENIED as its only
 // refusal besides 401), checked here because suspending a tenant needs the control API (simulator profile).
-export const billingInactiveTenant = defineCheck({
+const billingInactiveTenant = defineCheck({
   id: 'billing.inactive-tenant',
   title: 'Billing setup refuses an integration principal of a suspended tenant',
   area: 'billing',

@@ -25,7 +25,7 @@ import { validationChecks } from './validation.js';
 import { webhookChecks } from './webhooks.js';
 
 /** Checks that do not depend on the contract version's operation list. Limits run last: they fill buckets. */
-export const allChecks: Check[] = [
+const allChecks: Check[] = [
   tokenExchange,
   ...authChecks,
   ...authAttackChecks,

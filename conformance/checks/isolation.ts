@@ -10,7 +10,7 @@ import { operationsOrSkip } from './uploads/targets.js';
 const PAGE = 100; // spec 4.1: jobs `limit` 1..100
 const MAX_PAGES = 5;
 
-export const isolationJobs = defineCheck({
+const isolationJobs = defineCheck({
   id: 'isolation.jobs',
   title: "Another tenant's job is 404 NOT_FOUND by id and absent from the job list",
   area: 'isolation',
@@ -54,7 +54,7 @@ const DUPLICATE_ACROSS_ID = 'isolation.duplicate-upload';
 // new file for it: 202 with its own job, never a 409 naming (and so revealing) the first tenant's job. And
 // the second tenant's upload changes nothing for the first: its own file again is still its duplicate,
 // naming its own job (a server keeping one record per file, not per tenant, loses it here).
-export const isolationDuplicateUpload = defineCheck({
+const isolationDuplicateUpload = defineCheck({
   id: DUPLICATE_ACROSS_ID,
   title: "A file another tenant already uploaded is no DUPLICATE_UPLOAD: the second tenant's upload gets its own job",
   area: 'isolation',

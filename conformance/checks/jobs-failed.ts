@@ -28,7 +28,7 @@ const readJob = (ctx: CheckContext, client: CheckContext['client'], jobId: strin
 
 const jobOf = (exchange: Exchange) => (exchange.response.body ?? {}) as { status?: unknown; error?: unknown; progress?: unknown };
 
-export const failedJob = defineCheck({
+const failedJob = defineCheck({
   id: FAILED_JOB_ID,
   title: 'A job whose worker fails ends FAILED for good, with its error, and a job.failed delivery',
   area: 'jobs',

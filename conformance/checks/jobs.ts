@@ -164,7 +164,7 @@ async function finishSequence(model: JobsModel, real: JobsReal) {
 
 let sequenceCounter = 0;
 
-export const jobLifecycleModel = defineCheck({
+const jobLifecycleModel = defineCheck({
   id: 'jobs.lifecycle-model',
   title: 'Jobs move only along the lifecycle of spec 3.1 and keep the job rules of spec 2.2 on every read',
   area: 'jobs',
@@ -224,7 +224,7 @@ async function listPage(ctx: CheckContext, client: ConformanceClient, query: str
   return page;
 }
 
-export const jobListFilters = defineCheck({
+const jobListFilters = defineCheck({
   id: 'jobs.list-filters',
   title: 'The job list returns only jobs matching its status and type filters, with a count that ignores the limit',
   area: 'jobs',

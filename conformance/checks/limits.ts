@@ -32,7 +32,7 @@ const DETAIL_TYPES: Record<keyof RateLimitDetails, [string, (value: unknown) => 
  * `details` key present with its type, the values in `expected`, and a Retry-After header equal to
  * `details.retryAfterSeconds`. Returns the details when the envelope is there.
  */
-export function expectRateLimited(ctx: CheckContext, exchange: Exchange, what: string, expected: Partial<RateLimitDetails> = {}, extra?: Partial<Failure>): RateLimitDetails | undefined {
+function expectRateLimited(ctx: CheckContext, exchange: Exchange, what: string, expected: Partial<RateLimitDetails> = {}, extra?: Partial<Failure>): RateLimitDetails | undefined {
   const envelope = expectError(ctx, exchange, 429, 'RATE_LIMITED', what, extra);
   if (!envelope) return undefined;
   const details = (envelope.details ?? {}) as Record<string, unknown>;
@@ -69,7 +69,7 @@ const WINDOW_MS = 60_000;
 // Spec 8.1, 7: with the read bucket at 3 per 60000 ms, the 4th GET within the window is 429 with full
 // details and Retry-After; after the window a GET is served again. Bucket sizes are set through the
 // control API (simulator profile), on a fresh tenant so no other traffic shares the bucket.
-export const rateLimit = defineCheck({
+const rateLimit = defineCheck({
   id: 'limits.rate-limit',
   title: 'A full read bucket answers 429 RATE_LIMITED with details and Retry-After, and serves again after the window',
   area: 'limits',
@@ -124,7 +124,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // GETs; none throttled passes. A throttled tenant is then given its window back (the clock is advanced
 // in the simulator profile, otherwise the check waits Retry-After, at most 65 s) so later checks are
 // not throttled.
-export const retryAfterOn429 = defineCheck({
+const retryAfterOn429 = defineCheck({
   id: 'limits.retry-after-on-429',
   title: 'Every 429 observed carries Retry-After and the full RATE_LIMITED details',
   area: 'limits',
@@ -156,7 +156,7 @@ export const retryAfterOn429 = defineCheck({
 // Spec 8.2, 7: at a queue-admission cap the enqueue is 429 RATE_LIMITED with retry metadata. With the
 // tenant's SIMA cap at 1 (control API), a second SIMA batch while the first job is in flight (PENDING or
 // PROCESSING) is refused.
-export const queueCap = defineCheck({
+const queueCap = defineCheck({
   id: 'limits.queue-cap',
   title: 'An enqueue at a queue-admission cap answers 429 RATE_LIMITED with details and Retry-After',
   area: 'limits',

@@ -73,7 +73,7 @@ async function traverse(client: ConformanceClient, limit: number, reference: Lis
   return problems;
 }
 
-export const jobsTraversal = defineCheck({
+const jobsTraversal = defineCheck({
   id: 'pagination.jobs-traversal',
   title: 'Paging through the job list with limit and offset returns every job once, with a stable count',
   area: 'pagination',

@@ -16,7 +16,7 @@ const MALFORMED_BODIES: Array<[string, string]> = [
   ['single quotes', "{'skus': null}"],
 ];
 
-export const malformedJson = defineCheck({
+const malformedJson = defineCheck({
   id: 'validation.malformed-json',
   title: 'A body that is not valid JSON is refused with 400 INVALID_REQUEST, never a server error',
   area: 'validation',
@@ -39,7 +39,7 @@ export const malformedJson = defineCheck({
 
 const UNKNOWN_ROUTE = '/api/definitely-not-a-route';
 
-export const unknownRouteEnvelope = defineCheck({
+const unknownRouteEnvelope = defineCheck({
   id: 'validation.unknown-route-envelope',
   title: 'An unknown route answers 404 NOT_FOUND in the error envelope',
   area: 'validation',

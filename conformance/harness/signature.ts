@@ -5,7 +5,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** spec 6: the only signature scheme. */
-export const SIGNATURE_PREFIX = 'v1=';
+const SIGNATURE_PREFIX = 'v1=';
 /** spec 6: timestamps more than 300 seconds old may be rejected. */
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;
 
@@ -31,7 +31,7 @@ export interface VerifyOptions {
 }
 
 /** The hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the secret (spec 6). */
-export function signatureDigest(secret: string, timestamp: string | number, rawBody: string): string {
+function signatureDigest(secret: string, timestamp: string | number, rawBody: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
 }
 

@@ -33,7 +33,7 @@ export interface TargetOptions {
   timeoutMs?: number;
 }
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
@@ -41,7 +41,7 @@ export interface RecordedRequest {
   body?: string;
 }
 
-export interface RecordedResponse {
+interface RecordedResponse {
   status: number;
   headers: Record<string, string>;
   /** Parsed JSON when the response is JSON, else the text. */

@@ -32,7 +32,7 @@ export function submissionListsFindings(submission: Item, ids: string[]): Breach
 }
 
 /** spec 2.7: each finding inside a submission carries the explanation fields of the finding record. */
-export const EXPLANATION = ['workflowStatus', 'claimEligibility', 'claimBlockerReason', 'actionability', 'headline'];
+const EXPLANATION = ['workflowStatus', 'claimEligibility', 'claimBlockerReason', 'actionability', 'headline'];
 export function submissionFindingsExplained(submission: Item): Breach[] {
   if (!Array.isArray(submission.findings)) return [];
   const lacking = (submission.findings as Item[]).filter((f) => EXPLANATION.some((k) => !(k in f)));

@@ -6,7 +6,7 @@ import type { Breach } from './steps.js';
 type Item = Record<string, unknown>;
 
 /** HS codes compare by their digits (`6109.10.00` and `61091000` are one code). */
-export const digitsOf = (code: unknown) => String(code ?? '').replace(/\D/g, '');
+const digitsOf = (code: unknown) => String(code ?? '').replace(/\D/g, '');
 
 /**
  * spec 2.5, 4.4: normalization lists every SKU of the file, and a SKU whose row gives an HS code carries it

@@ -10,7 +10,7 @@ export type FeedSessionStatus = 'UPLOADED' | 'NORMALIZING' | 'READY' | 'PREVIEW_
 const declared = contractLifecycle(loadContract('v1.3.0'), 'feed-session');
 
 /** spec 3.2. */
-export const feedSessionLifecycle = defineTable<FeedSessionStatus>({
+const feedSessionLifecycle = defineTable<FeedSessionStatus>({
   name: 'trade feed session',
   source: 'spec 3.2',
   states: declared.states as FeedSessionStatus[],

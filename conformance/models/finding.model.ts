@@ -42,7 +42,7 @@ export const SPEC_MOVES: Partial<Record<FindingAction, { from: FindingState[]; t
 );
 
 /** The state credit and reject reach when they are accepted (spec 3.3). */
-export const OPEN_SOURCE_TARGET: Partial<Record<FindingAction, FindingState>> = { credit: 'CREDITED', reject: 'REJECTED' };
+const OPEN_SOURCE_TARGET: Partial<Record<FindingAction, FindingState>> = { credit: 'CREDITED', reject: 'REJECTED' };
 
 /** One answer to an action: its HTTP status, the finding's workflowStatus (200), the error code and subcode (409). */
 export interface FindingAnswer {

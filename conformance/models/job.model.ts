@@ -24,9 +24,6 @@ export const jobLifecycle = defineTable<JobStatus>({
   ],
 });
 
-/** spec 2.2: the `type` values (also the job-list filter values). */
-export const JOB_TYPES = ['ship_upload', 'sima_validation', 'catalog_upload', 'order_upload', 'carrier_agreement_upload', 'notification_digest', 'notification_event'] as const;
-
 export const isJobStatus = (value: unknown): value is JobStatus => isState(jobLifecycle, value);
 export const isTerminalStatus = (status: JobStatus): boolean => isTerminal(jobLifecycle, status);
 

@@ -2,7 +2,7 @@
 // { from, by, to }. The models of the suite (jobs, feed sessions, findings, claims) read their tables through
 // these helpers; nothing here knows any server.
 
-export interface Transition<S extends string> {
+interface Transition<S extends string> {
   /** The source state; `null` is the spec's "(none)": the resource does not exist yet. */
   from: S | null;
   /** What moves it, in the spec's words (an endpoint, the worker, an operator). */

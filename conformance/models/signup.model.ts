@@ -13,7 +13,7 @@ export type SignupStatus = 'PENDING_EMAIL_VERIFICATION' | 'EMAIL_VERIFIED' | 'PR
 
 const declared = contractLifecycle(loadContract('v1.2.0'), 'signup-session');
 
-export const signupLifecycle = defineTable<SignupStatus>({
+const signupLifecycle = defineTable<SignupStatus>({
   name: 'signup session',
   source: 'spec 3.5, 4.7',
   states: declared.states as SignupStatus[],

@@ -87,7 +87,7 @@ function mask(value: string): string {
   return value.length <= 8 ? '…' : `${value.slice(0, 8)}…`;
 }
 
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (!SECRET_HEADERS.has(name.toLowerCase()) || value.endsWith('…')) out[name] = value;
@@ -97,7 +97,7 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
   return out;
 }
 
-export function redactBody(value: unknown): unknown {
+function redactBody(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactBody);
   if (value && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, typeof inner === 'string' && SECRET_KEYS.has(key.toLowerCase()) ? mask(inner) : redactBody(inner)]));
@@ -106,7 +106,7 @@ export function redactBody(value: unknown): unknown {
 }
 
 /** Secrets in raw text (a JSON body kept as text, a form description). */
-export function redactText(text: string): string {
+function redactText(text: string): string {
   return text
     .replace(/("(?:access_token|refresh_token|id_token|integrationKey|integration_key|apiKey|api_key|webhookSecret|secret|password|client_secret)"\s*:\s*")([^"\\]*)(")/gi, (_, open: string, value: string, close: string) => open + mask(value) + close)
     .replace(/((?:^|&)(?:webhookSecret|secret|password)=)([^&]*)/gi, (_, open: string, value: string) => open + mask(value));

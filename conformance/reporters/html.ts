@@ -17,7 +17,7 @@ export function escapeHtml(value: unknown): string {
 }
 
 /** A fragment id safe in a URL and unique per check. */
-export function anchor(prefix: string, id: string): string {
+function anchor(prefix: string, id: string): string {
   return `${prefix}-${id.replace(/[^A-Za-z0-9_.:-]/g, (c) => `_${c.charCodeAt(0).toString(16)}`)}`;
 }
 

@@ -11,7 +11,7 @@ import { redactExchange, type RedactedExchange, type RunContext } from './format
 /** Bumped when a field changes meaning or disappears; new fields do not bump it. */
 export const JSON_REPORT_SCHEMA_VERSION = 1;
 
-export type JsonFailure = Omit<Failure, 'exchange'> & { exchange?: RedactedExchange };
+type JsonFailure = Omit<Failure, 'exchange'> & { exchange?: RedactedExchange };
 export type JsonCheckResult = Omit<CheckResult, 'failures'> & { failures: JsonFailure[] };
 export type JsonRunReport = Omit<RunReport, 'results'> & {
   schemaVersion: number;

@@ -5,7 +5,7 @@ import type { CheckResult, Failure, RunReport } from '../harness/types.js';
 import { shardLabel } from '../harness/shard.js';
 import { displayBody, groupByArea, oneLine, redactExchange, runDurationMs, truncate, xmlSafe, type RunContext } from './format.js';
 
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
   return xmlSafe(text).replace(/[&<>"'\n\r\t]/g, (c) => XML_ENTITIES[c]!);
 }
 
@@ -25,7 +25,7 @@ function attrs(values: Record<string, string | number | undefined>): string {
     .join('');
 }
 
-export function failureText(failure: Failure): string {
+function failureText(failure: Failure): string {
   const lines = [`[${failure.rule}] ${failure.message}`];
   if (failure.exchange) {
     const { request, response } = redactExchange(failure.exchange);

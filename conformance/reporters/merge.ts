@@ -26,7 +26,7 @@ export interface ShardReport {
   coverage?: CoverageReport;
 }
 
-export const REPORT_JSON = 'report.json';
+const REPORT_JSON = 'report.json';
 
 /** A shard's report.json: given as the file or as the report directory holding it. */
 export function readShardReport(input: string): ShardReport {

@@ -62,7 +62,7 @@ export async function startTestTarget({ label = 'conform-test', env = {} }: Test
 }
 
 /** The credentials a target named `label` is started with (`<label>-admin`, `tfk_<label>_key`). */
-export const credentialsOf = (label: string) => ({ adminToken: `${label}-admin`, apiKey: `tfk_${label.replace(/-/g, '_')}_key` });
+const credentialsOf = (label: string) => ({ adminToken: `${label}-admin`, apiKey: `tfk_${label.replace(/-/g, '_')}_key` });
 
 /** The environment of a simulator under test: the shared credentials and fast jobs, `env` over them
  *  (`undefined` leaves a variable out, the simulator's default). */

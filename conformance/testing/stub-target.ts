@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { TargetOptions } from '../harness/types.js';
 import { TEST_SEED } from './simulator.js';
 
-export interface StubTenant {
+interface StubTenant {
   tenantId: string;
   keyId: string;
   apiKey: string;

@@ -8,10 +8,6 @@ import { SEVERITIES, type Change, type DiffContext, type DiffOptions, type DiffR
 
 export const RULES: Rule[] = [...operationRules, ...schemaRules, ...deprecationRules];
 
-export function ruleById(id: string): Rule | undefined {
-  return RULES.find((rule) => rule.id === id);
-}
-
 export function diffContracts(base: OpenApiDocument, head: OpenApiDocument, labels: { base: string; head: string } = { base: 'base', head: 'head' }, options: DiffOptions = {}): DiffResult {
   const date = options.date ?? new Date();
   const rules = new Map(RULES.map((rule) => [rule.id, rule]));

@@ -10,7 +10,7 @@ export const JSON_REPORT_SCHEMA_VERSION = 1;
 
 const SEVERITY_TITLE: Record<Severity, string> = { breaking: 'Breaking', warning: 'Warning', info: 'Info' };
 
-export function bySeverity(result: DiffResult): Array<{ severity: Severity; changes: Change[] }> {
+function bySeverity(result: DiffResult): Array<{ severity: Severity; changes: Change[] }> {
   return SEVERITIES.map((severity) => ({ severity, changes: result.changes.filter((change) => change.severity === severity) }));
 }
 
@@ -90,9 +90,9 @@ export function renderMarkdown(result: DiffResult, options: { title?: string } =
 
 // ---------------------------------------------------------------------------------------------- json
 
-export type JsonDiffReport = DiffResult & { schemaVersion: number };
+type JsonDiffReport = DiffResult & { schemaVersion: number };
 
-export function toJsonReport(result: DiffResult): JsonDiffReport {
+function toJsonReport(result: DiffResult): JsonDiffReport {
   return { schemaVersion: JSON_REPORT_SCHEMA_VERSION, ...result };
 }
 
@@ -118,7 +118,7 @@ function attrs(values: Record<string, string | number>): string {
 }
 
 /** `GET /api/jobs  query.limit: message`, the detail line of one change. */
-export function changeLine(change: Change): string {
+function changeLine(change: Change): string {
   return `${change.operation}  ${where(change)}: ${flat(change.message)}`;
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { CONTRACTS_DIR, loadContract } from './bundle.js';
 
-export const BUNDLE_DIR = path.resolve(CONTRACTS_DIR, '..', 'build', 'contracts');
+const BUNDLE_DIR = path.resolve(CONTRACTS_DIR, '..', 'build', 'contracts');
 
 /** Writes build/contracts/<version>/openapi.{json,yaml}; returns the JSON path. */
 export function writeBundledContract(version: string, outDir = BUNDLE_DIR): string {

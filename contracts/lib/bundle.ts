@@ -22,7 +22,6 @@ export const CONTRACTS_DIR = (() => {
   return path.resolve(here, '..');
 })();
 export const CONTRACT_VERSIONS = ['v1.3.0', 'v1.2.0', 'v1.1.0'] as const;
-export type ContractVersion = (typeof CONTRACT_VERSIONS)[number];
 
 /** Folders under contracts/components/ and the components section each one feeds. */
 const COMPONENT_KINDS = new Set(['schemas', 'parameters', 'responses', 'headers', 'securitySchemes', 'requestBodies', 'examples']);

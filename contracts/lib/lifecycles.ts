@@ -9,7 +9,7 @@ export interface ContractLifecycle {
   terminal: string[];
 }
 
-export class ContractLifecycleError extends Error {}
+class ContractLifecycleError extends Error {}
 
 interface Occurrence extends ContractLifecycle {
   /** JSON pointer of the marked schema inside the bundled document. */

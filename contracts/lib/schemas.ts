@@ -18,7 +18,7 @@ export interface ContractSchemas {
 }
 
 /** Rewrites `#/components/schemas/X` refs to the ids under which the component schemas are registered. */
-export function toAjvSchema(schema: Json): Json {
+function toAjvSchema(schema: Json): Json {
   if (Array.isArray(schema)) return schema.map(toAjvSchema);
   if (!isObject(schema)) return schema;
   const out: JsonObject = {};

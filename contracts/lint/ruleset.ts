@@ -8,7 +8,7 @@ import { oas } from '@stoplight/spectral-rulesets';
 import { CONTRACTS_DIR, isObject, type Json, type OpenApiDocument } from '../lib/bundle.js';
 
 /** Spec section 7: code -> the HTTP status it is sent with. */
-export const ERROR_CODE_STATUS: Record<string, number> = Object.fromEntries(
+const ERROR_CODE_STATUS: Record<string, number> = Object.fromEntries(
   Object.entries(JSON.parse(readFileSync(path.join(CONTRACTS_DIR, 'error-codes.json'), 'utf8')) as Record<string, unknown>).filter(
     (entry): entry is [string, number] => typeof entry[1] === 'number',
   ),
@@ -21,7 +21,7 @@ const isEnvelope = (schema: Json): boolean =>
   (schema.title === 'ErrorEnvelope' || (Array.isArray(schema.allOf) && schema.allOf.some((part) => isEnvelope(part))));
 
 /** The `code` values an error response schema allows: the enum that narrows the envelope. */
-export function declaredErrorCodes(schema: Json): string[] | undefined {
+function declaredErrorCodes(schema: Json): string[] | undefined {
   if (!isObject(schema)) return undefined;
   const code = isObject(schema.properties) ? schema.properties.code : undefined;
   if (isObject(code) && Array.isArray(code.enum)) return code.enum.filter((c): c is string => typeof c === 'string');
@@ -132,7 +132,7 @@ function securitySchemesDefined(doc: Json): Finding[] {
 
 const OPERATIONS = '$.paths[*][get,put,post,delete,patch,options,head,trace]';
 
-export const contractRuleset: RulesetDefinition = {
+const contractRuleset: RulesetDefinition = {
   extends: [[oas as RulesetDefinition, 'recommended']],
   rules: {
     // Our descriptions live on the tag and summary; requiring one per operation adds noise, not meaning.

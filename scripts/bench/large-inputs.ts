@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generateShipmentFile } from '../../fixtures/freight/generate-shipments.js';
+import { generateShipmentFile } from '#fixtures/freight/generate-shipments.js';
 import { writeLargeCatalogCsv, writeLargeFeedCsvOfSize } from '../../simulator/testing/large-catalog.js';
 import { memoryOf, RSS_TARGET_MB, startUploadServer, type UploadServer } from './upload-server.js';
 

@@ -26,7 +26,7 @@ export function killAllBenchProcesses(): void {
   for (const c of live) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 }
 
-export async function startTimed(label: string, args: (port: number) => string[], env: Record<string, string>, probePath = '/'): Promise<BenchProcess> {
+async function startTimed(label: string, args: (port: number) => string[], env: Record<string, string>, probePath = '/'): Promise<BenchProcess> {
   const port = await freePort();
   const t0 = performance.now();
   const child = spawn(process.execPath, args(port), { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -72,7 +72,7 @@ export async function startTimed(label: string, args: (port: number) => string[]
 
 /** Node's arguments in `npm start` (package.json: "node [V8 flags] scripts/start.mjs"), so the bench runs
  *  exactly what users run, flags included. */
-export function npmStartArgs(): string[] {
+function npmStartArgs(): string[] {
   const command = String(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start).trim().split(/\s+/);
   if (command[0] !== 'node') throw new Error(`npm start is not a plain node command: ${command.join(' ')}`);
   return command.slice(1);
@@ -120,8 +120,6 @@ function tree(pid: number): number[] {
 
 /** Resident set of a process tree, MB. */
 export const rssMb = (pid: number): number => tree(pid).reduce((sum, p) => sum + (statusField(p, 'VmRSS') || 0), 0);
-/** Peak resident set of one process since it started (VmHWM), MB. */
-export const peakRssMb = (pid: number): number => statusField(pid, 'VmHWM');
 
 /** utime + stime of a process tree in ms (100 ticks/s). */
 export function cpuMs(pid: number): number {

@@ -17,7 +17,7 @@ export function pickWeighted<K extends string>(weights: Record<K, number>, r: nu
   return entries[entries.length - 1][0];
 }
 
-export const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : Number.NaN);
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : Number.NaN);
 
 export const median = (xs: number[]) => {
   if (!xs.length) return Number.NaN;

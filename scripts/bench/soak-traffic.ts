@@ -16,7 +16,7 @@ const CATALOG_CSV = readFileSync(path.join(ROOT, 'fixtures', 'catalog', 'sample-
 /** A feed whose SKUs all carry providedHs: normalized to an applyable PREVIEW_BLOCKED (spec 3.2, 4.4). */
 const FEED_CSV = readFileSync(path.join(ROOT, 'fixtures', 'trade', 'feed-direct-apply.csv'));
 /** The SKUs of the sample catalog: uploaded before the traffic starts, screened by the SIMA batches. */
-export const CATALOG_SKUS = CATALOG_CSV.toString('utf8').trim().split('\n').slice(1).map((line) => line.split(',')[0]);
+const CATALOG_SKUS = CATALOG_CSV.toString('utf8').trim().split('\n').slice(1).map((line) => line.split(',')[0]);
 
 /**
  * Requests per kind, relative. `integration` (the default): what a polling integration sends, reads far ahead
@@ -60,7 +60,6 @@ export const MIXES = {
 } as const;
 export type MixName = keyof typeof MIXES;
 export type Mix = (typeof MIXES)[MixName];
-export type Kind = keyof Mix;
 
 interface PendingJob {
   origin: string;

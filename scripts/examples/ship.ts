@@ -6,7 +6,7 @@
 //   SANDBOX_URL=http://127.0.0.1:4010 SANDBOX_API_KEY=... npm run example:ship
 import { ApiError, ok, type Schemas } from './lib/client.js';
 import { multipart, readSample, runExample, waitForJob, type ExampleContext, type UploadFile } from './lib/example.js';
-import { SHIPMENT_HEADER, sampleShipmentRows, toCsv } from '../../fixtures/freight/sample-shipments.js';
+import { SHIPMENT_HEADER, sampleShipmentRows, toCsv } from '#fixtures/freight/sample-shipments.js';
 
 type Submission = Schemas['ClaimSubmission'];
 const CARRIER = 'FEDEX';

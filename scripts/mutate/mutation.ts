@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** What kind of vendor mistake a mutation stands for (README "Families"). */
-export const FAMILIES = [
+const FAMILIES = [
   'auth',
   'validation',
   'idempotency',
@@ -20,10 +20,10 @@ export const FAMILIES = [
   'isolation',
   'limits',
 ] as const;
-export type Family = (typeof FAMILIES)[number];
+type Family = (typeof FAMILIES)[number];
 
 /** Why a mutant that survives may do so: filled in after a run showed it, never guessed beforehand. */
-export interface SurvivorNote {
+interface SurvivorNote {
   /** invisible: no HTTP client can tell; equivalent: the behaviour does not change; acceptable: the spec
    * allows the mutated behaviour; gap: the suite should catch it and does not (the lead decides). */
   kind: 'invisible' | 'equivalent' | 'acceptable' | 'gap';
@@ -47,7 +47,7 @@ export interface Mutation {
 
 export class MutationError extends Error {}
 
-export function countOccurrences(text: string, snippet: string): number {
+function countOccurrences(text: string, snippet: string): number {
   if (snippet === '') return 0;
   let count = 0;
   for (let at = text.indexOf(snippet); at !== -1; at = text.indexOf(snippet, at + 1)) count++;

@@ -21,7 +21,7 @@ export interface RunSettings {
   checks?: string[];
 }
 
-export type Outcome = 'killed' | 'survived' | 'timeout' | 'startup';
+type Outcome = 'killed' | 'survived' | 'timeout' | 'startup';
 
 export interface MutantResult {
   id: string;
@@ -124,7 +124,7 @@ interface SuiteRun {
 }
 
 /** Starts the simulator from `treeDir` as it is now and runs the suite against it. */
-export async function runSuiteAgainstTree(treeDir: string, settings: RunSettings, label = 'mutant'): Promise<SuiteRun> {
+async function runSuiteAgainstTree(treeDir: string, settings: RunSettings, label = 'mutant'): Promise<SuiteRun> {
   const started = performance.now();
   const seconds = () => Math.round((performance.now() - started) / 100) / 10;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `${label}-data-`));

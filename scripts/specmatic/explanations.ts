@@ -6,7 +6,7 @@
 import type { JunitFailure } from './junit.js';
 import type { RecordedExchange } from './recording-proxy.js';
 
-export type ExplanationKind =
+type ExplanationKind =
   /** The request names state this server does not have (ids, cursors, keys, a resource's state). */
   | 'state'
   /** A server setting the spec says stays off for public use. */

@@ -5,12 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../testing/contract-client.js';
 import { SLOW_JOBS } from '../domains/jobs/jobs.testing.js';
 import { DATA, quoteOn, request } from '../domains/landed-cost/landed-cost.testing.js';
-import { UNSUPPORTED_DUTY_CODES } from '../domains/landed-cost/landed-cost.test-values.js';
+import { UNSUPPORTED_DUTY_CODES } from '../domains/landed-cost/landed-cost.trigger-values.js';
 import { allFindings, auditSamples } from '../domains/ship/ship.testing.js';
 import { screenItem } from '../domains/sima/screening.js';
-import { FAILING_SKU_PREFIX } from '../domains/sima/sima.test-values.js';
+import { FAILING_SKU_PREFIX } from '../domains/sima/sima.trigger-values.js';
 import { countryRule, duplicateRule, headerIssues, hsRule, productNameRule, skuRule } from '../domains/trade/feed-normalize.rules.js';
-import { FEED_ISSUE_VALUES } from '../domains/trade/trade.test-values.js';
+import { FEED_ISSUE_VALUES } from '../domains/trade/trade.trigger-values.js';
 import { completedJob, enqueue, storedStatus, waitFor } from './defects.testing.js';
 import { TEST_VALUES } from './test-values.js';
 

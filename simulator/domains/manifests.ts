@@ -29,7 +29,7 @@ type PeersOf<M> = M extends DomainManifest<string, DomainModule, infer Peers> ? 
 /** The domains whose `create` takes a peer other than what the domain of that name builds (never: none). */
 type MismatchedPeers = { [M in Manifest as M['name']]: BuiltDomains extends PeersOf<M> ? never : M['name'] }[Manifest['name']];
 /** Compiles only while every domain's peers are what the domains it names build. */
-export const PEERS_MATCH: [MismatchedPeers] extends [never] ? true : { mismatchedPeersOf: MismatchedPeers } = true;
+const PEERS_MATCH: [MismatchedPeers] extends [never] ? true : { mismatchedPeersOf: MismatchedPeers } = true;
 
 /** The manifests, each after the ones it needs, otherwise in list order. */
 export function buildOrder<M extends { readonly name: string; readonly needs: readonly string[] }>(manifests: readonly M[]): M[] {

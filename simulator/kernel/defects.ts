@@ -124,7 +124,7 @@ export function markedFaults(): string[] {
 }
 
 /** The tenant of the code running now, when known. */
-export const currentFaultTenant = (): string | null => scopes.getStore()?.tenantId ?? null;
+const currentFaultTenant = (): string | null => scopes.getStore()?.tenantId ?? null;
 
 export interface Defects extends MachineSwitches {
   /** On for the code running now: sandbox-wide, for its tenant, or by its request's header. Marks it. */
@@ -308,7 +308,7 @@ export function createDefects(initial: string[], entries: readonly (string | Dev
 export type DefectEntry = DeviationEntry;
 
 /** What a response-level defect may change: the final status, body and headers of one response. */
-export interface DefectableResponse {
+interface DefectableResponse {
   status: number;
   body: unknown;
   type: string;

@@ -10,7 +10,7 @@
 // - response rewrites (`ResponseDefect`, kernel/http/response-defects.ts), for what only changes the bytes sent.
 import type { MachineDeviation } from './machine.js';
 
-export type DeviationKind = 'defect' | 'variant';
+type DeviationKind = 'defect' | 'variant';
 
 /** Where a hook point sits: the seams of the simulator a deviation may act at. */
 export type Seam = 'validation' | 'rule' | 'response' | 'store' | 'worker' | 'delivery' | 'auth';

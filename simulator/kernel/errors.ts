@@ -8,12 +8,10 @@ export type ErrorDetails = Record<string, unknown>;
 /** Codes the sandbox adds to the spec's table: an operation whose domain is not built yet. */
 const SANDBOX_CODES = { NOT_IMPLEMENTED: 501 } as const;
 
-export type SpecErrorCode = Exclude<keyof typeof SPEC_CODES, '$comment'>;
+type SpecErrorCode = Exclude<keyof typeof SPEC_CODES, '$comment'>;
 export type ErrorCode = SpecErrorCode | keyof typeof SANDBOX_CODES;
 
 const STATUS: Record<ErrorCode, number> = { ...(SPEC_CODES as unknown as Record<SpecErrorCode, number>), ...SANDBOX_CODES };
-
-export const statusOf = (code: ErrorCode): number => STATUS[code];
 
 export class ApiError extends Error {
   readonly status: number;

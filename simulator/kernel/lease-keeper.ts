@@ -7,8 +7,8 @@ import type { Logger } from 'pino';
 import type { Leases, Store } from './store/collection.js';
 
 /** How long a lease lasts unless renewed, and how often this instance renews its own and looks for orphans. */
-export const LEASE_TTL_MS = 15_000;
-export const LEASE_RENEW_MS = 3_000;
+const LEASE_TTL_MS = 15_000;
+const LEASE_RENEW_MS = 3_000;
 const TAKEOVER_BATCH = 50;
 
 export interface LeaseKeeper {

@@ -10,7 +10,7 @@
 // transition() reads is always the whole truth, with or without a deviation.
 import { actionNotAllowed, type ErrorDetails } from './errors.js';
 
-export interface Transition<S extends string, A extends string, C> {
+interface Transition<S extends string, A extends string, C> {
   from: readonly S[];
   action: A;
   /** Next state; a function when the outcome depends on the request (confirm-credit). */
@@ -40,7 +40,7 @@ export function defineMachine<S extends string, A extends string, C = unknown>(m
 }
 
 /** Rows a deviation takes out of a table: the move of `action` from each state of `from`. */
-export interface RemovedMove<S extends string, A extends string> {
+interface RemovedMove<S extends string, A extends string> {
   from: readonly S[];
   action: A;
 }

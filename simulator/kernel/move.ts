@@ -9,7 +9,7 @@ import { actionNotAllowed, type ApiError, type ErrorDetails } from './errors.js'
 import { transition, type Machine, type MachineSwitches } from './machine.js';
 
 /** Lost compare-and-set races retried before giving up (each retry decides again on what it reads). */
-export const MOVE_ATTEMPTS = 5;
+const MOVE_ATTEMPTS = 5;
 
 export interface MoveStep<R, S extends string, A extends string, C> {
   machine: Machine<S, A, C>;

@@ -16,7 +16,7 @@ import { MAX_BODY_DEPTH } from './http/json-depth.js';
 /** Characters of a body kept in an entry; longer bodies are cut, and the entry says so. */
 export const BODY_CAP = 16 * 1024;
 export const DEFAULT_REQUEST_LOG_SIZE = 2000;
-export const MAX_PAGE = 200;
+const MAX_PAGE = 200;
 export { MASK };
 
 /** JSON fields named like a secret: access_token, magicLinkToken, integrationKey, webhookSecret, password... */
@@ -24,7 +24,7 @@ const SECRET_FIELD = /(token|secret|password|passphrase|api_?key|integration_?ke
 /** The same, in JSON text that was cut (so cannot be parsed): a secret-named field's scalar value. */
 const SECRET_FIELD_IN_TEXT = /("[^"\\]*?(?:token|secret|password|passphrase|api_?key|integration_?key|authorization)"\s*:\s*)("(?:[^"\\]|\\.)*"?|-?[0-9][0-9.eE+-]*|true|false)/gi;
 
-export const isSecretField = (name: string): boolean => SECRET_FIELD.test(name);
+const isSecretField = (name: string): boolean => SECRET_FIELD.test(name);
 
 /** A body as captured: text (JSON or not) cut at BODY_CAP, a multipart summary, or bytes not kept. */
 export type CapturedBody =
@@ -54,7 +54,7 @@ export interface RequestRecord {
   faults: string[];
 }
 
-export interface BodyView {
+interface BodyView {
   headers: Record<string, string>;
   /** Parsed JSON, text, a multipart or binary summary, or null without a body. Secrets read "***". */
   body: unknown;
@@ -71,7 +71,7 @@ export interface RequestLogItem extends Omit<RequestRecord, 'atMs' | 'virtualAtM
 }
 
 /** The filters of GET /_sim/requests, as the control contract declares them (status: exact or a class). */
-export type RequestLogFilter = QueryOf<'listSandboxRequests'>;
+type RequestLogFilter = QueryOf<'listSandboxRequests'>;
 
 /** Levels of a body the log keeps (json-depth.ts refuses bodies nested deeper than its MAX_BODY_DEPTH). */
 const MAX_LOGGED_DEPTH = MAX_BODY_DEPTH;

@@ -1,6 +1,7 @@
 // What a test value is (simulator/TEST-VALUES.md, GET /_sim/test-values): a value an integrator chooses to
 // get a known outcome, like a payment sandbox's test card. Each domain keeps one table of its own
-// (`<domain>.test-values.ts`), read where the behaviour lives; control/test-values.ts gathers them.
+// (`<domain>.trigger-values.ts`: production code, not tests), read where the behaviour lives;
+// control/test-values.ts gathers them.
 export interface TestValue {
   id: string;
   area: string;

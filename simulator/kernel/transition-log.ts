@@ -13,7 +13,7 @@ import { currentRequestId } from './defects.js';
 import type { KernelDeps } from './deps.js';
 import type { Collection, Page, StoredRecord, Where } from './store/collection.js';
 
-export interface TransitionEntry {
+interface TransitionEntry {
   id: string;
   rev?: number;
   /** Order of appending, sandbox-wide, never reused while the store lives. */
@@ -31,7 +31,7 @@ export interface TransitionEntry {
   requestId: string | null;
 }
 
-export interface TransitionFilter {
+interface TransitionFilter {
   tenantId?: string;
   machine?: string;
   resourceId?: string;
@@ -40,7 +40,7 @@ export interface TransitionFilter {
 }
 
 /** What a domain store says about its collection: which machine, and where the state and tenant live. */
-export interface TrackedMachine<T> {
+interface TrackedMachine<T> {
   /** The contract's x-lifecycle name: one the domain's manifest lists in `lifecycles` (domains/manifests.test.ts). */
   machine: string;
   state: (record: T) => string | null | undefined;
@@ -51,7 +51,7 @@ export interface TrackedMachine<T> {
 
 type Field = 'seq' | 'tenantId' | 'machine' | 'resourceId';
 const OLDEST_FIRST = [['seq', 'asc']] as const;
-export const TRANSITIONS_COLLECTION = 'transitions';
+const TRANSITIONS_COLLECTION = 'transitions';
 
 export interface TransitionLog {
   append(entry: Omit<TransitionEntry, 'id' | 'seq' | 'at' | 'requestId'> & { requestId?: string | null }): Promise<TransitionEntry>;

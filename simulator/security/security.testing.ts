@@ -9,7 +9,7 @@ import { allFindings, auditSamples, unthrottled } from '../domains/ship/ship.tes
 import { normalizedFeed } from '../domains/trade/trade.testing.js';
 
 /** A SKU of the sandbox's seeded sample catalog (fixtures/catalog), screened by SIMA. */
-export const SCREENED_SKU = 'UDS-SOFABED-GRY-3S';
+const SCREENED_SKU = 'UDS-SOFABED-GRY-3S';
 /** A description the sandbox classifier is unsure of: it opens a classification review. */
 const AMBIGUOUS = { description: 'Upholstered lounge chair', sku: 'UDS-LNG-3301-GRY', originCountry: 'VN', destinationCountry: 'CA' };
 

@@ -1,7 +1,7 @@
 // What GET /healthz reports about the store. A failed journal append or snapshot leaves memory ahead of the
 // disk (the failed batch is not journaled; kernel/store/store.ts hands the error to onError), so once one
 // write failed the sandbox answers 503 until it is restarted: a restart replays what did reach the disk.
-export interface StoreFailure {
+interface StoreFailure {
   at: string;
   message: string;
 }

@@ -16,7 +16,7 @@ import type { StoreHealth } from './health.js';
 import { renderRootPage, rootIndex } from './root-page.js';
 
 /** Contracts served under /contracts/: the public versions, then the control API's own document. */
-export const SERVED_CONTRACTS: readonly string[] = [...CONTRACT_VERSIONS, CONTROL_CONTRACT];
+const SERVED_CONTRACTS: readonly string[] = [...CONTRACT_VERSIONS, CONTROL_CONTRACT];
 
 export interface SiteOptions {
   versions: Array<{ version: string; prefix: string }>;
@@ -27,7 +27,7 @@ export interface SiteOptions {
 }
 
 /** This folder in the sources, or from the bundle npm start runs (build/simulator/main.mjs) the project's. */
-export const SITE_DIR = (() => {
+const SITE_DIR = (() => {
   const here = path.dirname(fileURLToPath(import.meta.url));
   for (let dir = here; dir !== path.dirname(dir); dir = path.dirname(dir)) {
     if (path.basename(dir) === 'site' && existsSync(path.join(dir, 'docs', 'index.html'))) return dir;
@@ -37,7 +37,7 @@ export const SITE_DIR = (() => {
 })();
 
 /** Redoc's standalone bundle as npm installed it (one file, no further requests for code). */
-export const REDOC_BUNDLE = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
+const REDOC_BUNDLE = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
 
 // Redoc's sidebar shows "API docs by Redocly" with a logo it loads from cdn.redoc.ly: the one address outside
 // this server the bundle would fetch. It is swapped for an empty inline image, so the page asks nothing of
@@ -70,7 +70,7 @@ const ROOT_SECURITY_HEADERS = { ...DOCS_SECURITY_HEADERS, 'Content-Security-Poli
 const CONTRACT_PATH = /^\/contracts\/([A-Za-z0-9.-]+)\/openapi\.(json|yaml)$/;
 const serialized = new Map<string, string>();
 /** A contract as served: bundled once, serialized once per format. */
-export function contractText(name: string, format: 'json' | 'yaml'): string {
+function contractText(name: string, format: 'json' | 'yaml'): string {
   const key = `${name}.${format}`;
   if (!serialized.has(key)) {
     const doc = loadContract(name);

@@ -7,7 +7,7 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import os from 'node:os';
 
-export interface StoreLockHolder {
+interface StoreLockHolder {
   pid: number;
   host: string;
   startedAt: string;

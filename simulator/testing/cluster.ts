@@ -23,7 +23,7 @@ import { lookupPostgres, startPostgres, type PostgresServer } from './postgres-s
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Where Debian puts HAProxy; HAPROXY_PATH first when set. */
-export const HAPROXY_CANDIDATES = ['/usr/sbin/haproxy', '/usr/bin/haproxy'];
+const HAPROXY_CANDIDATES = ['/usr/sbin/haproxy', '/usr/bin/haproxy'];
 
 const haproxyCandidates = (env: NodeJS.ProcessEnv) => [env.HAPROXY_PATH, ...HAPROXY_CANDIDATES].filter((c): c is string => Boolean(c));
 
@@ -42,7 +42,7 @@ export function clusterSkipReason(env: NodeJS.ProcessEnv = process.env, exists: 
   return reasons.length ? reasons.join('; ') : null;
 }
 
-export interface ClusterInstance {
+interface ClusterInstance {
   /** SIM_INSTANCE_ID: `sim-1`, `sim-2`, ... */
   id: string;
   /** The instance itself, past the load balancer. */

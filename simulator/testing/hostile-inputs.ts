@@ -20,7 +20,7 @@ export function gzipBombJson(bytes: number): Buffer {
 }
 
 /** A zip archive (stored names, deflated entries) from name -> content. */
-export function zipArchive(entries: Record<string, Buffer | string>): Buffer {
+function zipArchive(entries: Record<string, Buffer | string>): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startSimulatorProcess, type SimulatorProcess } from './process.js';
 
-export interface RawRequest {
+interface RawRequest {
   method: string;
   path: string;
   headers: Record<string, string>;

@@ -12,7 +12,7 @@ import { freePort } from '../../contracts/lib/prism.js';
 import { ident } from '../kernel/store/sql.js';
 
 /** Where Debian puts each major version's binaries (/usr/lib/postgresql/<major>/bin). */
-export const POSTGRES_ROOT = '/usr/lib/postgresql';
+const POSTGRES_ROOT = '/usr/lib/postgresql';
 
 export interface PostgresServer {
   /** postgres://postgres@127.0.0.1:<port>/<database> (trust authentication: loopback only). */

@@ -16,7 +16,5 @@ import { complianceGates } from './compliance-gates.js';
 import { reviewDecidedOnce } from './review-decided-once.js';
 import { reviewStatusFilter } from './review-status-filter.js';
 
-export { applyNeedsDecision, batchJobReconciles, complianceGates, reviewDecidedOnce, reviewStatusFilter };
-
 /** The advanced trade checks, in the order they run. */
 export const advancedTradeChecks: Check[] = [reviewDecidedOnce, reviewStatusFilter, applyNeedsDecision, batchJobReconciles, complianceGates];

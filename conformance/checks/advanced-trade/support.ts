@@ -6,13 +6,13 @@ import type { ConformanceClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
 import { writeTenant } from '../jobs-support.js';
 
-export const CLASSIFY_PATH = '/api/trade/classify';
+const CLASSIFY_PATH = '/api/trade/classify';
 export const BATCH_PATH = '/api/trade/classify/batch';
 export const APPLY_PATH = '/api/trade/classify/apply';
 export const REVIEWS_PATH = '/api/trade/classify/reviews';
 export const COMPLIANCE_PATH = '/api/compliance/check';
 export const reviewPath = (reviewId: string) => `${REVIEWS_PATH}/${encodeURIComponent(reviewId)}`;
-export const decisionPath = (reviewId: string) => `${reviewPath(reviewId)}/decision`;
+const decisionPath = (reviewId: string) => `${reviewPath(reviewId)}/decision`;
 
 /** Vague enough that a classifier cannot be sure (the material of a T-shirt decides its subheading). */
 export const VAGUE_PRODUCT = { description: 'Knitted T-shirt', productName: 'Basic tee' };
@@ -28,9 +28,9 @@ export interface Classified {
 
 export const bodyOf = (exchange: Exchange) => (exchange.response.body ?? {}) as Record<string, unknown>;
 export const codeOf = (exchange: Exchange) => bodyOf(exchange).code;
-export const str = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+const str = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 
-export async function classify(client: ConformanceClient, body: Record<string, unknown>): Promise<Classified> {
+async function classify(client: ConformanceClient, body: Record<string, unknown>): Promise<Classified> {
   const exchange = await client.call('POST', CLASSIFY_PATH, { json: body });
   const b = bodyOf(exchange);
   return { exchange, classificationId: str(b.classificationId), reviewId: str(b.reviewId), requiresReview: typeof b.requiresReview === 'boolean' ? b.requiresReview : undefined };

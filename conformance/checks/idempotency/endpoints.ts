@@ -13,7 +13,7 @@ import { uploadOperations, type UploadOperation } from '../uploads/targets.js';
 /** A request body: JSON, or a multipart form built afresh for each send (a 429 or 401 sends it again). */
 export type Payload = { json: unknown } | { form: () => FormData };
 
-export interface EndpointPayloads {
+interface EndpointPayloads {
   original: Payload;
   /** Differs from `original` in what it asks for (other SKUs, another file). */
   other: Payload;
@@ -34,7 +34,7 @@ export interface IdempotentEndpoint {
 }
 
 /** Spec 8.5: the endpoints Idempotency-Key applies to. */
-export const IDEMPOTENT_PATHS = ['/api/sima/batch', '/api/upload', '/api/catalog/upload', '/api/trade/feeds/upload'] as const;
+const IDEMPOTENT_PATHS = ['/api/sima/batch', '/api/upload', '/api/catalog/upload', '/api/trade/feeds/upload'] as const;
 
 /** Spec 4.2, 4.3: the endpoints taking `screeningAuthority`, given "trimmed, case-insensitive". */
 const AUTHORITY_PATHS = new Set<string>(['/api/sima/batch', '/api/upload', '/api/catalog/upload']);

@@ -24,8 +24,6 @@ import { keyScopedByEndpoint } from './scope-endpoint.js';
 import { keyScopedByTenant } from './scope-tenant.js';
 import { independentWithoutKey } from './without-key.js';
 
-export { idempotentConcurrent, idempotentConflict, idempotentReplay, independentWithoutKey, keyScopedByEndpoint, keyScopedByTenant, keysExpire, normalizedPayloadReplays };
-
 export const idempotencyChecks: Check[] = [
   idempotentReplay,
   idempotentConflict,

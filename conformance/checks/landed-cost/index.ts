@@ -20,19 +20,6 @@ import { euTrustGate } from './rules-eu-trust.js';
 import { authorityFollowsDestination, unsupportedExpression } from './rules-authority.js';
 import { nonUsdSkipsProvider, providerWithQuantityRejected } from './rules-provider.js';
 
-export {
-  authorityFollowsDestination,
-  breakdownConsistent,
-  deMinimisCurrencyMismatch,
-  euTrustGate,
-  legacyAliasHint,
-  legacyPairOffByDefault,
-  nonUsdSkipsProvider,
-  providerWithQuantityRejected,
-  unconfiguredCorridor,
-  unsupportedExpression,
-};
-
 export const landedCostChecks: Check[] = [
   providerWithQuantityRejected,
   nonUsdSkipsProvider,

@@ -49,7 +49,7 @@ interface Input {
 }
 
 /** The raw value sent for an input: a text for parameters and form fields, the JSON value, or ABSENT. */
-export function sentRaw(prepared: Prepared, input: Pick<Input, 'in' | 'name'>, spec: RequestSpec): CoverValue {
+function sentRaw(prepared: Prepared, input: Pick<Input, 'in' | 'name'>, spec: RequestSpec): CoverValue {
   if (input.in === 'query') return spec.query[input.name] ?? ABSENT;
   if (input.in === 'path') return spec.path[input.name] ?? ABSENT;
   if (input.in === 'header') return spec.headers[input.name] ?? ABSENT;

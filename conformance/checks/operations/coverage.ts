@@ -13,7 +13,7 @@ import { isRead, operationInputs } from './inputs.js';
 import { constraintKey, negativeCases, type DroppedCase } from './negative-cases.js';
 import { prepare, type Prepared, type RequestSpec } from './requests.js';
 
-export interface ConstraintCoverage {
+interface ConstraintCoverage {
   input: string;
   kind: ConstraintKind;
   detail: string;

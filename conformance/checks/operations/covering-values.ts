@@ -27,7 +27,7 @@ export interface InputCover {
 }
 
 /** Text of exactly `length` code points, varied by the seed (so repeated runs do not send the same key). */
-export function textOfLength(length: number, seed: number): string {
+function textOfLength(length: number, seed: number): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
   let state = (seed >>> 0) || 1;
   let out = '';

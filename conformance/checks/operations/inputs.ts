@@ -5,7 +5,7 @@ import { mediaExample } from '../../../contracts/lib/example-request.js';
 import { deref, type ContractOperation } from '../../../contracts/lib/operations.js';
 import { flatten } from '../../harness/schema-arbitraries/resolve.js';
 
-export interface ParamSpec {
+interface ParamSpec {
   name: string;
   in: 'path' | 'query' | 'header';
   required: boolean;

@@ -35,7 +35,7 @@ export interface NormalizationRule {
   exercisedBy?: string;
 }
 
-export const NORMALIZATION_RULES: readonly NormalizationRule[] = [
+const NORMALIZATION_RULES: readonly NormalizationRule[] = [
   {
     id: 'screening-authority.trimmed',
     section: 'spec 4.2, 4.3, 4.4',

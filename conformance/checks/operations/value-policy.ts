@@ -7,7 +7,7 @@ import { isObject, type Json, type OpenApiDocument } from '../../../contracts/li
 import { flatten, typesOf } from '../../harness/schema-arbitraries/resolve.js';
 
 /** Inputs whose valid values come from reference data or the server, by name, with the reason. */
-export const KEPT_AS_EXAMPLE: Record<string, string> = {
+const KEPT_AS_EXAMPLE: Record<string, string> = {
   originCountry: 'ISO 3166-1 reference data (spec 4.4, 4.6): the pattern admits codes that are not countries',
   destinationCountry: 'ISO 3166-1 reference data (spec 4.6): the pattern admits codes that are not countries',
   defaultDestinationCountry: 'ISO 3166-1 reference data (spec 4.4): the pattern admits codes that are not countries',
@@ -45,13 +45,4 @@ export function variable(doc: OpenApiDocument, raw: Json, name?: string): boolea
     if (type === 'array') return schema.items !== undefined && variable(doc, schema.items as Json);
     return false;
   });
-}
-
-/** The object schema's own properties (after refs and allOf), for walking a body's top level. */
-export function topLevelProperties(doc: OpenApiDocument, raw: Json): { properties: Record<string, Json>; required: Set<string> } {
-  const flat = flatten(doc, raw);
-  return {
-    properties: isObject(flat.properties) ? (flat.properties as Record<string, Json>) : {},
-    required: new Set(Array.isArray(flat.required) ? (flat.required as string[]) : []),
-  };
 }

@@ -17,7 +17,5 @@ import { shipBatchCreditDisabled, shipFindingsListFilters } from './findings-lis
 import { shipFindingsTraversal, shipSubmissionsTraversal } from './list-traversal.js';
 import { shipSubmissionModel } from './submission-model.js';
 
-export { shipBatchCreditDisabled, shipClaimRules, shipFindingModel, shipFindingsListFilters, shipFindingsTraversal, shipSubmissionModel, shipSubmissionsTraversal };
-
 /** The ship checks, in the order they run. */
 export const shipChecks: Check[] = [shipFindingModel, shipSubmissionModel, shipClaimRules, shipFindingsListFilters, shipFindingsTraversal, shipSubmissionsTraversal, shipBatchCreditDisabled];

@@ -12,13 +12,10 @@ import { isRateLimited, receiptJobId, settleJobs, sleep } from '../jobs-support.
 
 export const FINDINGS_PATH = '/api/ship/findings';
 export const SUBMISSIONS_PATH = '/api/ship/claims/submissions';
-export const UPLOAD_PATH = '/api/ship/upload';
+const UPLOAD_PATH = '/api/ship/upload';
 
 /** spec 2.6: the finding workflow states. */
 export const FINDING_STATES = ['OPEN', 'DISPUTED', 'SUBMITTED', 'CARRIER_REVIEW', 'CREDITED', 'REJECTED', 'DISMISSED'] as const;
-export type FindingState = (typeof FINDING_STATES)[number];
-/** spec 4.5 rule 1: the states a claim can bundle. */
-export const CLAIMABLE = ['DISPUTED', 'SUBMITTED', 'CARRIER_REVIEW'];
 
 export interface Finding {
   id: string;
@@ -67,7 +64,7 @@ export interface ShipTenant {
 }
 
 /** A fresh tenant (control API) with its rate buckets and queue caps lifted, else the primary tenant. */
-export async function shipTenant(ctx: Pick<CheckContext, 'client' | 'admin'>, name: string): Promise<ShipTenant> {
+async function shipTenant(ctx: Pick<CheckContext, 'client' | 'admin'>, name: string): Promise<ShipTenant> {
   if (!ctx.admin) return { client: ctx.client, fresh: false };
   const created = await ctx.admin.createTenant({ name });
   const big = { limit: 100_000, windowMs: 60_000 };

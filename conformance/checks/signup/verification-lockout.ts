@@ -5,7 +5,7 @@ import { defineCheck } from '../../harness/check.js';
 import { bodyOf, call, control, createSession, freshSlug, requireSignup, SESSIONS } from './support.js';
 
 /** How many wrong codes a server may take before it must lock ("a few"). */
-export const LOCKOUT_WITHIN = 10;
+const LOCKOUT_WITHIN = 10;
 
 export const signupVerificationLockout = defineCheck({
   id: 'signup.verification-lockout',

@@ -19,8 +19,6 @@ import { simaResultsCursorWalksOnce } from './results-cursor.js';
 import { simaResultsFiltersHold } from './results-filters.js';
 import { simaSummaryMatchesResults } from './summary.js';
 
-export { simaEvidenceIsolated, simaEvidenceServed, simaExposureBelievable, simaReportFormats, simaResultsCursorWalksOnce, simaResultsFiltersHold, simaSummaryMatchesResults };
-
 /** The SIMA checks, in the order they run. */
 export const simaChecks: Check[] = [
   simaResultsFiltersHold,

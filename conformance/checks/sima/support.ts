@@ -16,12 +16,12 @@ export const evidencePath = (sku: string) => `/api/sima/results/${encodeURICompo
 /** spec 4.2, 8.6: SIMA results `limit` is 1..1000. */
 export const MAX_LIMIT = 1000;
 /** The most results a check reads as "the full list" (offset paging at MAX_LIMIT). */
-export const MAX_ITEMS = 5000;
+const MAX_ITEMS = 5000;
 
 /** spec 2.4: the outcome values, also the values of `status`. */
 export const OUTCOMES = ['AT_RISK', 'NEEDS_REVIEW', 'CLEARED'] as const;
 /** spec 3.5: the SIMA workflowStatus values. */
-export const WORKFLOWS = ['OPEN', 'OVERRIDDEN', 'ACCEPTED', 'DISMISSED'] as const;
+const WORKFLOWS = ['OPEN', 'OVERRIDDEN', 'ACCEPTED', 'DISMISSED'] as const;
 
 /** A SIMA result item as read (spec 2.4); the contract's schema is checked on every response by the client. */
 export interface SimaItem {

@@ -20,7 +20,7 @@ export interface FeedRow {
 
 let feeds = 0;
 /** A SKU unique to this run and feed. */
-export const feedSku = (tag: string, n: number) => `CONF-${RUN_NONCE}-${tag}-${n}`;
+const feedSku = (tag: string, n: number) => `CONF-${RUN_NONCE}-${tag}-${n}`;
 
 /**
  * Feeds of known shape: `direct` (every SKU with an HS code; no issue), `clean` (one SKU without an HS
@@ -131,5 +131,4 @@ export async function readPages(client: ConformanceClient, path: string, key: 's
 export const directRows = (skus: Array<Record<string, unknown>>) =>
   skus.filter((s) => typeof s.providedHs === 'string' && s.providedHs).map((s) => ({ sku: String(s.sku), name: String(s.productName), hsCode: String(s.providedHs) }));
 
-export const digitsOf = (code: unknown) => String(code ?? '').replace(/\D/g, '');
 export const codeOf = (exchange: Exchange) => (exchange.response.body as { code?: unknown } | null)?.code;

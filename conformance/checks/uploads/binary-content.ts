@@ -28,7 +28,7 @@ export const binaryBytes = (seed: number, index: number): Uint8Array<ArrayBuffer
   return bytes;
 };
 
-export const binaryNamedCsv = defineCheck({
+const binaryNamedCsv = defineCheck({
   id: BINARY_CSV_ID,
   title: 'Every upload operation accepting .csv refuses binary content named .csv with 415 INVALID_FILE_FORMAT (sandbox rule)',
   area: 'uploads',

@@ -21,8 +21,6 @@ import { duplicateUpload } from './duplicate-upload.js';
 import { fileTooLarge } from './file-too-large.js';
 import { unsupportedType } from './unsupported-type.js';
 
-export { binaryNamedCsv, sandboxUploadChecks } from './binary-content.js';
-export { uploadOperations, type UploadOperation } from './targets.js';
-export { acceptedReceipt, duplicateUpload, fileTooLarge, unsupportedType };
+export { sandboxUploadChecks } from './binary-content.js';
 
 export const uploadChecks: Check[] = [acceptedReceipt, unsupportedType, duplicateUpload, fileTooLarge];

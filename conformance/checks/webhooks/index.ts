@@ -20,8 +20,6 @@ import { webhookEventFilter } from './event-filter.js';
 import { webhookRetrySchedule } from './retry-schedule.js';
 import { webhookNoSignatureWithoutSecret, webhookSignature } from './signature.js';
 
-export { webhookDelivery, webhookEventFilter, webhookHttpsRequiredWithSecret, webhookNoSignatureWithoutSecret, webhookRetrySchedule, webhookSignature, webhookSsrfRefusedAtEnqueue };
-
 /** The webhook checks, in the order they run (the retry schedule moves the clock most, so it comes late). */
 export const webhookChecks = [
   webhookDelivery,

@@ -12,7 +12,7 @@
 //   mutation-kinds.ts  MutationKind, MUTATION_PRIORITY and the kinds' report names
 //   mutations.ts       the mutations of a value, schema keyword by keyword
 //   invalid.ts         invalidVariants: the mutations the schema refuses, named
-export { invalidVariants, pathText, type InvalidVariant, type VariantOptions } from './invalid.js';
-export { MUTATION_PRIORITY, type MutationKind } from './mutation-kinds.js';
-export { alternatives, contractSchemasOf, flatten, jsonType, mergeSchemas, typesOf, type GenerateOptions } from './resolve.js';
-export { sampleValid, validValue } from './valid.js';
+export { invalidVariants } from './invalid.js';
+export { type MutationKind } from './mutation-kinds.js';
+export { flatten } from './resolve.js';
+export { validValue } from './valid.js';

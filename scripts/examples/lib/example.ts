@@ -16,7 +16,7 @@ export interface ExampleContext {
 }
 
 /** The settings an integrator gives (README "Client examples"). */
-export function readSettings(env: NodeJS.ProcessEnv = process.env) {
+function readSettings(env: NodeJS.ProcessEnv = process.env) {
   const baseUrl = env.SANDBOX_URL ?? 'http://127.0.0.1:4010';
   const apiKey = env.SANDBOX_API_KEY;
   if (!apiKey) throw new Error('set SANDBOX_API_KEY to an integration key (npm start prints one; SIM_INTEGRATION_KEY pins it)');

@@ -11,8 +11,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Schemas } from './client.js';
 
-export const SIGNATURE_PREFIX = 'v1=';
-export const MAX_TIMESTAMP_AGE_SECONDS = 300;
+const SIGNATURE_PREFIX = 'v1=';
+const MAX_TIMESTAMP_AGE_SECONDS = 300;
 
 export type Verdict = { ok: true } | { ok: false; reason: string };
 
@@ -36,7 +36,7 @@ const headerOf = (headers: IncomingHttpHeaders, name: string): string | undefine
   return Array.isArray(value) ? value[0] : value;
 };
 
-export type JobDelivery = Schemas['WebhookDelivery'];
+type JobDelivery = Schemas['WebhookDelivery'];
 
 export interface WebhookReceiver {
   /** The URL the sandbox posts to. */

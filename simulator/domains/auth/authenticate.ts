@@ -58,7 +58,7 @@ function authPlan(op: ContractOperation): AuthPlan {
 
 const keyError = (code: 'INVALID_API_KEY' | 'REVOKED_API_KEY' | 'EXPIRED_API_KEY', message: string) => new ApiError(code, message);
 
-export function principalOfKey(key: IntegrationKeyRecord): Principal {
+function principalOfKey(key: IntegrationKeyRecord): Principal {
   return {
     type: 'integration',
     tenantId: key.tenantId,

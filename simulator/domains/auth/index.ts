@@ -16,8 +16,7 @@ import { tokenService } from './tokens.js';
 
 export { ALL_SCOPES } from './scopes.js';
 export { assertAdapterAllowed } from './adapters.js';
-export { KEY_PREFIX, type IntegrationKeyView } from './keys.js';
-export { TOKEN_TTL_SECONDS } from './tokens.js';
+
 export type { AuthDomain } from './auth.types.js';
 
 export function createAuth(deps: KernelDeps, peers: { tenants: TenantStore }): AuthDomain {

@@ -7,7 +7,7 @@ import { hashSecret, type IntegrationKeyRecord, type KeyStore } from './key.stor
 import { ALL_SCOPES } from './scopes.js';
 
 /** Keys are recognisable in logs and secret scanners; the rest is random. */
-export const KEY_PREFIX = 'tfk_sbx_';
+const KEY_PREFIX = 'tfk_sbx_';
 
 /** A key as the operator sees it: the stored record without its secret hash, its id named keyId. */
 export type IntegrationKeyView = Omit<IntegrationKeyRecord, 'id' | 'secretHash'> & { keyId: string };
@@ -21,7 +21,7 @@ export interface CreateKeyInput {
   secret?: string;
 }
 
-export const viewOf = (key: IntegrationKeyRecord): IntegrationKeyView => ({
+const viewOf = (key: IntegrationKeyRecord): IntegrationKeyView => ({
   keyId: key.id,
   tenantId: key.tenantId,
   scopes: [...key.scopes],

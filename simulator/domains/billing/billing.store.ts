@@ -4,26 +4,7 @@
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { IdGenerator } from '../../kernel/ids.js';
 import { deleteMatching } from '../../kernel/store/delete-matching.js';
-
-export interface PaymentCustomer {
-  id: string;
-  rev?: number;
-  tenantId: string;
-  email: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface SetupIntent {
-  id: string;
-  rev?: number;
-  tenantId: string;
-  paymentCustomerId: string;
-  /** No payment method is ever attached in the sandbox: the intent stays where a processor starts it. */
-  status: 'requires_payment_method';
-  billingEmail: string | null;
-  createdAt: string;
-}
+import type { PaymentCustomer, SetupIntent } from './billing.types.js';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

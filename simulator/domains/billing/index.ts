@@ -6,7 +6,7 @@ import { BILLING_DEFECTS, BILLING_RESPONSE_DEFECTS } from './billing.defects.js'
 import { billingStore } from './billing.store.js';
 import { setupSessionRoutes } from './setup-session.routes.js';
 
-export type { PaymentCustomer, SetupIntent } from './billing.store.js';
+export type { PaymentCustomer, SetupIntent } from './billing.types.js';
 
 export function createBilling(deps: KernelDeps, peers: { tenants: TenantStore }): DomainModule {
   return {

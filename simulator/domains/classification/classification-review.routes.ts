@@ -14,7 +14,7 @@ import { CLASSIFICATION_HOOKS } from './classification.hooks.js';
 import { toClassificationReview } from './classification.response.js';
 
 /** The contract's default page size for reviews (parameters/trade.yaml ClassificationReviewsLimit). */
-export const REVIEWS_DEFAULT_LIMIT = 50;
+const REVIEWS_DEFAULT_LIMIT = 50;
 
 const notFoundReview = (reviewId: string) => new ApiError('NOT_FOUND', `classification review ${reviewId} not found`);
 

@@ -17,7 +17,7 @@ import type { ClassificationBatchInput } from './classification.types.js';
 import type { RecordClassification } from './record-classification.js';
 
 /** Where applied rows say they came from (the catalog item's `source`). */
-export const APPLY_SOURCE = 'classification apply (POST /api/trade/classify/apply)';
+const APPLY_SOURCE = 'classification apply (POST /api/trade/classify/apply)';
 
 export function classificationRoutes(
   deps: KernelDeps,

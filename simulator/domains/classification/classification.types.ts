@@ -5,12 +5,6 @@ import type { Schema } from '../../../contracts/generated/index.js';
 import type { DomainModule } from '../domain.js';
 import type { classifyProductText } from './classifier.js';
 
-export type { ClassifyCandidate, ClassifyInput, ClassifyResult } from './classifier.js';
-export type { ClassificationRecord } from './classification.store.js';
-export type { ClassificationReviewRecord } from './classification-review.store.js';
-export type { ClassificationReviewStatus, ClassificationReviewAction } from './classification-review.machine.js';
-export type { ComplianceInput, ComplianceResult } from './compliance.js';
-
 export type ClassificationRequest = Schema<'ClassificationRequest'>;
 export type ClassificationCandidate = Schema<'ClassificationCandidate'>;
 

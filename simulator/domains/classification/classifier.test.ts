@@ -1,8 +1,8 @@
 // The classifier's rules (classifier.ts) on products an importer would describe, and its fixture tied to the
 // HS 2022 subheading lists of fixtures/catalog/hs-nomenclature.ts.
 import { describe, expect, it } from 'vitest';
-import { HS_SUBHEADINGS } from '../../../fixtures/catalog/hs-nomenclature.js';
-import { HS_HEADING_RULES, WCO_HS_2022 } from '../../../fixtures/classification/hs-rules.js';
+import { HS_SUBHEADINGS } from '#fixtures/catalog/hs-nomenclature.js';
+import { HS_HEADING_RULES, WCO_HS_2022 } from '#fixtures/classification/hs-rules.js';
 import { CLASSIFICATION_REVIEW_THRESHOLD, classifyProductText, composition, MAX_ALTERNATIVES, words } from './classifier.js';
 
 const classify = (productName: string, attributes?: Record<string, string>) => classifyProductText({ productName, ...(attributes ? { attributes } : {}) });

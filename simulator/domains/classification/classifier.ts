@@ -13,7 +13,7 @@
 //      rounded to two decimals.
 // Below CLASSIFICATION_REVIEW_THRESHOLD the result needs a human (a classification review). Same input,
 // same answer: no randomness, no clock.
-import { HS_HEADING_RULES, type HeadingRule, type SubheadingRule } from '../../../fixtures/classification/hs-rules.js';
+import { HS_HEADING_RULES, type HeadingRule, type SubheadingRule } from '#fixtures/classification/hs-rules.js';
 
 import { round2 } from '../../kernel/numbers.js';
 
@@ -22,7 +22,7 @@ export const CLASSIFICATION_REVIEW_THRESHOLD = 0.8;
 
 /** How many runner-up candidates a result lists, and the least confidence one must have to be listed. */
 export const MAX_ALTERNATIVES = 4;
-export const MIN_ALTERNATIVE_CONFIDENCE = 0.01;
+const MIN_ALTERNATIVE_CONFIDENCE = 0.01;
 
 /** The score of "none of these headings": a single weak keyword does not make a confident heading. */
 const UNKNOWN_HEADING_SCORE = 3;
@@ -38,7 +38,7 @@ export interface ClassifyInput {
   originCountry?: string | null;
 }
 
-export interface ClassifyCandidate {
+interface ClassifyCandidate {
   hsCode: string;
   confidence: number;
   description: string;

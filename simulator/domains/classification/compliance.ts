@@ -18,9 +18,9 @@
 // AT_RISK (a duty margin to confirm before quoting, as the contract's UDS example shows) and NEEDS_REVIEW (the
 // screening could not tell) block it. Corridors and duty rates are the landed-cost gate's business (spec 4.6:
 // two separate gates), so this check does not repeat them.
-import { HS_SUBHEADINGS } from '../../../fixtures/catalog/hs-nomenclature.js';
-import { COUNTRY_CODES } from '../../../fixtures/trade/countries.js';
-import { HS_HEADING_RULES } from '../../../fixtures/classification/hs-rules.js';
+import { HS_SUBHEADINGS } from '#fixtures/catalog/hs-nomenclature.js';
+import { COUNTRY_CODES } from '#fixtures/trade/countries.js';
+import { HS_HEADING_RULES } from '#fixtures/classification/hs-rules.js';
 import type { Schema } from '../../../contracts/generated/index.js';
 import { screenItem, type ScreenedItem } from '../sima/index.js';
 

@@ -19,11 +19,9 @@ import type { ClassificationDomain } from './classification.types.js';
 import { complianceRoutes } from './compliance.routes.js';
 import { recordClassification } from './record-classification.js';
 
-export { classifyProductText, CLASSIFICATION_REVIEW_THRESHOLD } from './classifier.js';
-export { checkCompliance } from './compliance.js';
 export type * from './classification.types.js';
 
-export function createClassification(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; sima: SimaDomain }): ClassificationDomain {
+function createClassification(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; sima: SimaDomain }): ClassificationDomain {
   const classifications = classificationStore(deps);
   const reviews = classificationReviewStore(deps);
   const record = recordClassification(deps, { classifications, reviews });

@@ -8,7 +8,7 @@ import type { ClassificationRecord, ClassificationStore } from './classification
 import type { ClassificationRequest } from './classification.types.js';
 
 /** The words the classifier reads: the product name, then the description. */
-export const textOf = (request: ClassificationRequest) => [request.productName?.trim(), request.description.trim()].filter(Boolean).join('. ');
+const textOf = (request: ClassificationRequest) => [request.productName?.trim(), request.description.trim()].filter(Boolean).join('. ');
 
 export function recordClassification(deps: KernelDeps, stores: { classifications: ClassificationStore; reviews: ClassificationReviewStore }) {
   return async function record(tenantId: string, request: ClassificationRequest, jobId: string | null = null): Promise<ClassificationRecord> {

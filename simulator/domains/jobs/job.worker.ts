@@ -20,7 +20,7 @@ import type { FinishedJob, JobOutcome, JobProcessor, JobRecord, JobType } from '
 type Settled = { ok: true; outcome: JobOutcome } | { ok: false; error: string };
 
 /** The message a failed job shows: the error's own words, never a stack. */
-export function failureMessage(error: unknown): string {
+function failureMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
   return message.trim() || 'the job failed without a message';
 }

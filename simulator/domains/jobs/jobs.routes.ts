@@ -9,7 +9,7 @@ import type { JobStore } from './job.store.js';
 import { JOBS_HOOKS } from './jobs.hooks.js';
 
 /** spec 4.1, 8.6: jobs `limit` defaults to 50, `offset` to 0. */
-export const JOBS_DEFAULT_LIMIT = 50;
+const JOBS_DEFAULT_LIMIT = 50;
 
 export function jobRoutes(jobs: JobStore, defects: Defects = NO_DEFECTS) {
   return {

@@ -9,7 +9,7 @@ import { LANDED_COST_HOOKS, type QuoteDeviations } from './landed-cost.hooks.js'
 
 export type QuoteCorridor = TenantSettings['quoteCorridors'][number];
 
-export const WILDCARD_ORIGIN = '*';
+const WILDCARD_ORIGIN = '*';
 
 export type CorridorResolution =
   | { policyMode: 'unrestricted'; corridor: null }

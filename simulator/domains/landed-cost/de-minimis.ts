@@ -2,7 +2,7 @@
 // currency other than the threshold's skips it (`skipped: currency_mismatch`: no exemption, the threshold
 // still reported), since a threshold is never converted. Otherwise the tier the product value falls in
 // decides what is spared (fixtures/landed-cost/de-minimis.ts `relief`).
-import type { Channel, DeMinimisRule, Relief } from '../../../fixtures/landed-cost/de-minimis.js';
+import type { Channel, DeMinimisRule, Relief } from '#fixtures/landed-cost/de-minimis.js';
 import { NO_DEFECTS } from '../../kernel/defects.js';
 import { LANDED_COST_HOOKS, type QuoteDeviations } from './landed-cost.hooks.js';
 import type { DeMinimisResult } from './landed-cost.types.js';

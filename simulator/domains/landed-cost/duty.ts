@@ -1,7 +1,7 @@
 // Duty from a tariff row's terms (fixtures/landed-cost/duty-rates.ts): ad valorem parts on the customs value,
 // specific parts on the declared quantity (spec 4.6: kept as given, no rounding or unit conversion, so
 // the quantity's unit must be the duty's), converted from the tariff's currency to the quote's.
-import type { DutyTerms } from '../../../fixtures/landed-cost/duty-rates.js';
+import type { DutyTerms } from '#fixtures/landed-cost/duty-rates.js';
 import type { DutyBasis, QuantityUnit } from './landed-cost.types.js';
 
 export type DutyOutcome =

@@ -2,7 +2,7 @@
 // the engine owns (2, 3, 4, 6), and a breakdown whose parts add up to its total whatever the request.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MFN_DUTY_RATES } from '../../../fixtures/landed-cost/duty-rates.js';
+import { MFN_DUTY_RATES } from '#fixtures/landed-cost/duty-rates.js';
 import { breakdownOf, DATA, defectsOn, expectAddsUp, quoteOn, request } from './landed-cost.testing.js';
 import { FIXTURE_TABLES, loadReferenceData } from './reference-data.js';
 

@@ -17,7 +17,7 @@ import { compareWithProvider } from './provider.js';
 import type { ReferenceData } from './reference-data.js';
 
 /** Amounts of a request without `currency` are read as US dollars (the US/default authority's currency). */
-export const DEFAULT_QUOTE_CURRENCY = 'USD';
+const DEFAULT_QUOTE_CURRENCY = 'USD';
 
 /** spec 4.6 rule 4: the EU low-value boundary of the trust gate, in EUR. */
 export const EU_LOW_VALUE_BOUNDARY_EUR = 150;
@@ -40,7 +40,7 @@ export interface QuoteContext {
 type Trust = NonNullable<LandedCostResponse['trust']>;
 
 /** spec 4.6 rule 4: EUR at or below 150 is indicative, another currency undetermined (EU destinations only). */
-export function euTrust(input: Pick<QuoteInput, 'currency' | 'productValue'>, defects: QuoteDeviations): Trust {
+function euTrust(input: Pick<QuoteInput, 'currency' | 'productValue'>, defects: QuoteDeviations): Trust {
   if (input.currency !== 'EUR') return { level: 'undetermined' };
   const low = defects.at(LANDED_COST_HOOKS.euLowValue, input.productValue <= EU_LOW_VALUE_BOUNDARY_EUR, { productValue: input.productValue });
   // Above the boundary the sandbox reports `authoritative` (a sandbox-defined level).

@@ -6,7 +6,7 @@ import { defineDomain } from '../domain.js';
 import type { TenantStore } from '../tenants/index.js';
 import { LANDED_COST_DEFECTS, LANDED_COST_RESPONSE_DEFECTS } from './landed-cost.defects.js';
 import { landedCostRoutes } from './landed-cost.routes.js';
-import { LANDED_COST_TEST_VALUES } from './landed-cost.test-values.js';
+import { LANDED_COST_TEST_VALUES } from './landed-cost.trigger-values.js';
 import type { LandedCostDomain } from './landed-cost.types.js';
 import { contractAliases } from './legacy-aliases.js';
 import { loadReferenceData } from './reference-data.js';
@@ -14,7 +14,7 @@ import { usageStore } from './usage.store.js';
 
 export type * from './landed-cost.types.js';
 
-export function createLandedCost(deps: KernelDeps, peers: { tenants: TenantStore }): LandedCostDomain {
+function createLandedCost(deps: KernelDeps, peers: { tenants: TenantStore }): LandedCostDomain {
   const data = loadReferenceData();
   const usage = usageStore(deps);
   return {

@@ -11,7 +11,7 @@ import { loadReferenceData, type ReferenceData } from './reference-data.js';
 import type { QuoteCorridor } from './corridor.js';
 
 export const DATA: ReferenceData = loadReferenceData();
-export const UNRESTRICTED: QuotePolicy = { policyMode: 'unrestricted', corridorConfigured: false };
+const UNRESTRICTED: QuotePolicy = { policyMode: 'unrestricted', corridorConfigured: false };
 
 /** A value-only request (no shipping, insurance, quantity or provider) with what the test sets. */
 export const request = (input: Pick<QuoteInput, 'productValue' | 'hsCode' | 'originCountry' | 'destinationCountry'> & Partial<QuoteInput>): QuoteInput => ({
@@ -48,7 +48,7 @@ export const defectsOn = (...ids: string[]): QuoteDeviations => createDefects(id
 // ---------------------------------------------------------------------------------------------------------
 // Over HTTP.
 
-export const LANDED_COST = '/api/trade/landed-cost';
+const LANDED_COST = '/api/trade/landed-cost';
 
 /** POST /api/trade/landed-cost as the default tenant (or with the given token / headers). */
 export const postQuote = (sandbox: TestSandbox, body: unknown, options: { token?: string | null; headers?: Record<string, string> } = {}): Promise<CheckedResponse> =>
@@ -75,7 +75,7 @@ export async function quotingTenant(sandbox: TestSandbox, options: { date?: stri
 }
 
 /** Moves a tenant's clock forward to noon UTC of `date` (nothing when it is already past it). */
-export async function advanceTenantTo(sandbox: TestSandbox, tenantId: string, date: string): Promise<void> {
+async function advanceTenantTo(sandbox: TestSandbox, tenantId: string, date: string): Promise<void> {
   const YEAR = 31_536_000;
   for (;;) {
     const now = Date.parse((await sandbox.admin('GET', `/_sim/clock?tenantId=${tenantId}`)).body.now);

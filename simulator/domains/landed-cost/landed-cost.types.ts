@@ -1,12 +1,10 @@
 // The landed-cost domain's types (spec 4.6). The request and response are the contract's; what the sandbox
 // adds to the sandbox-defined parts (breakdown contents, de minimis structure) extends them.
 import type { RequestBody, Schema } from '../../../contracts/generated/index.js';
-import type { CustomsValueBasis } from '../../../fixtures/landed-cost/authorities.js';
-import type { Relief } from '../../../fixtures/landed-cost/de-minimis.js';
+import type { CustomsValueBasis } from '#fixtures/landed-cost/authorities.js';
+import type { Relief } from '#fixtures/landed-cost/de-minimis.js';
 import type { DomainModule } from '../domain.js';
 import type { UsagePage } from './usage.store.js';
-
-export type { UsagePage, UsageRecord } from './usage.store.js';
 
 export type LandedCostRequest = NonNullable<RequestBody<'calculateLandedCost'>>;
 export type LandedCostResponse = Schema<'LandedCostResponse'>;
@@ -74,4 +72,3 @@ export interface LandedCostDomain extends DomainModule {
   usage(tenantId: string, page: { limit: number; offset: number }): Promise<UsagePage>;
 }
 
-export type { Relief, CustomsValueBasis };

@@ -9,7 +9,7 @@ import { LANDED_COST_HOOKS, type QuoteDeviations } from './landed-cost.hooks.js'
 import { round2, sum2 } from '../../kernel/numbers.js';
 
 /** The sandbox provider's handling charge, as a share of the product value. */
-export const PROVIDER_HANDLING_RATE = 0.001;
+const PROVIDER_HANDLING_RATE = 0.001;
 
 export interface ProviderOutcome {
   providerSkipReason: 'non_usd_corridor' | null;

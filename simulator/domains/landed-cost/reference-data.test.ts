@@ -2,7 +2,7 @@
 // and the fixtures README shows what the data says for the date it names.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MFN_DUTY_RATES } from '../../../fixtures/landed-cost/duty-rates.js';
+import { MFN_DUTY_RATES } from '#fixtures/landed-cost/duty-rates.js';
 import { DATA } from './landed-cost.testing.js';
 import { FIXTURE_TABLES, loadReferenceData, ReferenceDataError } from './reference-data.js';
 import { REGIME_END, REGIME_START, renderRegimeTable } from './regime-table.js';

@@ -1,13 +1,13 @@
 // The landed-cost reference data (fixtures/landed-cost/), checked and indexed once at start-up: every table
 // must name its sources and an as-of date, and every row must be usable, or the simulator refuses to start
 // (a quote never meets a malformed row). Lookups are maps, never scans of a table per request.
-import { CUSTOMS_AUTHORITIES, type CustomsAuthority } from '../../../fixtures/landed-cost/authorities.js';
-import { ISO_4217_CURRENCIES } from '../../../fixtures/landed-cost/currencies.js';
-import { DE_MINIMIS_RULES, type DeMinimisRule } from '../../../fixtures/landed-cost/de-minimis.js';
-import { MFN_DUTY_RATES, type DutyRateRow } from '../../../fixtures/landed-cost/duty-rates.js';
-import { FX_RATES, type FxRateRow } from '../../../fixtures/landed-cost/fx-rates.js';
-import { IMPORT_TAXES, type ImportTaxRow } from '../../../fixtures/landed-cost/import-taxes.js';
-import type { SourcedTable } from '../../../fixtures/landed-cost/table.js';
+import { CUSTOMS_AUTHORITIES, type CustomsAuthority } from '#fixtures/landed-cost/authorities.js';
+import { ISO_4217_CURRENCIES } from '#fixtures/landed-cost/currencies.js';
+import { DE_MINIMIS_RULES, type DeMinimisRule } from '#fixtures/landed-cost/de-minimis.js';
+import { MFN_DUTY_RATES, type DutyRateRow } from '#fixtures/landed-cost/duty-rates.js';
+import { FX_RATES, type FxRateRow } from '#fixtures/landed-cost/fx-rates.js';
+import { IMPORT_TAXES, type ImportTaxRow } from '#fixtures/landed-cost/import-taxes.js';
+import type { SourcedTable } from '#fixtures/landed-cost/table.js';
 
 export interface ReferenceTables {
   authorities: SourcedTable<CustomsAuthority>;
@@ -32,7 +32,7 @@ export class ReferenceDataError extends Error {}
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** HS / tariff code digits: dots, spaces and dashes aside (`6109.10` and `6109 10` are `610910`). */
-export const hsDigits = (code: string): string => code.replace(/[\s.-]/g, '');
+const hsDigits = (code: string): string => code.replace(/[\s.-]/g, '');
 
 export interface ReferenceData {
   tables: ReferenceTables;

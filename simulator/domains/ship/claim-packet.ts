@@ -24,7 +24,7 @@ let pdfkit: Promise<typeof PDFKit> | undefined;
 const loadPdfkit = () => (pdfkit ??= import('pdfkit').then((m) => m.default));
 
 /** The packet as PDF bytes. */
-export async function renderPacket(input: PacketInput): Promise<Buffer> {
+async function renderPacket(input: PacketInput): Promise<Buffer> {
   const PDFDocument = await loadPdfkit();
   const { submission, claimant, findings, generatedAt } = input;
   const doc = new PDFDocument({ size: 'LETTER', margin: 54, info: { Title: `Carrier claim ${submission.id}`, Author: claimant.name, Subject: `Freight billing claim to ${submission.carrier}`, CreationDate: new Date(generatedAt) } });

@@ -26,7 +26,7 @@ import { carrierOf } from './shipment-columns.js';
 import type { ClaimSubmissionRecord, ClaimSubmissionStatus, FindingRecord } from './ship.types.js';
 
 /** spec 8.6: claim submissions `limit` defaults to 50. */
-export const SUBMISSIONS_DEFAULT_LIMIT = 50;
+const SUBMISSIONS_DEFAULT_LIMIT = 50;
 /** Where packetUrl points (not a contract operation: a document the sandbox serves). */
 export const PACKET_PATH = '/api/ship/claims/submissions/:submissionId/packet.pdf';
 

@@ -8,7 +8,7 @@ import type { ClaimStore } from './claim.store.js';
 import { explainFinding, type ExplainContext } from './finding.explain.js';
 import type { FindingItem, FindingRecord } from './ship.types.js';
 
-export function toFindingItem(f: FindingRecord, context: ExplainContext): FindingItem {
+function toFindingItem(f: FindingRecord, context: ExplainContext): FindingItem {
   return {
     id: f.id,
     shipmentId: f.shipmentId,

@@ -16,10 +16,10 @@ import { SHIP_HOOKS } from './ship.hooks.js';
 import type { CreditConfirmation, FindingItem, FindingRecord, FindingWorkflowStatus } from './ship.types.js';
 
 /** spec 8.6: findings `limit` defaults to 50. */
-export const FINDINGS_DEFAULT_LIMIT = 50;
+const FINDINGS_DEFAULT_LIMIT = 50;
 const STATUSES: readonly FindingWorkflowStatus[] = findingMachine.states;
 
-export const CREDIT_REMEDIATION = 'POST /api/ship/findings/{findingId}/credit';
+const CREDIT_REMEDIATION = 'POST /api/ship/findings/{findingId}/credit';
 
 export function findingRoutes(deps: Pick<KernelDeps, 'clocks' | 'defects'>, findings: FindingStore, present: FindingPresenter) {
   /** Timestamps and records each move sets besides the state. */

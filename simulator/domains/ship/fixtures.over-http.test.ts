@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateShipmentFile } from '../../../fixtures/freight/generate-shipments.js';
+import { generateShipmentFile } from '#fixtures/freight/generate-shipments.js';
 import { startTestSandbox, type TestSandbox } from '../../testing/contract-client.js';
 import { SLOW_JOBS } from '../jobs/jobs.testing.js';
 import { AUDIT_RULES } from './audit/engine.js';

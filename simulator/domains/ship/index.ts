@@ -23,7 +23,7 @@ import { orderUploadProcessor } from './order-upload.processor.js';
 import { shipAuditRoutes } from './ship-audit.routes.js';
 import { shipUploadProcessor } from './ship-upload.processor.js';
 import { SHIP_DEFECTS, SHIP_RESPONSE_DEFECTS } from './ship.defects.js';
-import { SHIP_TEST_VALUES } from './ship.test-values.js';
+import { SHIP_TEST_VALUES } from './ship.trigger-values.js';
 import { shipmentStore } from './shipment.store.js';
 import type { ShipDomain } from './ship.types.js';
 import { uploadRegistry } from './upload-registry.store.js';
@@ -31,7 +31,7 @@ import { shipUploadRoutes } from './upload.routes.js';
 
 export type * from './ship.types.js';
 
-export function createShip(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; tenants: TenantStore; auth: Pick<AuthDomain, 'authenticate'> }): ShipDomain {
+function createShip(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; tenants: TenantStore; auth: Pick<AuthDomain, 'authenticate'> }): ShipDomain {
   const shipments = shipmentStore(deps);
   const findings = findingStore(deps);
   const agreements = agreementStore(deps);

@@ -9,13 +9,13 @@ import type { ShipmentStore } from './shipment.store.js';
 import type { ShipmentAuditRow, ShipmentDetail, ShipmentRecord } from './ship.types.js';
 
 /** spec 8.6: ship audit `limit` is 1..200; the default (not given) follows the other lists: 50. */
-export const AUDIT_DEFAULT_LIMIT = 50;
+const AUDIT_DEFAULT_LIMIT = 50;
 
-export function toAuditRow(s: ShipmentRecord): ShipmentAuditRow {
+function toAuditRow(s: ShipmentRecord): ShipmentAuditRow {
   return { shipmentId: s.id, carrier: s.carrier, trackingNumber: s.trackingNumber, invoiceNumber: s.invoiceNumber, shipDate: s.shipDate, service: s.service, outcome: s.outcome, billedAmount: s.netCharge, expectedAmount: s.expectedAmount, currency: s.currency, findingCount: s.findingCount };
 }
 
-export function toShipmentDetail(s: ShipmentRecord): ShipmentDetail {
+function toShipmentDetail(s: ShipmentRecord): ShipmentDetail {
   return {
     ...toAuditRow(s),
     ...(s.accountNumber ? { accountNumber: s.accountNumber } : {}),

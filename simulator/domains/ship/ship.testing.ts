@@ -1,6 +1,6 @@
 // Helpers for the ship domain's tests over HTTP: the sample invoice and agreement files of
 // fixtures/freight/ built in memory (dates inside the dispute windows), uploads run to their end.
-import { AGREEMENT_HEADER, SHIPMENT_HEADER, sampleAgreementRows, sampleShipmentRows, toCsv, type SampleRow } from '../../../fixtures/freight/sample-shipments.js';
+import { AGREEMENT_HEADER, SHIPMENT_HEADER, sampleAgreementRows, sampleShipmentRows, toCsv, type SampleRow } from '#fixtures/freight/sample-shipments.js';
 import type { TestSandbox } from '../../testing/contract-client.js';
 import { finishJob, form } from '../sima/upload.testing.js';
 

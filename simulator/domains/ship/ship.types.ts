@@ -2,11 +2,11 @@
 // the carrier agreements they are audited against, the findings the audit raises, claim submissions and
 // the inputs of the three upload jobs.
 import type { Schema, V1_2_0 } from '../../../contracts/generated/index.js';
-import type { Carrier } from '../../../fixtures/freight/freight-rules.js';
+import type { Carrier } from '#fixtures/freight/freight-rules.js';
 import type { StoredUpload } from '../../kernel/uploads/uploaded-file.js';
 import type { DomainModule } from '../domain.js';
 
-export type { Carrier } from '../../../fixtures/freight/freight-rules.js';
+export type { Carrier } from '#fixtures/freight/freight-rules.js';
 
 export type FindingWorkflowStatus = Schema<'FindingWorkflowStatus'>;
 export type FindingType = Schema<'FindingType'>;

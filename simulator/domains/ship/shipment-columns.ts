@@ -3,7 +3,7 @@
 // (`Express or Ground Tracking ID` -> `expressOrGroundTrackingId`), so the FedEx FBO "All Columns" names,
 // the UPS billing-data names and plain names all work. A row that cannot be audited is skipped with a
 // reason (the job's skippedRows): no tracking or invoice number, no carrier, a date or amount that is not one.
-import { CARRIER_ALIASES, CHARGE_CODES, SHIP_ADAPTERS, type Carrier } from '../../../fixtures/freight/freight-rules.js';
+import { CARRIER_ALIASES, CHARGE_CODES, SHIP_ADAPTERS, type Carrier } from '#fixtures/freight/freight-rules.js';
 import type { ShipmentCharge, ShipmentLine } from './ship.types.js';
 import { round2 } from '../../kernel/numbers.js';
 
@@ -89,7 +89,7 @@ export function parseDate(value: string): string | null | undefined {
 const valid = (date: string) => (Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ? undefined : date);
 
 /** A date-time as ISO UTC (a zone-less value is read as UTC, a bare date as its start); undefined when not one. */
-export function parseDateTime(value: string): string | null | undefined {
+function parseDateTime(value: string): string | null | undefined {
   const v = value.trim();
   if (!v) return null;
   if (/^\d{8}$/.test(v) || /^\d{4}-\d{2}-\d{2}$/.test(v)) {

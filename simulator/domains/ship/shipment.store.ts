@@ -55,7 +55,7 @@ function compact(record: ShipmentRecord): ShipmentRecord {
 }
 
 /** A stored shipment with every field of ShipmentRecord (nulls and the transportation line restored). */
-export function expandShipment(stored: ShipmentRecord): ShipmentRecord {
+function expandShipment(stored: ShipmentRecord): ShipmentRecord {
   const s = stored as Partial<ShipmentRecord> & ShipmentRecord;
   const transportation = s.transportationCharge ?? null;
   const charges = s.charges ?? [];

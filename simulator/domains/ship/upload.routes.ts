@@ -10,7 +10,7 @@ import type { KernelDeps } from '../../kernel/deps.js';
 import { ApiError } from '../../kernel/errors.js';
 import type { HandlerRequest, HandlerTable, Principal } from '../../kernel/http/types.js';
 import { acceptUploadedFile, removeUpload, storeUpload, type StoredUpload } from '../../kernel/uploads/uploaded-file.js';
-import { SHIP_ADAPTERS } from '../../../fixtures/freight/freight-rules.js';
+import { SHIP_ADAPTERS } from '#fixtures/freight/freight-rules.js';
 import { assertAdapterAllowed } from '../auth/index.js';
 import type { JobsDomain, JobType } from '../jobs/index.js';
 import type { WebhooksDomain } from '../webhooks/index.js';

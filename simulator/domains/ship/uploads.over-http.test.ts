@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../../testing/contract-client.js';
 import { SLOW_JOBS } from '../jobs/jobs.testing.js';
 import { csv, xlsx } from '../sima/upload.testing.js';
-import { SHIPMENT_HEADER } from '../../../fixtures/freight/sample-shipments.js';
+import { SHIPMENT_HEADER } from '#fixtures/freight/sample-shipments.js';
 import { agreementCsv, auditSamples, finishJob, form, sampleRows, shipmentCsv, uploadAndFinish } from './ship.testing.js';
 
 let sandbox: TestSandbox | undefined;

@@ -15,7 +15,7 @@ import type { SignupDomain } from './signup.types.js';
 
 export type * from './signup.types.js';
 
-export function createSignup(deps: KernelDeps, peers: { tenants: TenantStore; auth: AuthDomain }): SignupDomain {
+function createSignup(deps: KernelDeps, peers: { tenants: TenantStore; auth: AuthDomain }): SignupDomain {
   const store = signupStore(deps);
   const sessions = signupSessions(deps, store, peers);
   return {

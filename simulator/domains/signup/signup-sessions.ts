@@ -16,7 +16,7 @@ import { ALL_SCOPES } from '../auth/index.js';
 import type { TenantStore } from '../tenants/index.js';
 import { canExpire, holdsSlug, signupSessionMachine, type ProvisionContext, type SignupAction } from './signup-session.machine.js';
 import { SIGNUP_HOOKS } from './signup.hooks.js';
-import { isReservedSlug, needsReview, REVIEW_REASON } from './signup.fixtures.js';
+import { isReservedSlug, needsReview, REVIEW_REASON } from './signup.slug-lists.js';
 import type { SignupStore } from './signup.store.js';
 import type { IntegrationKeyTemplate, LegalAcceptance, SignupModule, SignupSessionRecord } from './signup.types.js';
 
@@ -26,7 +26,7 @@ export const SESSION_TTL_MS = 7 * 24 * 3_600_000;
 /** Wrong codes or tokens before verification locks (sandbox-defined lock-out). */
 export const MAX_VERIFICATION_ATTEMPTS = 5;
 /** Resends per session (v1.2.0). */
-export const MAX_RESENDS = 5;
+const MAX_RESENDS = 5;
 /** Namespace of the tenant ids derived from a session id (one tenant per session, even under races). */
 const TENANT_NAMESPACE = '1b5e3f0a-7c2d-4e91-9a8b-5d6c7e8f9a0b';
 

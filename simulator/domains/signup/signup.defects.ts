@@ -17,7 +17,7 @@ export const SIGNUP_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'signup.disabled-no-retry-after', area: 'signup', description: '503 FEATURE_DISABLED answers lack the Retry-After header' },
 ];
 
-export const SIGNUP_OPERATIONS = ['createSignupSession', 'getSignupSession', 'verifySignupEmail', 'verifySignupMagicLink', 'resendSignupVerification', 'provisionSignupSession'] as const;
+const SIGNUP_OPERATIONS = ['createSignupSession', 'getSignupSession', 'verifySignupEmail', 'verifySignupMagicLink', 'resendSignupVerification', 'provisionSignupSession'] as const;
 
 export const SIGNUP_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
   {

@@ -17,7 +17,7 @@ interface SettingsRecord extends SignupSettings {
   rev?: number;
 }
 
-export const DEFAULT_SIGNUP_SETTINGS: SignupSettings = { enabled: true, retryAfterSeconds: 3600, provisioningSeconds: 0 };
+const DEFAULT_SIGNUP_SETTINGS: SignupSettings = { enabled: true, retryAfterSeconds: 3600, provisioningSeconds: 0 };
 const SETTINGS_ID = 'sandbox';
 
 export function signupStore(deps: KernelDeps) {

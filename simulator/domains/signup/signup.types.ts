@@ -9,9 +9,9 @@ type SignupSchemas = V1_2_0.components['schemas'];
 export type SignupModule = SignupSchemas['SignupModule'];
 export type LegalAcceptance = SignupSchemas['SignupLegalAcceptance'];
 export type IntegrationKeyTemplate = SignupSchemas['SignupIntegrationKeyTemplate'];
-export type SignupSessionBody = SignupSchemas['SignupSession'];
+type SignupSessionBody = SignupSchemas['SignupSession'];
 export type SignupSettings = Control.components['schemas']['SignupSettings'];
-export type SignupVerification = Control.components['schemas']['SignupVerification'];
+type SignupVerification = Control.components['schemas']['SignupVerification'];
 
 export interface SignupSessionRecord {
   id: string;

@@ -39,10 +39,10 @@ const BY_ALIAS = new Map<string, CatalogColumn>(
 /** The catalog column a normalized header key names, if any. */
 export const columnOf = (key: string): CatalogColumn | undefined => BY_ALIAS.get(key.toLowerCase());
 
-export type CatalogRowItem = Omit<CatalogItemRecord, 'id' | 'tenantId' | 'createdAt' | 'updatedAt' | 'source'>;
+type CatalogRowItem = Omit<CatalogItemRecord, 'id' | 'tenantId' | 'createdAt' | 'updatedAt' | 'source'>;
 
 /** Why a row was skipped (job `skippedRows.counts` keys, spec 2.2). */
-export type SkipReason =
+type SkipReason =
   | 'missing_sku'
   | 'sku_too_long'
   | 'invalid_hs_code'

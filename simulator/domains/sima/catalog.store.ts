@@ -1,6 +1,6 @@
 // The tenant catalog SIMA screens (`catalogItems`): the only file that touches it. Each tenant starts with
 // the sandbox's sample catalog, seeded the first time its catalog is needed.
-import { SAMPLE_CATALOG } from '../../../fixtures/catalog/sample-catalog.js';
+import { SAMPLE_CATALOG } from '#fixtures/catalog/sample-catalog.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { deleteMatching } from '../../kernel/store/delete-matching.js';
 

@@ -17,7 +17,7 @@ import { simaReview } from './sima-review.js';
 import { simaValidationProcessor } from './sima-validation.processor.js';
 import { SIMA_DEFECTS, SIMA_RESPONSE_DEFECTS } from './sima.defects.js';
 import { simaRoutes } from './sima.routes.js';
-import { SIMA_TEST_VALUES } from './sima.test-values.js';
+import { SIMA_TEST_VALUES } from './sima.trigger-values.js';
 import type { SimaBatchInput, SimaDomain } from './sima.types.js';
 import { uploadRoutes } from './upload.routes.js';
 

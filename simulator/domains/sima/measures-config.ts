@@ -2,7 +2,7 @@
 // Every tenant starts on the version of the measure table in fixtures; the control API can publish a new
 // one (sandbox-defined: the spec shows no operation), after which the tenant's current results screened
 // under an older version are stale until screened again. One record per tenant (`simaMeasuresConfig`).
-import { SIMA_MEASURES_VERSION } from '../../../fixtures/catalog/sima-measures.js';
+import { SIMA_MEASURES_VERSION } from '#fixtures/catalog/sima-measures.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { actionNotAllowed } from '../../kernel/errors.js';
 import { deleteIds } from '../../kernel/store/delete-matching.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_CATALOG } from '../../../fixtures/catalog/sample-catalog.js';
-import { SIMA_MEASURES } from '../../../fixtures/catalog/sima-measures.js';
+import { SAMPLE_CATALOG } from '#fixtures/catalog/sample-catalog.js';
+import { SIMA_MEASURES } from '#fixtures/catalog/sima-measures.js';
 import { completedHs, screenItem, significantDigits, type ScreenedItem } from './screening.js';
 
 const sample = (sku: string): ScreenedItem => {

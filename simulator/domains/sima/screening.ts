@@ -10,8 +10,8 @@
 // A tariff item's trailing ".00" national subdivisions do not narrow it: 7214.20 is within 7214.20.00.
 import { round2 } from '../../kernel/numbers.js';
 import type { Schema } from '../../../contracts/generated/index.js';
-import { HS_NOMENCLATURE_SOURCE, HS_SUBHEADINGS } from '../../../fixtures/catalog/hs-nomenclature.js';
-import { SIMA_MEASURES, type ScreeningAuthority, type SimaMeasure } from '../../../fixtures/catalog/sima-measures.js';
+import { HS_NOMENCLATURE_SOURCE, HS_SUBHEADINGS } from '#fixtures/catalog/hs-nomenclature.js';
+import { SIMA_MEASURES, type ScreeningAuthority, type SimaMeasure } from '#fixtures/catalog/sima-measures.js';
 
 /** spec 2.4 outcomes: the contract's SimaOutcome. */
 export type SimaOutcome = Schema<'SimaOutcome'>;

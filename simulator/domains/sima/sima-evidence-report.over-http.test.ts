@@ -3,7 +3,7 @@
 // report as JSON and as CSV (parsed back), under `filter` and `status`.
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SIMA_MEASURES_VERSION } from '../../../fixtures/catalog/sima-measures.js';
+import { SIMA_MEASURES_VERSION } from '#fixtures/catalog/sima-measures.js';
 import { startTestSandbox, type TestSandbox } from '../../testing/contract-client.js';
 import { SLOW_JOBS } from '../jobs/jobs.testing.js';
 import { SCREENING_CONFIDENCE } from './screening.js';

@@ -3,7 +3,7 @@
 // the sandbox's: what the screening read (screening.ts), the measure it weighed (fixtures/catalog), the
 // confidence each kind of answer carries, the exposure arithmetic, every screening of the SKU, and who did
 // what to it (the job that recorded each result, the review moves of sima-review.machine.ts).
-import { SIMA_MEASURES } from '../../../fixtures/catalog/sima-measures.js';
+import { SIMA_MEASURES } from '#fixtures/catalog/sima-measures.js';
 import type { CatalogItemRecord } from './catalog.store.js';
 import { SCREENING_CONFIDENCE } from './screening.js';
 import { exposureOf } from './sima-result.response.js';

@@ -14,7 +14,7 @@ import type { SimaReviewAction } from './sima-review.machine.js';
 export type SimaWorkflowStatus = Schema<'SimaWorkflowStatus'>;
 
 /** One move of the review workflow (sima-review.machine.ts), kept for the evidence's audit trail. */
-export interface SimaReviewEvent {
+interface SimaReviewEvent {
   at: string;
   action: SimaReviewAction;
   from: SimaWorkflowStatus;

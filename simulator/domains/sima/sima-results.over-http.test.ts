@@ -3,7 +3,7 @@
 // sums over the list, and the exposure arithmetic of screening.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contracts/lib/bundle.js';
-import { SAMPLE_CATALOG } from '../../../fixtures/catalog/sample-catalog.js';
+import { SAMPLE_CATALOG } from '#fixtures/catalog/sample-catalog.js';
 import { startTestSandbox, type TestSandbox } from '../../testing/contract-client.js';
 import { SLOW_JOBS } from '../jobs/jobs.testing.js';
 import { simaResultStore } from './sima-result.store.js';

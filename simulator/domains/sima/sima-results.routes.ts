@@ -17,7 +17,7 @@ import type { SimaResultFilter, SimaResultRecord, SimaResultStore } from './sima
 import { SIMA_HOOKS } from './sima.hooks.js';
 
 /** spec 4.2, 8.6: SIMA results `limit` defaults to 50, `offset` to 0. */
-export const SIMA_RESULTS_DEFAULT_LIMIT = 50;
+const SIMA_RESULTS_DEFAULT_LIMIT = 50;
 
 
 /** spec 4.2: the filters shared by results and summary (hs_in_scope and is_stale on results only). */

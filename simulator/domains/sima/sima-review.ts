@@ -34,5 +34,3 @@ export function simaReview(deps: Pick<KernelDeps, 'clocks' | 'defects'>, results
     return toSimaResultItem(record);
   };
 }
-
-export type SimaReview = ReturnType<typeof simaReview>;

@@ -3,7 +3,7 @@
 // tenant's current results become stale, is_stale filters them, a new screening refreshes them, and
 // skip_exact_duplicates no longer skips a SKU whose version changed. Every response contract-checked.
 import { afterEach, describe, expect, it } from 'vitest';
-import { SIMA_MEASURES_VERSION } from '../../../fixtures/catalog/sima-measures.js';
+import { SIMA_MEASURES_VERSION } from '#fixtures/catalog/sima-measures.js';
 import { startTestSandbox, type TestSandbox } from '../../testing/contract-client.js';
 import { SLOW_JOBS } from '../jobs/jobs.testing.js';
 import { nextVersion } from './measures-config.js';

@@ -1,7 +1,7 @@
 // POST /api/upload over HTTP (spec 4.3, 2.2, 2.3, 8.5): the file's rows go into the catalog and exactly its
 // SKUs are screened by the `sima_validation` job. Every response is checked against the contract.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SAMPLE_CATALOG } from '../../../fixtures/catalog/sample-catalog.js';
+import { SAMPLE_CATALOG } from '#fixtures/catalog/sample-catalog.js';
 import { startTestSandbox, type TestSandbox } from '../../testing/contract-client.js';
 import { SLOW_JOBS } from '../jobs/jobs.testing.js';
 import { screenItem } from './screening.js';

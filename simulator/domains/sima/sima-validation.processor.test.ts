@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../../contracts/lib/bundle.js';
 import { createContractSchemas } from '../../../contracts/lib/schemas.js';
-import { SAMPLE_CATALOG } from '../../../fixtures/catalog/sample-catalog.js';
-import { SIMA_MEASURES_VERSION } from '../../../fixtures/catalog/sima-measures.js';
+import { SAMPLE_CATALOG } from '#fixtures/catalog/sample-catalog.js';
+import { SIMA_MEASURES_VERSION } from '#fixtures/catalog/sima-measures.js';
 import { toSimaResultItem } from './sima-result.store.js';
 import { simaSetup } from './sima.testing.js';
 

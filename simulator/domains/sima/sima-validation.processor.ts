@@ -4,7 +4,7 @@
 // 4.3) the input carries a file: its rows are written into the catalog first (catalog-import.ts), then
 // exactly its SKUs are screened, and the row counts come from the file.
 import { createHash } from 'node:crypto';
-import type { ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
+import type { ScreeningAuthority } from '#fixtures/catalog/sima-measures.js';
 import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { round2 } from '../../kernel/numbers.js';
@@ -14,7 +14,7 @@ import { importCatalogFile } from './catalog-import.js';
 import type { SimaUploadInput } from './sima.types.js';
 import type { CatalogItemRecord, CatalogStore } from './catalog.store.js';
 import { screenItem } from './screening.js';
-import { FAILING_SKU_PREFIX } from './sima.test-values.js';
+import { FAILING_SKU_PREFIX } from './sima.trigger-values.js';
 import type { MeasuresConfig } from './measures-config.js';
 import { newCuid, type SimaResultRecord, type SimaResultStore } from './sima-result.store.js';
 import { SIMA_HOOKS } from './sima.hooks.js';

@@ -2,7 +2,7 @@
 // the route only normalizes what the contract cannot express (screeningAuthority), enqueues a
 // `sima_validation` job (family sima, spec 8.2 caps), attaches the webhook configuration (spec 6) and answers
 // the 202 receipt (spec 2.3). The idempotency middleware replays this receipt with `replayed: true`.
-import type { ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
+import type { ScreeningAuthority } from '#fixtures/catalog/sima-measures.js';
 import { NO_DEFECTS, type Defects } from '../../kernel/defects.js';
 import { invalidRequest } from '../../kernel/errors.js';
 import type { HandlerTable } from '../../kernel/http/types.js';

@@ -12,7 +12,7 @@ import { simaResultStore } from './sima-result.store.js';
 import { allowTargets } from '../webhooks/allow-targets.js';
 
 /** Accepts `webhookUrl` (https only) and records what was attached. */
-export function recordingWebhooks() {
+function recordingWebhooks() {
   const attached: Array<{ jobId: string; tenantId: string; config: WebhookConfig }> = [];
   const webhooks = {
     name: 'webhooks',

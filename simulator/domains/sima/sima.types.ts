@@ -1,6 +1,6 @@
 // The SIMA domain's types (spec 2.4, 4.2, 4.3).
 import type { Schema } from '../../../contracts/generated/index.js';
-import type { ScreeningAuthority } from '../../../fixtures/catalog/sima-measures.js';
+import type { ScreeningAuthority } from '#fixtures/catalog/sima-measures.js';
 import type { CatalogAdapter } from './catalog-columns.js';
 import type { StoredUpload } from '../../kernel/uploads/uploaded-file.js';
 import type { DomainModule } from '../domain.js';
@@ -10,10 +10,8 @@ import type { PublishedMeasuresConfig } from './measures-config.js';
 import type { SimaResultItem } from './sima-result.store.js';
 import type { SimaReviewAction } from './sima-review.machine.js';
 
-export type { SimaResultItem, SimaWorkflowStatus } from './sima-result.store.js';
-export type { SimaOutcome, ScreenedItem, Screening } from './screening.js';
-export type { CatalogRow, CatalogApplyResult } from './catalog-apply.js';
-export type { SimaReviewAction } from './sima-review.machine.js';
+export type { SimaResultItem } from './sima-result.store.js';
+export type { ScreenedItem } from './screening.js';
 
 /** What the SIMA domain offers the composition root: its handlers, and the dashboard actions the control API calls (review, spec 3.5; measures config, spec 2.4). */
 export interface SimaDomain extends DomainModule {
@@ -27,7 +25,7 @@ export interface SimaDomain extends DomainModule {
   enqueueScreening(request: { tenantId: string; keyId: string | null; skus: readonly string[]; screeningAuthority: ScreeningAuthority; runPolicy?: RunPolicy }): Promise<JobRecord>;
 }
 
-export type RunPolicy = Schema<'RunPolicy'>;
+type RunPolicy = Schema<'RunPolicy'>;
 
 /** What the enqueue endpoint stores as the job's input. */
 export interface SimaBatchInput {

@@ -3,7 +3,7 @@
 import { defineDomain } from '../domain.js';
 import { tenantStore } from './tenant.store.js';
 
-export { tenantStore, defaultSettings, settingsOf, DEFAULT_QUEUE_CAPS, type TenantStore } from './tenant.store.js';
+export { tenantStore, settingsOf, type TenantStore } from './tenant.store.js';
 export type { Tenant, TenantSettings, QueueCaps } from './tenants.types.js';
 
 export const tenantsDomain = defineDomain({

@@ -7,7 +7,7 @@
 //   - no issue, SKUs to classify                                  -> READY
 // A file that cannot be read (no header, no SKU column, no rows, broken) fails the session: FAILED with the
 // reason on the session and as a blocking issue, and the job fails with the same message.
-import { COUNTRY_CODES } from '../../../fixtures/trade/countries.js';
+import { COUNTRY_CODES } from '#fixtures/trade/countries.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { internedRecords, internedValues } from '../../kernel/uploads/interned-values.js';
 import { labelsFound, readTableRows, skippedRowLog } from '../../kernel/uploads/table-processor.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTRY_CODES } from '../../../fixtures/trade/countries.js';
+import { COUNTRY_CODES } from '#fixtures/trade/countries.js';
 import { MAX_SKU_LENGTH } from '../sima/index.js';
 import { countryRule, dottedHs, duplicateRule, feedColumnOf, headerIssues, hsRule, productNameRule, rowFingerprint, skuRule, type FeedDefaults } from './feed-normalize.rules.js';
 

@@ -5,7 +5,7 @@
 import { MAX_SKU_LENGTH } from '../sima/index.js';
 
 /** The columns the normalizer reads (normalized header -> column); any other named column is an attribute. */
-export const FEED_COLUMN_ALIASES = {
+const FEED_COLUMN_ALIASES = {
   sku: ['sku', 'skuCode', 'itemSku'],
   productName: ['productName', 'name', 'product', 'title', 'productTitle'],
   providedHs: ['providedHs', 'hsCode', 'hs', 'htsCode', 'hts', 'tariffCode'],

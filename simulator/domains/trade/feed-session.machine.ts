@@ -45,4 +45,4 @@ export const feedSessionMachine = defineMachine<FeedSessionStatus, FeedSessionAc
 });
 
 /** spec 3.2: the states polling stops at. */
-export const POLL_TERMINAL: readonly FeedSessionStatus[] = ['READY', 'PREVIEW_BLOCKED', 'FAILED', 'APPLIED'];
+const POLL_TERMINAL: readonly FeedSessionStatus[] = ['READY', 'PREVIEW_BLOCKED', 'FAILED', 'APPLIED'];

@@ -40,5 +40,3 @@ export function feedSessionMover(deps: Pick<KernelDeps, 'clocks' | 'defects'>, s
     return record;
   };
 }
-
-export type FeedSessionMover = ReturnType<typeof feedSessionMover>;

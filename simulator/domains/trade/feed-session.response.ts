@@ -8,7 +8,7 @@ import type { FeedIssueItem, FeedIssueRecord, FeedSessionBody, FeedSessionRecord
  * spec 2.5 `applyable`: READY, or the direct-apply shortcut (spec 3.2: PREVIEW_BLOCKED with no issues);
  * never while an apply is in flight.
  */
-export function isApplyable(s: Pick<FeedSessionRecord, 'status' | 'issueCount' | 'blockingIssueCount' | 'applyInFlight'>): boolean {
+function isApplyable(s: Pick<FeedSessionRecord, 'status' | 'issueCount' | 'blockingIssueCount' | 'applyInFlight'>): boolean {
   if (s.applyInFlight) return false;
   return s.status === 'READY' || (s.status === 'PREVIEW_BLOCKED' && s.issueCount === 0 && s.blockingIssueCount === 0);
 }

@@ -3,7 +3,7 @@
 // against the ISO 3166-1 list (400 naming the field), the file at the door (415), then the session
 // (UPLOADED) and its normalization job, both created before answering 202 (spec 3.2). The idempotency
 // middleware (spec 8.5) replays the receipt for the same form and file with `replayed: true`.
-import { COUNTRY_CODES } from '../../../fixtures/trade/countries.js';
+import { COUNTRY_CODES } from '#fixtures/trade/countries.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { invalidRequest } from '../../kernel/errors.js';
 import type { HandlerTable } from '../../kernel/http/types.js';

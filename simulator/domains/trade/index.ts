@@ -20,12 +20,12 @@ import { feedSessionRoutes } from './feed-session.routes.js';
 import { feedSessionStore } from './feed-session.store.js';
 import { feedUploadRoutes, NORMALIZE_VARIANT } from './feed-upload.routes.js';
 import { TRADE_DEFECTS, TRADE_RESPONSE_DEFECTS } from './trade.defects.js';
-import { TRADE_TEST_VALUES } from './trade.test-values.js';
+import { TRADE_TEST_VALUES } from './trade.trigger-values.js';
 import type { ProductClassifier, TradeDomain } from './trade.types.js';
 
 export type * from './trade.types.js';
 
-export function createTrade(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; sima: SimaDomain; classify: ProductClassifier }): TradeDomain {
+function createTrade(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; sima: SimaDomain; classify: ProductClassifier }): TradeDomain {
   const sessions = feedSessionStore(deps);
   const rows = feedRowsStore(deps);
   const previews = feedPreviewStore(deps);

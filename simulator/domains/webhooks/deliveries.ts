@@ -14,7 +14,7 @@ import type { FinishedJob, WebhookEvent } from './webhooks.types.js';
 const DELIVERY_NAMESPACE = '6f1d2c3b-8e4a-4f5b-9c6d-7e8f9a0b1c2d';
 
 /** Chaos `reorder`: how long a delivery waits for the tenant's next one to overtake it (tenant virtual clock). */
-export const REORDER_HOLD_MS = 60_000;
+const REORDER_HOLD_MS = 60_000;
 
 export function deliveriesOnJobEnd(deps: KernelDeps, store: WebhookStore, dispatcher: Dispatcher) {
   /** Chaos `reorder`: the delivery of each tenant waiting for the next one to go first (in memory only). */

@@ -26,7 +26,7 @@ export interface DispatcherOptions {
 }
 
 /** spec 6: `v1=` + hex HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the secret. */
-export const signature = (secret: string, timestamp: number, body: string) =>
+const signature = (secret: string, timestamp: number, body: string) =>
   `v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 
 /** The `body-only` scheme (a defect's, or chaos `badSignature`): the body alone signed, without the timestamp. */

@@ -9,20 +9,13 @@ import { toDeliveryView } from './delivery.response.js';
 import { deliveriesOnJobEnd } from './deliveries.js';
 import { createDispatcher } from './dispatcher.js';
 import { secretBox } from './secret-box.js';
-import { systemResolve, type Resolve } from './transport.js';
+import { systemResolve } from './transport.js';
 import { parseWebhookConfig } from './webhook-config.js';
 import { webhookStore } from './webhook.store.js';
 import { WEBHOOKS_DEFECTS } from './webhooks.defects.js';
-import type { WebhooksDomain } from './webhooks.types.js';
+import type { WebhooksDomain, WebhooksOptions } from './webhooks.types.js';
 
-export type { DeliveryAttempt, DeliveryStatus, DeliveryView, FinishedJob, WebhookConfig, WebhookEvent, WebhooksDomain } from './webhooks.types.js';
-
-export interface WebhooksOptions {
-  /** DNS resolution of delivery hosts (default: node:dns lookup, every address). */
-  resolve?: Resolve;
-  /** Real-time limit of one attempt (default spec 6 rule 2: 10 s). */
-  timeoutMs?: number;
-}
+export type { WebhookConfig, WebhooksDomain, WebhooksOptions } from './webhooks.types.js';
 
 export function createWebhooks(deps: KernelDeps, options: WebhooksOptions = {}): WebhooksDomain {
   const store = webhookStore(deps);

@@ -18,7 +18,7 @@ export interface WebhookChaos {
   oldTimestamp: boolean;
 }
 
-export const NO_CHAOS: Readonly<WebhookChaos> = Object.freeze({ duplicate: false, reorder: false, delaySeconds: 0, badSignature: false, oldTimestamp: false });
+const NO_CHAOS: Readonly<WebhookChaos> = Object.freeze({ duplicate: false, reorder: false, delaySeconds: 0, badSignature: false, oldTimestamp: false });
 
 /** How old an `oldTimestamp` delivery's timestamp is: well past any replay window a receiver keeps (10 min). */
 export const OLD_TIMESTAMP_SECONDS = 600;

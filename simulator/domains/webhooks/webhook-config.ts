@@ -5,7 +5,7 @@ import { blockedHost, isAllowedTarget } from './ssrf.js';
 import { WEBHOOK_EVENTS, type WebhookConfig, type WebhookEvent } from './webhooks.types.js';
 
 /** spec 6 / 8.8: the secret is at most 512 characters. */
-export const MAX_SECRET_LENGTH = 512;
+const MAX_SECRET_LENGTH = 512;
 
 interface FieldNames {
   url: string;

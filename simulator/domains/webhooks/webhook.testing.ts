@@ -8,7 +8,7 @@ import type { KernelDeps } from '../../kernel/deps.js';
 import { createTestDeps } from '../../testing/kernel.js';
 import type { SimulatorConfig } from '../../config.js';
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   url: string;
   headers: http.IncomingHttpHeaders;

@@ -1,6 +1,7 @@
 // The webhooks domain's types: what it offers (re-exported by index.ts).
 import type { DomainModule } from '../domain.js';
 import type { AllowTargets } from './allow-targets.js';
+import type { Resolve } from './transport.js';
 
 export type WebhookEvent = 'job.completed' | 'job.failed';
 
@@ -65,4 +66,12 @@ export interface WebhooksDomain extends DomainModule {
   deliveries(filter?: { tenantId?: string; jobId?: string }): Promise<DeliveryView[]>;
   /** The webhook allow list (local testing only), replaceable at run time through the control API. */
   allowTargets: AllowTargets;
+}
+
+/** How createWebhooks reaches the network (tests hand their own resolver and a short timeout). */
+export interface WebhooksOptions {
+  /** DNS resolution of delivery hosts (default: node:dns lookup, every address). */
+  resolve?: Resolve;
+  /** Real-time limit of one attempt (default spec 6 rule 2: 10 s). */
+  timeoutMs?: number;
 }

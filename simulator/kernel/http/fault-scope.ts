@@ -14,7 +14,7 @@ import { inRequestScope, scopingWanted, type Defects } from '../defects.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export const FAULT_HEADER = 'x-sim-fault';
+const FAULT_HEADER = 'x-sim-fault';
 
 /** Whether this sandbox honours X-Sim-Fault now: the control setting when given, else SIM_ALLOW_FAULT_HEADER. */
 export const faultHeaderAllowed = (defects: Defects, config: Pick<KernelConfig, 'allowFaultHeader'>): boolean =>

@@ -13,7 +13,7 @@ import type { Store } from '../store/collection.js';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './json-depth.js';
 import type { HandlerResponse } from './types.js';
 
-export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 interface IdempotencyRecord {
   id: string;
@@ -74,7 +74,7 @@ export function normalizedPayload(payload: IdempotentPayload): IdempotentPayload
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** defect injection: how long idempotency.concurrent-duplicates holds a first request between its check and its record. */
-export const DEFECT_RACE_WINDOW_MS = 250;
+const DEFECT_RACE_WINDOW_MS = 250;
 
 /** Keys expire on the tenant's clock (spec 8.5: "keys expire server-side"). */
 export function createIdempotency(store: Store, clocks: TenantClocks, ttlMs = DEFAULT_IDEMPOTENCY_TTL_MS, options: { defects?: Defects } = {}): Idempotency {

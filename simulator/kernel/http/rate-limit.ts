@@ -9,8 +9,8 @@ import { ApiError } from '../errors.js';
 import type { SharedServices } from '../store/collection.js';
 import type { Principal } from './types.js';
 
-export type RateBucket = 'read' | 'write' | 'upload';
-export interface BucketLimit {
+type RateBucket = 'read' | 'write' | 'upload';
+interface BucketLimit {
   limit: number;
   windowMs: number;
 }
@@ -31,7 +31,7 @@ export interface RateLimiter {
   reset(tenantId?: string): Promise<void>;
 }
 
-export function bucketOf(operation: ContractOperation): RateBucket {
+function bucketOf(operation: ContractOperation): RateBucket {
   if (['get', 'head', 'options'].includes(operation.method)) return 'read';
   const body = operation.operation.requestBody;
   const content = isObject(body) && isObject(body.content) ? body.content : {};

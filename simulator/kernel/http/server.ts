@@ -30,13 +30,13 @@ function refusalOf(code: string | undefined): { reason: string; message: string 
 }
 
 /** The envelope of a refusal (spec 7: 400 INVALID_REQUEST naming the reason). */
-export function refusalBody(code: string | undefined): string {
+function refusalBody(code: string | undefined): string {
   const { reason, message } = refusalOf(code);
   return JSON.stringify(new ApiError('INVALID_REQUEST', message, { reason }).toEnvelope());
 }
 
 /** The raw HTTP/1.1 response for a refusal: written on the socket, since no ServerResponse exists (or it cannot be used). */
-export function refusalResponse(code: string | undefined, requestId: string): string {
+function refusalResponse(code: string | undefined, requestId: string): string {
   const body = refusalBody(code);
   return [
     'HTTP/1.1 400 Bad Request',

@@ -29,7 +29,7 @@ export const PUBLIC_OPERATIONS = [
   'resendSignupVerification',
   'provisionSignupSession',
 ] as const satisfies readonly OperationId[];
-export type PublicOperationId = (typeof PUBLIC_OPERATIONS)[number];
+type PublicOperationId = (typeof PUBLIC_OPERATIONS)[number];
 
 export interface UploadedFile {
   field: string;

@@ -10,7 +10,7 @@ import { ApiError, invalidRequest } from '../errors.js';
 import { failFastSchemasOf, LARGE_BODY_VALUES } from './fail-fast-schemas.js';
 import { bodyShape, MAX_BODY_DEPTH } from './json-depth.js';
 
-export interface RawRequest {
+interface RawRequest {
   params: Record<string, string>;
   query: Record<string, string | string[] | undefined>;
   headers: Record<string, string | string[] | undefined>;
@@ -23,7 +23,7 @@ export interface RawRequest {
   hasBody: boolean;
 }
 
-export interface ValidRequest {
+interface ValidRequest {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   headers: Record<string, string | undefined>;
@@ -161,7 +161,7 @@ function formToObject(doc: OpenApiDocument, schema: Json, fields: Record<string,
 }
 
 /** The schema of a property, looked up through $ref and allOf. */
-export function propertySchema(doc: OpenApiDocument, raw: Json, name: string, depth = 0): Json | undefined {
+function propertySchema(doc: OpenApiDocument, raw: Json, name: string, depth = 0): Json | undefined {
   const schema = resolve(doc, raw);
   if (!isObject(schema) || depth > 10) return undefined;
   if (isObject(schema.properties) && name in schema.properties) return schema.properties[name];

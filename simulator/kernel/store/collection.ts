@@ -15,7 +15,7 @@ export interface StoredRecord {
 /** What a field holds: the values a query compares and orders by (a column in a database). */
 export type FieldValue = string | number | boolean | null;
 
-export type SortDirection = 'asc' | 'desc';
+type SortDirection = 'asc' | 'desc';
 export type OrderBy<F extends string> = ReadonlyArray<readonly [F, SortDirection]>;
 
 export interface IndexDeclaration<F extends string> {

@@ -44,7 +44,7 @@ export function rotatedJournals(journal: string): Array<{ file: string; seq: num
 }
 
 /** Snapshot temp files left by any process (a crash while writing a snapshot, point 3). */
-export function snapshotTemps(snapshot: string): string[] {
+function snapshotTemps(snapshot: string): string[] {
   const dir = path.dirname(snapshot);
   const pattern = new RegExp(`^${escape(path.basename(snapshot))}\\.\\d+\\.tmp$`);
   return readdirSync(dir)
@@ -116,13 +116,6 @@ export function cutTornTail(journal: string, wholeBytes: number): boolean {
   truncateSync(journal, wholeBytes);
   fsyncFile(journal);
   return true;
-}
-
-/** Deletes a store's snapshot, journals and temp files (tests, `--reset`). */
-export function removeStoreFiles(snapshot: string): void {
-  if (!existsSync(path.dirname(snapshot))) return;
-  const journal = journalOf(snapshot);
-  for (const file of [...rotatedJournals(journal).map((r) => r.file), ...snapshotTemps(snapshot), journal, snapshot]) rmSync(file, { force: true });
 }
 
 /** fsync of a file (opened for writing) or of a directory (opened read-only, the only way Linux allows). */

@@ -46,7 +46,7 @@ const MODIFY_ATTEMPTS = 100;
 /** Records read and written at a time when a new column is filled. */
 const BACKFILL_BATCH = 1000;
 
-export const tableOf = (collection: string) => `c_${columnOf(collection).replace(/[^a-z0-9_]/g, '_')}`;
+const tableOf = (collection: string) => `c_${columnOf(collection).replace(/[^a-z0-9_]/g, '_')}`;
 
 export interface CollectionContext {
   sql: Sql;

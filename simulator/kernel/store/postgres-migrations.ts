@@ -15,7 +15,7 @@ export interface Migration {
 }
 
 /** Append only: a released migration is never edited, a change is a new version. */
-export const MIGRATIONS: Migration[] = [
+const MIGRATIONS: Migration[] = [
   {
     version: 1,
     name: 'leases and rate windows',

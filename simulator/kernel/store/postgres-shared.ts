@@ -33,7 +33,7 @@ const holderGone = (l: string) =>
  * number of leases held, and an instance that stops beating (killed, frozen) loses its leases to whoever
  * takes them. `expires_at` is also the order takeExpired hands them out in.
  */
-export function postgresLeases(sql: Sql, owner: string, kind: string, ttlMs: number): Leases {
+function postgresLeases(sql: Sql, owner: string, kind: string, ttlMs: number): Leases {
   return {
     async acquire(id) {
       // Free, its holder gone, or already ours: the conflict branch writes only then, and RETURNING says so.

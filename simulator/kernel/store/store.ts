@@ -22,11 +22,10 @@ import { cutTornTail, fsyncDir, journalOf, readJournal, recoverJournals, rotated
 import { MemoryIndexes } from './memory-index.js';
 import { imageOf, SnapshotFile, type SnapshotData } from './snapshot-file.js';
 
-export type { Collection, CollectionSchema, Page, Query, Store, StoredRecord, Where } from './collection.js';
-export { removeStoreFiles } from './journal-files.js';
+export type { Store } from './collection.js';
 
 /** Default journal size that triggers a compaction (SIM_COMPACT_AFTER_BYTES overrides it). */
-export const DEFAULT_COMPACT_AFTER_BYTES = 64 * 1024 * 1024;
+const DEFAULT_COMPACT_AFTER_BYTES = 64 * 1024 * 1024;
 
 /** Mutations per journal line: a line is one JSON document, so its size stays bounded. */
 const LINE_MUTATIONS = 1000;

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_CATALOG } from '../../../fixtures/catalog/sample-catalog.js';
+import { SAMPLE_CATALOG } from '#fixtures/catalog/sample-catalog.js';
 import { xlsx } from '../../testing/files.js';
 import { cellText, normalizeHeader, readTable, type TableEvent, type TableFormat } from './table-file.js';
 import { SAMPLE_CSV, SAMPLE_FILE_SKUS, SAMPLE_XLSX } from '../../domains/sima/upload.testing.js';

@@ -19,7 +19,7 @@ export interface SheetRow {
 }
 
 /** The sheet read when a workbook has one of this name (any case). */
-export const CATALOG_SHEET = 'catalog';
+const CATALOG_SHEET = 'catalog';
 
 type ZipParser = Readable & { _readableState: { ended: boolean; endEmitted: boolean } };
 

@@ -2,7 +2,7 @@
 // disputed again by a later one (a duplicate row disputes everything, so nothing else is raised on it).
 // Also what a shipment's audit outcome is (spec 4.5 outcome AT_RISK / CLEAR / NEEDS_REVIEW) and each
 // finding's dispute deadline (freight-rules.ts DISPUTE_WINDOWS).
-import { DISPUTE_WINDOWS } from '../../../../fixtures/freight/freight-rules.js';
+import { DISPUTE_WINDOWS } from '#fixtures/freight/freight-rules.js';
 import type { FindingDraft, ShipmentAuditOutcome, ShipmentLine } from '../ship.types.js';
 import type { AuditContext, AuditRule } from './rule.js';
 import { round2 } from './rule.js';

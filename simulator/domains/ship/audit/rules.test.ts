@@ -1,7 +1,7 @@
 // Each audit rule with a row that triggers it and one that does not (fixtures/freight/sample-shipments.ts),
 // the engine's charge claiming, outcomes and dispute deadlines.
 import { describe, expect, it } from 'vitest';
-import { SHIPMENT_HEADER, sampleAgreementRows, sampleShipmentRows, type SampleCase } from '../../../../fixtures/freight/sample-shipments.js';
+import { SHIPMENT_HEADER, sampleAgreementRows, sampleShipmentRows, type SampleCase } from '#fixtures/freight/sample-shipments.js';
 import { normalizeHeader } from '../../../kernel/uploads/table-file.js';
 import { mapShipmentHeader, toShipmentLine } from '../shipment-columns.js';
 import type { AgreementRecord, ShipmentLine } from '../ship.types.js';

@@ -2,7 +2,7 @@
 // charge the agreement waives, does not list at all, or caps below what was billed (reason 23 Special
 // Charge Not Authorized). One finding per charge. Needs an agreement with the carrier; charges another rule
 // already disputes (residential, address correction) are left to it by the engine.
-import { CHARGE_CODES, REASON_CODES } from '../../../../../fixtures/freight/freight-rules.js';
+import { CHARGE_CODES, REASON_CODES } from '#fixtures/freight/freight-rules.js';
 import type { FindingDraft } from '../../ship.types.js';
 import { baseEvidence, money, round2, type AuditRule } from '../rule.js';
 

@@ -1,7 +1,7 @@
 // Address-correction fee disputed (reference 1, "Address correction"): the fee is billed although the
 // original recipient address was the address delivered to (FedEx `Original Recipient Address*` equal to
 // `Recipient Address*`): nothing was corrected. Reason 40 Address Incorrect; the fee is recoverable.
-import { REASON_CODES } from '../../../../../fixtures/freight/freight-rules.js';
+import { REASON_CODES } from '#fixtures/freight/freight-rules.js';
 import { baseEvidence, chargesWith, money, round2, squash, type AuditRule } from '../rule.js';
 
 export const addressCorrection: AuditRule = {

@@ -3,7 +3,7 @@
 // agreement's DIM divisor (the list divisor when the agreement names none). What can be recovered is the
 // rate difference: the contract rate at the right weight when the agreement rates it, else the billed
 // transportation charge prorated by weight. The carrier wants the measurements: actionability needs_evidence.
-import { LIST_DIM_DIVISOR, REASON_CODES } from '../../../../../fixtures/freight/freight-rules.js';
+import { LIST_DIM_DIVISOR, REASON_CODES } from '#fixtures/freight/freight-rules.js';
 import { baseEvidence, contractRate, money, round2, transportationOf, type AuditRule } from '../rule.js';
 
 export const dimOverbilling: AuditRule = {

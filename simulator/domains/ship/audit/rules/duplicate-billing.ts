@@ -1,7 +1,7 @@
 // Duplicate billing (reference 1: "same tracking number on two invoices"): a package billed again, on
 // another invoice or twice on one, is disputed in full (reason 19 Duplicate Billing). The first billing is
 // the genuine one; every later row of the tracking number is the duplicate.
-import { REASON_CODES } from '../../../../../fixtures/freight/freight-rules.js';
+import { REASON_CODES } from '#fixtures/freight/freight-rules.js';
 import { baseEvidence, money, type AuditRule } from '../rule.js';
 
 export const duplicateBilling: AuditRule = {

@@ -3,7 +3,7 @@
 // SERVICE_GUARANTEES) and is not waived by the agreement. Express services are late 60 seconds after the
 // commit, ground services only on a later day. The refund is the transportation charge (UPS excludes fuel).
 // Reason 38 Service Incorrect is the sandbox's choice: X12 426 has no code for a missed guarantee.
-import { REASON_CODES, SERVICE_GUARANTEES, type ServiceGuarantee } from '../../../../../fixtures/freight/freight-rules.js';
+import { REASON_CODES, SERVICE_GUARANTEES, type ServiceGuarantee } from '#fixtures/freight/freight-rules.js';
 import type { ShipmentLine } from '../../ship.types.js';
 import { baseEvidence, money, round2, squash, transportationOf, type AuditRule } from '../rule.js';
 

@@ -2,7 +2,7 @@
 // the agreement's contract rate for the service, zone and rated weight band (reason 24 Incorrect Discount).
 // Needs an agreement that rates the service and zone; otherwise nothing is raised (the shipment is
 // NEEDS_REVIEW when no agreement exists at all).
-import { REASON_CODES } from '../../../../../fixtures/freight/freight-rules.js';
+import { REASON_CODES } from '#fixtures/freight/freight-rules.js';
 import { baseEvidence, contractRate, money, round2, transportationOf, type AuditRule } from '../rule.js';
 
 export const rateAboveContract: AuditRule = {

@@ -2,7 +2,7 @@
 // delivery charge on a consignee the invoice (or the tenant's order, orders upload) marks commercial.
 // FedEx Home Delivery is residential by definition, so it is never raised there. Reason 23 Special Charge
 // Not Authorized.
-import { REASON_CODES } from '../../../../../fixtures/freight/freight-rules.js';
+import { REASON_CODES } from '#fixtures/freight/freight-rules.js';
 import { baseEvidence, chargesWith, money, round2, squash, type AuditRule } from '../rule.js';
 
 export const residentialMisapplied: AuditRule = {

@@ -1,5 +1,6 @@
-// The sandbox's slug lists (fixtures/signup/slugs.json, sandbox-defined: spec 4.7 gives no slug rules).
-import SLUGS from '../../../fixtures/signup/slugs.json' with { type: 'json' };
+// The sandbox's slug lists (fixtures/signup/slugs.json, sandbox-defined: spec 4.7 gives no slug rules): the
+// reserved names create refuses and the names provision holds for review.
+import SLUGS from '#fixtures/signup/slugs.json' with { type: 'json' };
 
 const matches = (slug: string, names: readonly string[], prefixes: readonly string[]) => names.includes(slug) || prefixes.some((p) => slug.startsWith(p));
 
