@@ -133,6 +133,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'claims.bare-submission': ['journeys.c'],
   'claims.packet-other-tenant': ['journeys.c'],
   'ship.claim-moves-finding-status': ['journeys.c'],
+  'ship.eligibility-ignores-workflow': ['ship.claim-eligibility'],
   'ship.carrier-review-from-disputed': ['ship.finding-model'],
   'ship.findings-has-more-on-last-page': ['ship.findings-traversal'],
   'claims.has-more-on-last-page': ['ship.submissions-traversal'],

@@ -5,11 +5,25 @@ import { isBodyObject, rewriteSuccessBody, type DefectEntry, type ResponseDefect
 import { at } from '../../kernel/deviations.js';
 import { deviateMachine } from '../../kernel/machine.js';
 import { afterConfirmCredit, claimMachine } from './claim.machine.js';
+import { chargeBlocker, RESOLVED_STATES, type ExplainContext, type Explanation } from './finding.explain.js';
 import { findingMachine } from './finding.machine.js';
 import { SHIP_HOOKS } from './ship.hooks.js';
+import type { FindingRecord } from './ship.types.js';
 
 /** A day before `iso` (claims.acknowledged-at-backdated: before createdAt and submittedAt). */
 const dayBefore = (iso: string) => new Date(Date.parse(iso) - 86_400_000).toISOString();
+
+/**
+ * ship.eligibility-ignores-workflow: the explanation as it read before issue 26, claimEligibility from the
+ * charge alone (recoverable, carrier policy, dispute window), so OPEN, DISMISSED, CREDITED and REJECTED
+ * findings and findings an active submission holds read ELIGIBLE beside their claimBlockerReason, and
+ * actionability claimable with them.
+ */
+const chargeOnlyExplanation = (explained: Explanation, { finding, context }: { finding: FindingRecord; context: ExplainContext }): Explanation => {
+  const claimEligibility = chargeBlocker(finding, context)?.[0] ?? 'ELIGIBLE';
+  const actionability = RESOLVED_STATES.includes(finding.workflowStatus) ? 'no_action' : claimEligibility !== 'ELIGIBLE' ? 'informational' : finding.needsEvidence && ['OPEN', 'DISPUTED'].includes(finding.workflowStatus) ? 'needs_evidence' : 'claimable';
+  return { ...explained, claimEligibility, actionability };
+};
 
 export const SHIP_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'ship.reopen-from-open', area: 'ship', description: 'reopenFinding accepts an OPEN finding (200 instead of 409)', machine: [deviateMachine(findingMachine, { add: [{ from: ['OPEN'], action: 'reopen', to: 'OPEN' }] })] },
@@ -35,6 +49,7 @@ export const SHIP_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'ship.findings-has-more-on-last-page', area: 'ship', description: 'listFindings says hasMore true on every page, the last one included', hooks: [at(SHIP_HOOKS.findingsHasMore, () => true)] },
   { kind: 'defect', id: 'claims.has-more-on-last-page', area: 'ship', description: 'listClaimSubmissions says hasMore true on every page, the last one included', hooks: [at(SHIP_HOOKS.claimsHasMore, () => true)] },
   { kind: 'defect', id: 'claims.failed-submission-holds-findings', area: 'ship', description: 'createClaimSubmission counts a FAILED submission as active: its findings are 409 duplicateLinks instead of bundled again (spec 4.5 rule 3)', hooks: [at(SHIP_HOOKS.inactiveSubmissionStates, (states) => states.filter((s) => s !== 'FAILED'))] },
+  { kind: 'defect', id: 'ship.eligibility-ignores-workflow', area: 'ship', description: 'findings read claimEligibility ELIGIBLE (actionability claimable) in OPEN, DISMISSED, CREDITED and REJECTED and while an active submission holds them, though claim creation refuses them (spec 4.5 rule 1)', hooks: [at(SHIP_HOOKS.findingExplanation, chargeOnlyExplanation)] },
   { kind: 'defect', id: 'ship.claim-moves-finding-status', area: 'ship', description: 'submitClaimSubmission also moves the DISPUTED findings it bundles to SUBMITTED', hooks: [at(SHIP_HOOKS.findingsFollowClaimSubmit, () => true)] },
 ];
 
