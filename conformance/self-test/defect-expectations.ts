@@ -134,6 +134,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'claims.packet-other-tenant': ['journeys.c'],
   'ship.claim-moves-finding-status': ['journeys.c'],
   'ship.eligibility-ignores-workflow': ['ship.claim-eligibility'],
+  'ship.status-counts-as-raised': ['ship.findings-status-counts'],
   'ship.carrier-review-from-disputed': ['ship.finding-model'],
   'ship.findings-has-more-on-last-page': ['ship.findings-traversal'],
   'claims.has-more-on-last-page': ['ship.submissions-traversal'],
@@ -143,6 +144,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'claims.packet-url-dropped': ['ship.submission-model'],
   'claims.submitted-at-cleared': ['ship.submission-model'],
   'claims.acknowledged-at-backdated': ['ship.submission-model'],
+  'claims.credit-confirmed-at-on-submit': ['ship.submission-model'],
 };
 
 /**

@@ -19,6 +19,8 @@ export const SHIP_HOOKS = {
   carrierPolicyEnforced: hookPoint<boolean>('rule', 'ship.carrier-policy-enforced'),
   /** spec 2.6: the `workflowStatus` filter listFindings applies (undefined: none). */
   findingsStatusFilter: hookPoint<FindingWorkflowStatus | undefined>('store', 'ship.findings-status-filter'),
+  /** spec 4.5: the counts per workflow state of a findings page ("finding page with status counts"). */
+  findingsStatusCounts: hookPoint<Record<FindingWorkflowStatus, number>>('response', 'ship.findings-status-counts'),
   /** spec 8.6: the `hasMore` of a findings page. */
   findingsHasMore: hookPoint<boolean>('response', 'ship.findings-has-more'),
   /** spec 2.6, 4.5 rule 1: the explanation fields a finding is shown with (claimEligibility ELIGIBLE exactly when it can be bundled). */
