@@ -86,7 +86,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'trade.blocking-acknowledged': ['trade.acknowledgement'],
   'trade.applyable-with-blocking': ['trade.feed-issues'],
   'trade.issue-count-off': ['trade.feed-issues'],
-  'trade.applyable-after-apply': ['trade.feed-lifecycle-model', 'journeys.b'],
+  'trade.applyable-after-apply': ['journeys.b'],
   'trade.session-leaks': ['trade.session-isolated'],
   'trade.sku-hs-dropped': ['journeys.b'],
   'trade.apply-drops-last-row': ['journeys.b'],
