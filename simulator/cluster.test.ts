@@ -155,9 +155,10 @@ describe.skipIf(skipReason !== null)(`two instances over one database behind a l
     };
     await upload('/api/carrier/agreements/upload', toCsv(AGREEMENT_HEADER, sampleAgreementRows('FEDEX')), 'agreement.csv');
     await upload('/api/ship/upload', toCsv(SHIPMENT_HEADER, sampleShipmentRows(new Date(Date.parse((await clockOf(tenant.id, cluster.url)).now)), 'FEDEX').map((r) => r.cells)), 'invoice.csv');
-    const findings = (await call(cluster.url, 'GET', '/api/ship/findings?limit=500', { token: t })).body.findings as Array<{ id: string; carrier: string; claimEligibility: string }>;
-    const finding = findings.find((f) => f.carrier === 'FEDEX' && f.claimEligibility === 'ELIGIBLE');
-    expect(finding, JSON.stringify(findings.map((f) => [f.carrier, f.claimEligibility]))).toBeDefined();
+    const findings = (await call(cluster.url, 'GET', '/api/ship/findings?limit=500', { token: t })).body.findings as Array<{ id: string; carrier: string; actionability: string }>;
+    // An OPEN finding nothing else blocks: ELIGIBLE once disputed (spec 4.5 rule 1).
+    const finding = findings.find((f) => f.carrier === 'FEDEX' && f.actionability === 'disputable');
+    expect(finding, JSON.stringify(findings.map((f) => [f.carrier, f.actionability]))).toBeDefined();
     expect((await call(cluster.url, 'POST', `/api/ship/findings/${finding!.id}/dispute`, { token: t, json: {} })).status).toBe(200);
 
     const sub = (id: string) => `/api/ship/claims/submissions/${id}`;

@@ -28,6 +28,8 @@ describe('the ship checks against the simulator', () => {
     ['ship.claim-rules', 'claims.duplicate-link-allowed', 'claim-duplicate-links'],
     ['ship.findings-list-filters', 'ship.findings-filter-ignored', 'findings-filter'],
     ['ship.batch-credit-disabled', 'ship.batch-credit-allowed', 'batch-credit-disabled'],
+    ['ship.claim-eligibility', 'ship.eligibility-ignores-workflow', 'ineligible-state-reads-eligible'],
+    ['ship.findings-status-counts', 'ship.status-counts-as-raised', 'status-counts-match'],
   ])('%s fails with %s on rule %s', async (check, defect, rule) => {
     const report = await target.withDefects([defect], () => run([check]));
     expect(report.results[0].verdict).toBe('failed');

@@ -76,6 +76,8 @@ export const journeyB = defineCheck({
     const detail = await send(ctx, client, 'GET', path);
     const detailStatus = (detail.response.body as { status?: unknown } | null)?.status;
     steps.expect(detail.response.status === 200 && detailStatus === 'APPLIED', 'feed-applied-terminal', `the applied session reads ${detail.response.status} with status ${JSON.stringify(detailStatus)}, not APPLIED (spec 3.2: terminal)`, detail);
+    // What the detail derives from its state holds after apply too (an APPLIED session is not applyable).
+    if (detailStatus === 'APPLIED') for (const problem of judgeFeedSession(`session ${session.sessionId}`, 'APPLIED', detail.response.body as Record<string, unknown>)) steps.fail(problem.rule, problem.message, detail);
     const again = await send(ctx, client, 'POST', `${path}/apply`, { json: applyBody });
     steps.expect(again.response.status === 409 && codeOf(again) === 'ACTION_NOT_ALLOWED', 'feed-apply-once', `a second apply of the APPLIED session answered ${again.response.status}, not 409 ACTION_NOT_ALLOWED (spec 3.2, 7)`, again);
 

@@ -41,11 +41,12 @@ export const journeyC = defineCheck({
     steps.next('findings');
     const listed = await listFindings(client, admin);
     if (isProblem(listed)) return steps.fail(listed.rule, listed.message, listed.exchange);
-    const open = listed.findings.filter((f) => f.workflowStatus === 'OPEN' && f.claimEligibility === 'ELIGIBLE');
-    if (tenant.fresh) steps.expect(listed.findings.length > 0 && open.length === listed.findings.length, 'findings-start-open', `the audited invoice left ${listed.findings.length} finding(s), ${listed.findings.length - open.length} of them not OPEN and ELIGIBLE (spec 3.3: a finding starts OPEN)`, listed.exchange);
+    // spec 4.5 rule 1: an OPEN finding is not ELIGIBLE yet; disputing it is what makes it claimable.
+    const open = listed.findings.filter((f) => f.workflowStatus === 'OPEN');
+    if (tenant.fresh) steps.expect(listed.findings.length > 0 && open.length === listed.findings.length, 'findings-start-open', `the audited invoice left ${listed.findings.length} finding(s), ${listed.findings.length - open.length} of them not OPEN (spec 3.3: a finding starts OPEN)`, listed.exchange);
     const carrier = String(open[0]?.carrier ?? 'FEDEX');
     const picked = open.filter((f) => String(f.carrier ?? 'FEDEX') === carrier).slice(0, 2);
-    if (picked.length < 1) steps.skip('no OPEN, ELIGIBLE finding to dispute');
+    if (picked.length < 1) steps.skip('no OPEN finding to dispute');
 
     if (ctx.contract.operation('listShipmentAudits')) {
       steps.next('audit');
@@ -54,11 +55,13 @@ export const journeyC = defineCheck({
 
     steps.next('dispute');
     const states = new Map<string, string>();
+    const eligible: string[] = [];
     for (const f of picked) {
       const disputed = await findingAction(client, f.id, 'dispute', admin);
       const status = (disputed.response.body as Finding | null)?.workflowStatus;
       if (!steps.expect(disputed.response.status === 200 && status === 'DISPUTED', 'finding-dispute', `POST ${FINDINGS_PATH}/${f.id}/dispute on an OPEN finding answered ${disputed.response.status} ${JSON.stringify(status)}, not 200 DISPUTED (spec 3.3)`, disputed)) return;
       states.set(f.id, 'DISPUTED');
+      if ((disputed.response.body as Finding | null)?.claimEligibility === 'ELIGIBLE') eligible.push(f.id);
     }
     /** The claim's findings are where their own workflow left them (spec 3.4), read from the list. */
     const findingsUnmoved = async (event: string) => {
@@ -68,7 +71,10 @@ export const journeyC = defineCheck({
     };
 
     steps.next('claim submission');
-    const ids = [...states.keys()];
+    // spec 4.5 rule 1: only ELIGIBLE findings are bundled; a disputed finding may still be blocked (carrier policy).
+    const ids = [...eligible];
+    if (ids.length < 1) steps.skip('no disputed finding reads ELIGIBLE');
+    const bundled = picked.filter((f) => ids.includes(f.id));
     const created = await call(client, 'POST', SUBMISSIONS_PATH, { json: { carrier, findingIds: ids } }, admin);
     const draft = submissionOf(created);
     if (!steps.expect(created.response.status === 201 && draft?.status === 'DRAFT', 'submission-created', `POST ${SUBMISSIONS_PATH} with ${ids.length} DISPUTED, ELIGIBLE finding(s) answered ${created.response.status} ${JSON.stringify(draft?.status)}, not 201 { submission } in DRAFT (spec 3.4, 2.7)`, created)) return;
@@ -91,7 +97,7 @@ export const journeyC = defineCheck({
     const moves: Array<[string, unknown, string, string]> = [
       ['submit', { externalReference: `FICT-CONF-${RUN_NONCE}-SUB` }, 'SUBMITTED', 'submittedAt'],
       ['acknowledge', { externalReference: `FICT-CONF-${RUN_NONCE}-ACK` }, 'ACKNOWLEDGED', 'acknowledgedAt'],
-      ['confirm-credit', { confirmation: CONFIRMATION, amountsByFinding: Object.fromEntries(picked.map((f) => [f.id, typeof f.recoverableAmount === 'number' && f.recoverableAmount > 0 ? f.recoverableAmount : 1])) }, 'CREDIT_CONFIRMED', 'creditConfirmedAt'],
+      ['confirm-credit', { confirmation: CONFIRMATION, amountsByFinding: Object.fromEntries(bundled.map((f) => [f.id, typeof f.recoverableAmount === 'number' && f.recoverableAmount > 0 ? f.recoverableAmount : 1])) }, 'CREDIT_CONFIRMED', 'creditConfirmedAt'],
     ];
     for (const [action, body, status, stamp] of moves) {
       const res = await submissionAction(client, id, action, admin, body);
@@ -107,7 +113,7 @@ export const journeyC = defineCheck({
     steps.next('per-finding credit');
     // spec 4.5 rule 5: the per-finding credit is the billing record. Its source states are not shown: the
     // finding goes on along the spec's moves (SUBMITTED, CARRIER_REVIEW), and a credit refused with 409 is allowed.
-    const f = picked[0];
+    const f = bundled[0];
     for (const [action, state] of [['submit', 'SUBMITTED'], ['carrier-review', 'CARRIER_REVIEW']]) {
       const moved = await findingAction(client, f.id, action, admin);
       const status = (moved.response.body as Finding | null)?.workflowStatus;

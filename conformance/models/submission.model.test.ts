@@ -65,6 +65,17 @@ describe('judgeSubmissionRecord', () => {
     expect(judgeSubmissionRecord({}, record({ status: 'FAILED', failedAt: T1, updatedAt: T1 }))).toEqual([]);
   });
 
+  it('refuses a stamp set before the submission reached its state, once followed from creation', () => {
+    let known = learnRecord({}, record({}));
+    const ready = record({ status: 'READY', packetUrl: 'https://x.example/p.pdf', updatedAt: T1 });
+    expect(rules(judgeSubmissionRecord(known, { ...ready, creditConfirmedAt: T1 }))).toEqual(['stamp-before-transition']);
+    known = learnRecord(known, ready);
+    expect(rules(judgeSubmissionRecord(known, { ...ready, status: 'SUBMITTED', submittedAt: T1, failedAt: T1 }))).toEqual(['stamp-before-transition']);
+    // Once FAILED was seen, failedAt may stay as the submission goes on (a partial confirm-credit: ACKNOWLEDGED).
+    known = learnRecord(known, { ...ready, status: 'FAILED', failedAt: T1 });
+    expect(judgeSubmissionRecord(known, { ...ready, status: 'ACKNOWLEDGED', failedAt: T1, acknowledgedAt: T2, updatedAt: T2 })).toEqual([]);
+  });
+
   it('orders the stamps as the moves setting them', () => {
     expect(rules(judgeSubmissionRecord({}, record({ status: 'ACKNOWLEDGED', submittedAt: T1, acknowledgedAt: T0, updatedAt: T1 })))).toEqual(['stamps-ordered']);
     expect(rules(judgeSubmissionRecord({}, record({ createdAt: T1, updatedAt: T0 })))).toEqual(['stamps-ordered']);

@@ -53,6 +53,8 @@ export interface KnownRecord {
   packetUrl?: string;
   /** submittedAt as first set (the READY -> SUBMITTED row, which the table makes at most once). */
   submittedAt?: string;
+  /** Every status the submission was seen in. */
+  reached?: string[];
 }
 
 export interface SubmissionProblem {
@@ -64,7 +66,7 @@ const time = (value: unknown) => (typeof value === 'string' ? Date.parse(value) 
 
 /**
  * The problems of one observed submission record given what was known: packetUrl stays set once the
- * submission was READY (spec 2.7); submittedAt, set on READY -> SUBMITTED, which no path repeats, keeps its
+ * submission was READY (spec 2.7); no stamp is set before the submission reached its state (spec 2.7); submittedAt, set on READY -> SUBMITTED, which no path repeats, keeps its
  * value; and the stamps are ordered as the moves setting them are: createdAt <= updatedAt, every
  * submittedAt, acknowledgedAt and failedAt not before createdAt, acknowledgedAt not before submittedAt
  * (both set: the submission was submitted before any acknowledgement, as READY is never reached again).
@@ -78,6 +80,14 @@ export function judgeSubmissionRecord(known: KnownRecord, record: Record<string,
   }
   if (known.submittedAt !== undefined && time(record.submittedAt) !== time(known.submittedAt)) {
     problems.push({ rule: 'stamp-kept', message: `submittedAt changed from ${known.submittedAt} to ${JSON.stringify(record.submittedAt)} while the submission went to ${String(record.status)} (spec 2.7: set on READY -> SUBMITTED, a move no path repeats)` });
+  }
+  // spec 2.7: each stamp is "set on the matching transition": never before the submission reached its state.
+  // Judged when the submission was followed from its creation (its statuses known).
+  const reached = new Set([...(known.reached ?? []), String(record.status)]);
+  for (const [state, stamp] of known.reached ? Object.entries(STAMP) : []) {
+    if (!reached.has(state) && record[stamp] != null) {
+      problems.push({ rule: 'stamp-before-transition', message: `the submission is ${String(record.status)} and was never ${state}, yet ${stamp} is ${JSON.stringify(record[stamp])} (spec 2.7: set on the matching transition)` });
+    }
   }
   const created = time(record.createdAt);
   const order: Array<[string, number, string, number]> = [['updatedAt', time(record.updatedAt), 'createdAt', created]];
@@ -96,5 +106,6 @@ export function learnRecord(known: KnownRecord, record: Record<string, unknown>)
   return {
     packetUrl: typeof record.packetUrl === 'string' && (record.status === 'READY' || known.packetUrl !== undefined) ? record.packetUrl : known.packetUrl,
     submittedAt: known.submittedAt ?? (typeof record.submittedAt === 'string' ? record.submittedAt : undefined),
+    reached: [...new Set([...(known.reached ?? []), String(record.status)])],
   };
 }

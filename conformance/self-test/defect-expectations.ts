@@ -86,6 +86,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'trade.blocking-acknowledged': ['trade.acknowledgement'],
   'trade.applyable-with-blocking': ['trade.feed-issues'],
   'trade.issue-count-off': ['trade.feed-issues'],
+  'trade.applyable-after-apply': ['journeys.b'],
   'trade.session-leaks': ['trade.session-isolated'],
   'trade.sku-hs-dropped': ['journeys.b'],
   'trade.apply-drops-last-row': ['journeys.b'],
@@ -133,6 +134,8 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'claims.bare-submission': ['journeys.c'],
   'claims.packet-other-tenant': ['journeys.c'],
   'ship.claim-moves-finding-status': ['journeys.c'],
+  'ship.eligibility-ignores-workflow': ['ship.claim-eligibility'],
+  'ship.status-counts-as-raised': ['ship.findings-status-counts'],
   'ship.carrier-review-from-disputed': ['ship.finding-model'],
   'ship.findings-has-more-on-last-page': ['ship.findings-traversal'],
   'claims.has-more-on-last-page': ['ship.submissions-traversal'],
@@ -142,6 +145,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'claims.packet-url-dropped': ['ship.submission-model'],
   'claims.submitted-at-cleared': ['ship.submission-model'],
   'claims.acknowledged-at-backdated': ['ship.submission-model'],
+  'claims.credit-confirmed-at-on-submit': ['ship.submission-model'],
 };
 
 /**

@@ -558,7 +558,7 @@ export interface components {
             reason?: string;
         };
         /**
-         * @description Whether the finding's charge can be claimed from the carrier at all (spec 4.5 rule 1); bundling also needs an eligible workflow state (DISPUTED, SUBMITTED, CARRIER_REVIEW). `ELIGIBLE` is the spec's value; `INELIGIBLE` (nothing left to recover), `CARRIER_BLOCKED` (tenant carrier policy, spec 4.5 rule 4) and `OUTSIDE_DISPUTE_WINDOW` (the carrier's dispute deadline has passed) are the sandbox's other values.
+         * @description Whether the finding can be bundled into a claim submission now (spec 4.5 rule 1): `ELIGIBLE` exactly when claim creation would accept it, that is its workflow state is DISPUTED, SUBMITTED or CARRIER_REVIEW, its carrier is not blocked and no active submission holds it. `ELIGIBLE` is the spec's value; the others are the sandbox's: `INELIGIBLE` (nothing left to recover, a workflow state that cannot be bundled: OPEN, DISMISSED, CREDITED, REJECTED, or a link to an active submission; `claimBlockerReason` says which), `CARRIER_BLOCKED` (tenant carrier policy, spec 4.5 rule 4) and `OUTSIDE_DISPUTE_WINDOW` (the carrier's dispute deadline has passed).
          * @enum {string}
          */
         ClaimEligibility: "ELIGIBLE" | "INELIGIBLE" | "CARRIER_BLOCKED" | "OUTSIDE_DISPUTE_WINDOW";
@@ -652,14 +652,22 @@ export interface components {
         /**
          * @example {
          *       "id": "limits.missing-retry-after",
+         *       "kind": "defect",
          *       "area": "limits",
          *       "description": "429 answers lack the Retry-After header"
          *     }
          */
         DefectEntry: {
             id: string;
+            /**
+             * @description a defect breaks a sentence of the spec (the conformance suite must catch it); a variant is a choice the spec leaves open (the suite must accept it)
+             * @enum {string}
+             */
+            kind: "defect" | "variant";
             area: string;
             description: string;
+            /** @description a variant: the spec sentence that leaves the choice open */
+            spec?: string;
         };
         /**
          * @example {
@@ -975,10 +983,10 @@ export interface components {
             updatedAt: string;
         };
         /**
-         * @description What the caller can do with the finding. The field is the spec's; the values are sandbox-defined.
+         * @description What the caller can do with the finding next. The field is the spec's; the values are sandbox-defined: `claimable` (ELIGIBLE: bundle it into a claim submission), `disputable` (OPEN: dispute it first), `needs_evidence` (a measurement-based finding before submission: the carrier will want proof), `informational` (cannot be claimed: nothing to recover, carrier blocked, dispute window closed, or already held by an active submission), `no_action` (resolved: DISMISSED, CREDITED, REJECTED). `claimable` never shows on a finding that is not ELIGIBLE.
          * @enum {string}
          */
-        FindingActionability: "claimable" | "needs_evidence" | "informational" | "no_action";
+        FindingActionability: "claimable" | "disputable" | "needs_evidence" | "informational" | "no_action";
         /** @description The recorded per-finding credit (the billing record, spec 3.4), set when the finding is CREDITED. */
         FindingCredit: {
             amount: number;

@@ -60,10 +60,11 @@ await runExample('example:ship', async (ctx) => {
   const audit = await uploadAndWait(ctx, '/api/ship/upload', invoice);
   log(`  audited ${audit.reconciliation.rowsUploaded ?? 0} rows`);
 
-  step('List the OPEN findings and pick the claimable ones');
+  step('List the OPEN findings and pick the ones a dispute makes claimable');
   const page = ok(await api.GET('/api/ship/findings', { params: { query: { workflowStatus: 'OPEN', limit: 500 } } }), 'list findings');
   for (const f of page.findings) log(`  ${f.findingType} ${f.trackingNumber}: ${f.headline} [${f.claimEligibility}, ${f.actionability}, recoverable ${f.recoverableAmount}]`);
-  const picked = page.findings.filter((f) => f.carrier === CARRIER && f.claimEligibility === 'ELIGIBLE' && f.actionability === 'claimable' && (f.recoverableAmount ?? 0) > 0).slice(0, 3);
+  // An OPEN finding is not ELIGIBLE yet (spec 4.5 rule 1): `disputable` says nothing but the dispute stands in the way.
+  const picked = page.findings.filter((f) => f.carrier === CARRIER && f.actionability === 'disputable' && (f.recoverableAmount ?? 0) > 0).slice(0, 3);
   if (picked.length === 0) throw new Error('no OPEN claimable FedEx finding left: this tenant worked them already (POST /_sim/reset, or a new tenant)');
 
   step(`Dispute ${picked.length} findings (OPEN -> DISPUTED)`);

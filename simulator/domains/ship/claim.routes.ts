@@ -17,7 +17,7 @@ import { claimMachine, INACTIVE_SUBMISSION_STATES, type ClaimAction, type ClaimC
 import { writePacket } from './claim-packet.js';
 import type { claimPresenter } from './claim.response.js';
 import type { ClaimStore } from './claim.store.js';
-import { CLAIMABLE_STATES, explainFinding, isBlockingPolicy } from './finding.explain.js';
+import { explainFinding, isBlockingPolicy } from './finding.explain.js';
 import { carrierPolicyOf } from './carrier-policy.js';
 import type { FindingPresenter } from './finding.response.js';
 import type { FindingStore } from './finding.store.js';
@@ -93,13 +93,9 @@ export function claimRoutes(deps: Pick<KernelDeps, 'clocks' | 'ids' | 'config' |
       // Rules 1-2 (contracts/README.md decision 19: checked before rule 3): each ineligible finding with its claimBlockerReason.
       const invalidFindingStates = [];
       for (const f of found) {
+        // The finding's own claimEligibility, its links left to rule 3: ELIGIBLE reads exactly what is bundled.
         const explained = explainFinding(f, { ...(await view.context(f)), activeLink: null });
-        const reason =
-          f.carrier !== carrier
-            ? `Finding is for carrier ${f.carrier}, not ${carrier}`
-            : explained.claimEligibility !== 'ELIGIBLE' || !CLAIMABLE_STATES.includes(f.workflowStatus)
-              ? explained.claimBlockerReason
-              : null;
+        const reason = f.carrier !== carrier ? `Finding is for carrier ${f.carrier}, not ${carrier}` : explained.claimBlockerReason;
         if (reason !== null) invalidFindingStates.push({ findingId: f.id, workflowStatus: f.workflowStatus, claimBlockerReason: reason });
       }
       if (invalidFindingStates.length && deps.defects.at(SHIP_HOOKS.claimCreateEligibilityEnforced, true)) {

@@ -81,7 +81,7 @@ export function findingRoutes(deps: Pick<KernelDeps, 'clocks' | 'defects'>, find
       const status = deps.defects.at(SHIP_HOOKS.findingsStatusFilter, query.workflowStatus);
       const [page, counts] = await Promise.all([findings.list(principal.tenantId, status, { limit, offset }), findings.countByStatus(principal.tenantId)]);
       const view = await present(principal.tenantId);
-      const statusCounts = Object.fromEntries(STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<FindingWorkflowStatus, number>;
+      const statusCounts = deps.defects.at(SHIP_HOOKS.findingsStatusCounts, Object.fromEntries(STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<FindingWorkflowStatus, number>);
       const items = await Promise.all(page.items.map((f) => view.item(f)));
       const hasMore = deps.defects.at(SHIP_HOOKS.findingsHasMore, offset + page.items.length < page.total);
       return { status: 200, body: { findings: items, statusCounts, total: page.total, limit, offset, hasMore } };

@@ -5,11 +5,25 @@ import { isBodyObject, rewriteSuccessBody, type DefectEntry, type ResponseDefect
 import { at } from '../../kernel/deviations.js';
 import { deviateMachine } from '../../kernel/machine.js';
 import { afterConfirmCredit, claimMachine } from './claim.machine.js';
+import { chargeBlocker, RESOLVED_STATES, type ExplainContext, type Explanation } from './finding.explain.js';
 import { findingMachine } from './finding.machine.js';
 import { SHIP_HOOKS } from './ship.hooks.js';
+import type { FindingRecord } from './ship.types.js';
 
 /** A day before `iso` (claims.acknowledged-at-backdated: before createdAt and submittedAt). */
 const dayBefore = (iso: string) => new Date(Date.parse(iso) - 86_400_000).toISOString();
+
+/**
+ * ship.eligibility-ignores-workflow: the explanation as it read before issue 26, claimEligibility from the
+ * charge alone (recoverable, carrier policy, dispute window), so OPEN, DISMISSED, CREDITED and REJECTED
+ * findings and findings an active submission holds read ELIGIBLE beside their claimBlockerReason, and
+ * actionability claimable with them.
+ */
+const chargeOnlyExplanation = (explained: Explanation, { finding, context }: { finding: FindingRecord; context: ExplainContext }): Explanation => {
+  const claimEligibility = chargeBlocker(finding, context)?.[0] ?? 'ELIGIBLE';
+  const actionability = RESOLVED_STATES.includes(finding.workflowStatus) ? 'no_action' : claimEligibility !== 'ELIGIBLE' ? 'informational' : finding.needsEvidence && ['OPEN', 'DISPUTED'].includes(finding.workflowStatus) ? 'needs_evidence' : 'claimable';
+  return { ...explained, claimEligibility, actionability };
+};
 
 export const SHIP_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'ship.reopen-from-open', area: 'ship', description: 'reopenFinding accepts an OPEN finding (200 instead of 409)', machine: [deviateMachine(findingMachine, { add: [{ from: ['OPEN'], action: 'reopen', to: 'OPEN' }] })] },
@@ -30,11 +44,14 @@ export const SHIP_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'claims.closed-reopened', area: 'ship', description: 'confirm-credit moves a CLOSED submission (operator-closed submissions are never reopened)', machine: [deviateMachine(claimMachine, { add: [{ from: ['CLOSED'], action: 'confirm-credit', to: (context) => afterConfirmCredit(context, 'ACKNOWLEDGED') }] })] },
   { kind: 'defect', id: 'claims.packet-url-dropped', area: 'ship', description: 'submitClaimSubmission clears packetUrl (it stays set once READY)', hooks: [at(SHIP_HOOKS.claimMoveEffects, (effects, { action }) => (action === 'submit' ? { ...effects, packetUrl: null } : effects))] },
   { kind: 'defect', id: 'claims.submitted-at-cleared', area: 'ship', description: 'confirmClaimSubmissionCredit clears submittedAt', hooks: [at(SHIP_HOOKS.claimMoveEffects, (effects, { action }) => (action === 'confirm-credit' ? { ...effects, submittedAt: null } : effects))] },
+  { kind: 'defect', id: 'claims.credit-confirmed-at-on-submit', area: 'ship', description: 'submitClaimSubmission also stamps creditConfirmedAt, before any credit is confirmed', hooks: [at(SHIP_HOOKS.claimMoveEffects, (effects, { action, now }) => (action === 'submit' ? { ...effects, creditConfirmedAt: now } : effects))] },
   { kind: 'defect', id: 'claims.acknowledged-at-backdated', area: 'ship', description: 'acknowledgeClaimSubmission stamps acknowledgedAt a day before the acknowledgement (before createdAt and submittedAt)', hooks: [at(SHIP_HOOKS.claimMoveEffects, (effects, { action, now }) => (action === 'acknowledge' ? { ...effects, acknowledgedAt: dayBefore(now) } : effects))] },
   { kind: 'defect', id: 'ship.carrier-review-from-disputed', area: 'ship', description: 'carrierReviewFinding accepts a DISPUTED finding (200 CARRIER_REVIEW instead of 409; spec 3.3: SUBMITTED only)', machine: [deviateMachine(findingMachine, { add: [{ from: ['DISPUTED'], action: 'carrier-review', to: 'CARRIER_REVIEW' }] })] },
   { kind: 'defect', id: 'ship.findings-has-more-on-last-page', area: 'ship', description: 'listFindings says hasMore true on every page, the last one included', hooks: [at(SHIP_HOOKS.findingsHasMore, () => true)] },
   { kind: 'defect', id: 'claims.has-more-on-last-page', area: 'ship', description: 'listClaimSubmissions says hasMore true on every page, the last one included', hooks: [at(SHIP_HOOKS.claimsHasMore, () => true)] },
   { kind: 'defect', id: 'claims.failed-submission-holds-findings', area: 'ship', description: 'createClaimSubmission counts a FAILED submission as active: its findings are 409 duplicateLinks instead of bundled again (spec 4.5 rule 3)', hooks: [at(SHIP_HOOKS.inactiveSubmissionStates, (states) => states.filter((s) => s !== 'FAILED'))] },
+  { kind: 'defect', id: 'ship.eligibility-ignores-workflow', area: 'ship', description: 'findings read claimEligibility ELIGIBLE (actionability claimable) in OPEN, DISMISSED, CREDITED and REJECTED and while an active submission holds them, though claim creation refuses them (spec 4.5 rule 1)', hooks: [at(SHIP_HOOKS.findingExplanation, chargeOnlyExplanation)] },
+  { kind: 'defect', id: 'ship.status-counts-as-raised', area: 'ship', description: "listFindings' statusCounts count every finding in the state the audit raised it in (OPEN), not its current workflowStatus", hooks: [at(SHIP_HOOKS.findingsStatusCounts, (counts) => ({ ...Object.fromEntries(Object.keys(counts).map((s) => [s, 0])), OPEN: Object.values(counts).reduce((a, b) => a + b, 0) }) as typeof counts)] },
   { kind: 'defect', id: 'ship.claim-moves-finding-status', area: 'ship', description: 'submitClaimSubmission also moves the DISPUTED findings it bundles to SUBMITTED', hooks: [at(SHIP_HOOKS.findingsFollowClaimSubmit, () => true)] },
 ];
 

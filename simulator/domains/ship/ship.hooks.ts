@@ -3,7 +3,8 @@
 // The code deciding there names the point; it never names an entry.
 import { hookPoint } from '../../kernel/deviations.js';
 import type { ClaimAction } from './claim.machine.js';
-import type { ClaimSubmissionRecord, ClaimSubmissionStatus, FindingWorkflowStatus } from './ship.types.js';
+import type { ExplainContext, Explanation } from './finding.explain.js';
+import type { ClaimSubmissionRecord, ClaimSubmissionStatus, FindingRecord, FindingWorkflowStatus } from './ship.types.js';
 
 /** What a claim move writes besides its state and updatedAt, and what a deviation may read to change it. */
 export type ClaimMoveEffects = Partial<ClaimSubmissionRecord>;
@@ -18,8 +19,12 @@ export const SHIP_HOOKS = {
   carrierPolicyEnforced: hookPoint<boolean>('rule', 'ship.carrier-policy-enforced'),
   /** spec 2.6: the `workflowStatus` filter listFindings applies (undefined: none). */
   findingsStatusFilter: hookPoint<FindingWorkflowStatus | undefined>('store', 'ship.findings-status-filter'),
+  /** spec 4.5: the counts per workflow state of a findings page ("finding page with status counts"). */
+  findingsStatusCounts: hookPoint<Record<FindingWorkflowStatus, number>>('response', 'ship.findings-status-counts'),
   /** spec 8.6: the `hasMore` of a findings page. */
   findingsHasMore: hookPoint<boolean>('response', 'ship.findings-has-more'),
+  /** spec 2.6, 4.5 rule 1: the explanation fields a finding is shown with (claimEligibility ELIGIBLE exactly when it can be bundled). */
+  findingExplanation: hookPoint<Explanation, { finding: FindingRecord; context: ExplainContext }>('response', 'ship.finding-explanation'),
   /** spec 4.5 rules 1-2: whether createClaimSubmission refuses ineligible findings (400 invalidFindingStates). */
   claimCreateEligibilityEnforced: hookPoint<boolean>('rule', 'ship.claim-create-eligibility-enforced'),
   /** spec 4.5 rule 3: whether createClaimSubmission refuses findings an active submission holds (409 duplicateLinks). */

@@ -30,7 +30,8 @@ describe('workflow C end to end', () => {
     expect(job).toMatchObject({ type: 'ship_upload', status: 'COMPLETED', progress: 100, reconciliation: { rowsUploaded: 13, rowsSkipped: 0 }, outcomes: { atRisk: 7, cleared: 6, needsReview: 0 } });
     const findings = await allFindings(sandbox);
     expect(findings.map((f) => f.findingType).sort()).toEqual(['accessorial_not_in_agreement', 'address_correction', 'dim_overbilling', 'discount_not_applied', 'duplicate_billing', 'late_delivery', 'residential_misapplied']);
-    for (const f of findings) expect(f).toMatchObject({ workflowStatus: 'OPEN', claimEligibility: 'ELIGIBLE', claimBlockerReason: 'Dispute the finding before adding it to a claim' });
+    // spec 4.5 rule 1: an OPEN finding cannot be bundled, so it does not read ELIGIBLE.
+    for (const f of findings) expect(f).toMatchObject({ workflowStatus: 'OPEN', claimEligibility: 'INELIGIBLE', claimBlockerReason: 'Dispute the finding before adding it to a claim', actionability: expect.stringMatching(/^(disputable|needs_evidence)$/) });
 
     const picked = findings.filter((f) => ['residential_misapplied', 'address_correction'].includes(f.findingType));
     for (const f of picked) expect((await sandbox.call('POST', `/api/ship/findings/${f.id}/dispute`)).body).toMatchObject({ workflowStatus: 'DISPUTED', claimBlockerReason: null, actionability: 'claimable' });
@@ -41,7 +42,10 @@ describe('workflow C end to end', () => {
     expect(created.body.submission).toMatchObject({ status: 'DRAFT', packetUrl: null, findingIds: picked.map((f) => f.id) });
     expect(created.body.submission.findings[0]).toHaveProperty('claimBlockerReason');
     // spec 3.4: creating a submission does not change the findings' states.
-    expect((await allFindings(sandbox)).filter((f) => f.workflowStatus === 'DISPUTED')).toHaveLength(2);
+    const afterCreate = await allFindings(sandbox);
+    expect(afterCreate.filter((f) => f.workflowStatus === 'DISPUTED')).toHaveLength(2);
+    // spec 4.5 rule 1: a finding an active submission holds is no longer ELIGIBLE.
+    for (const f of afterCreate.filter((x) => x.workflowStatus === 'DISPUTED')) expect(f).toMatchObject({ claimEligibility: 'INELIGIBLE', claimBlockerReason: `Already linked to claim submission ${id} (DRAFT)`, actionability: 'informational' });
 
     const ready = await sandbox.call('POST', `/api/ship/claims/submissions/${id}/generate-packet`);
     expect(ready.body.submission).toMatchObject({ status: 'READY' });

@@ -28,6 +28,7 @@ export const TRADE_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'trade.stale-snapshot-applied', area: 'trade', description: 'apply accepts a reviewed snapshot made from an older preview', hooks: [at(TRADE_HOOKS.staleSnapshotRefused, () => false)] },
   { kind: 'defect', id: 'trade.blocking-acknowledged', area: 'trade', description: 'the acknowledgement action accepts a blocking issue', hooks: [at(TRADE_HOOKS.blockingIssueAcknowledgementRefused, () => false)] },
   { kind: 'defect', id: 'trade.applyable-with-blocking', area: 'trade', description: 'session detail says applyable: true while blocking issues remain' },
+  { kind: 'defect', id: 'trade.applyable-after-apply', area: 'trade', description: 'session detail of an APPLIED session still says applyable: true' },
   { kind: 'defect', id: 'trade.issue-count-off', area: 'trade', description: 'session detail reports issueCount one lower than the issues listed' },
   { kind: 'defect', id: 'trade.session-leaks', area: 'trade', description: "another tenant's feed session is readable (200 instead of 404)", hooks: [at(TRADE_HOOKS.sessionReadTenantScoped, () => false)] },
   { kind: 'defect', id: 'trade.sku-hs-dropped', area: 'trade', description: 'listTradeFeedSkus sends providedHs null for every SKU' },
@@ -40,6 +41,7 @@ const count = (value: unknown) => (typeof value === 'number' ? value : 0);
 
 export const TRADE_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
   rewriteSuccessBody('trade.applyable-with-blocking', SESSION_OPS, (body) => (count(body.blockingIssueCount) > 0 ? { ...body, applyable: true } : undefined)),
+  rewriteSuccessBody('trade.applyable-after-apply', SESSION_OPS, (body) => (body.status === 'APPLIED' ? { ...body, applyable: true } : undefined)),
   rewriteSuccessBody('trade.issue-count-off', SESSION_OPS, (body) => (count(body.issueCount) > 0 ? { ...body, issueCount: count(body.issueCount) - 1 } : undefined)),
   rewriteListItems('trade.sku-hs-dropped', ['listTradeFeedSkus'], 'skus', (sku) => ({ ...sku, providedHs: null })),
 ];
