@@ -34,17 +34,20 @@ export function statusCounts(body: unknown, statuses: readonly string[], key: st
   const named = (text: string) => statuses.find((s) => s.toLowerCase() === text.toLowerCase());
   const asMap = (value: unknown): Record<string, number> | undefined => {
     if (!isObject(value)) return undefined;
-    const entries = Object.entries(value).flatMap(([name, count]) => (named(name) !== undefined && typeof count === 'number' ? [[named(name)!, count] as const] : []));
+    const entries = Object.entries(value).flatMap(([name, count]) => (named(name) !== undefined && Number.isInteger(count) ? [[named(name)!, count as number] as const] : []));
     return entries.length ? (Object.fromEntries(entries) as Record<string, number>) : undefined;
   };
   const asRows = (value: unknown): Record<string, number> | undefined => {
     if (!isRows(value) || !value.length) return undefined;
     const out: Record<string, number> = {};
     for (const row of value) {
-      const status = Object.values(row).find((v): v is string => typeof v === 'string' && named(v) !== undefined);
-      const count = Object.values(row).find((v): v is number => typeof v === 'number');
-      if (status === undefined || count === undefined) return undefined;
-      out[named(status)!] = count;
+      // A count row is small: one status name and one integer (a finding row, which also names its status
+      // and carries amounts, is not one).
+      const values = Object.values(row);
+      const names = values.filter((v): v is string => typeof v === 'string' && named(v) !== undefined);
+      const counts = values.filter((v): v is number => Number.isInteger(v));
+      if (values.length > 3 || names.length !== 1 || counts.length !== 1) return undefined;
+      out[named(names[0])!] = counts[0];
     }
     return out;
   };
