@@ -652,25 +652,35 @@ export interface components {
         /**
          * @example {
          *       "id": "limits.missing-retry-after",
+         *       "kind": "defect",
          *       "area": "limits",
          *       "description": "429 answers lack the Retry-After header"
          *     }
          */
         DefectEntry: {
             id: string;
+            /**
+             * @description a defect breaks a sentence of the spec (the conformance suite must catch it); a variant is a choice the spec leaves open (the suite must accept it)
+             * @enum {string}
+             */
+            kind: "defect" | "variant";
             area: string;
             description: string;
+            /** @description a variant: the spec sentence that leaves the choice open */
+            spec?: string;
         };
         /**
          * @example {
          *       "catalogue": [
          *         {
          *           "id": "limits.missing-retry-after",
+         *           "kind": "defect",
          *           "area": "limits",
          *           "description": "429 answers lack the Retry-After header"
          *         },
          *         {
          *           "id": "webhooks.bad-signature",
+         *           "kind": "defect",
          *           "area": "webhooks",
          *           "description": "the signature is HMAC over the body only (no timestamp)"
          *         }
