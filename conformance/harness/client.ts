@@ -132,7 +132,7 @@ export class ConformanceClient {
       durationMs: performance.now() - started,
     };
     if (!options.unchecked && exchange.operation) {
-      for (const problem of responseProblems(this.contract.doc, this.contract.schemas, exchange.operation, exchange.response)) {
+      for (const problem of responseProblems(this.contract.doc, this.contract.schemas, exchange.operation, exchange.response, this.contract.responseCheck)) {
         this.sink({ rule: 'response-conformance', message: `${exchange.operation.operationId}: ${problem}`, exchange });
       }
     }

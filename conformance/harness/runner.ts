@@ -5,7 +5,7 @@ import { AdminClient } from './admin.js';
 import type { Check, CheckContext } from './check.js';
 import { SkipCheck } from './check.js';
 import { ConformanceClient, TokenCache } from './client.js';
-import { loadTargetContract } from './contract.js';
+import { contractForProfile, loadTargetContract } from './contract.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { RunScope, tenantOfToken } from './run-scope.js';
 import type { CheckResult, Failure, Need, Profile, RunReport, TargetOptions } from './types.js';
@@ -45,7 +45,7 @@ export function selectChecks(checks: Check[], only?: string[]): Check[] {
 
 export async function runSuite(options: TargetOptions, checks: Check[], hooks: RunHooks = {}): Promise<RunReport> {
   const startedAt = new Date().toISOString();
-  const contract = loadTargetContract(options.contract);
+  const contract = contractForProfile(loadTargetContract(options.contract), options.profile);
   const tokens = new TokenCache();
   const selected = selectChecks(checks, options.only);
   const noSink = () => {};

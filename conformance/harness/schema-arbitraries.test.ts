@@ -186,8 +186,26 @@ describe('invalidVariants', () => {
   it('marks mutations inside sandbox-defined shapes', () => {
     const batch = find('v1.3.0', 'FindingBatchRequest');
     expect(invalidVariants(batch.doc, batch.schema, { seed: 1 }).every((v) => v.sandboxDefined)).toBe(true);
+    // A body the spec fixes (4.5, 2.6): only the length caps the contract added on its strings are ours.
     const credit = find('v1.3.0', 'FindingCreditRequest');
-    expect(invalidVariants(credit.doc, credit.schema, { seed: 1 }).some((v) => v.sandboxDefined)).toBe(false);
+    const creditVariants = invalidVariants(credit.doc, credit.schema, { seed: 1 });
+    expect(creditVariants.filter((v) => v.sandboxDefined).map((v) => `${v.path.join('.')} ${v.kind}`).sort()).toEqual([
+      'confirmation.artifactUrl too-long',
+      'confirmation.notes too-long',
+      'confirmation.referenceId too-long',
+      'confirmation.source too-long',
+    ]);
+    expect(creditVariants.filter((v) => !v.sandboxDefined).length).toBeGreaterThan(5);
+  });
+
+  it('marks a mutation breaking a bound the contract chose, not one breaking a bound the spec states', () => {
+    const batch = find('v1.3.0', 'SimaBatchRequest');
+    const variants = invalidVariants(batch.doc, batch.schema, { seed: 1 });
+    const marked = (path: string, kind: string) => variants.find((v) => v.path.join('.') === path && v.kind === kind)?.sandboxDefined;
+    expect(marked('webhookSecret', 'too-long')).toBe(false); // spec 6, 8.8: up to 512 characters
+    expect(marked('webhookUrl', 'too-long')).toBe(true); // 2,048: the sandbox's
+    expect(marked('screeningAuthority', 'too-long')).toBe(true); // 16: the sandbox's
+    expect(marked('screeningAuthority', 'pattern-mismatch')).toBe(false); // spec 4.2: must normalize to CA or US
   });
 
   it('leaves out a mutation the schema still accepts (another anyOf branch takes it)', () => {

@@ -674,11 +674,13 @@ export interface components {
          *       "catalogue": [
          *         {
          *           "id": "limits.missing-retry-after",
+         *           "kind": "defect",
          *           "area": "limits",
          *           "description": "429 answers lack the Retry-After header"
          *         },
          *         {
          *           "id": "webhooks.bad-signature",
+         *           "kind": "defect",
          *           "area": "webhooks",
          *           "description": "the signature is HMAC over the body only (no timestamp)"
          *         }

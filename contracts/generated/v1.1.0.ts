@@ -680,7 +680,7 @@ export interface components {
             totalLandedCost: number;
             currency: components["schemas"]["CurrencyCode"];
         };
-        /** @description De minimis evaluation; only when `currency` is given (spec 4.6 rule 3). When `currency` differs from the threshold currency: `skipped: currency_mismatch`, no exemption, threshold still reported. */
+        /** @description De minimis evaluation; only when `currency` is given (spec 4.6 rule 3). When `currency` differs from the threshold currency: `skipped: currency_mismatch`, no exemption, threshold still reported. Spec 4.6 rule 8: the deMinimis structure is not shown (rule 3 names only `skipped: currency_mismatch`). */
         LandedCostDeMinimis: {
             threshold?: number;
             /** @description Currency of the threshold. */
@@ -733,7 +733,7 @@ export interface components {
             /** @description Total customs quantity for the shipment line matched to the HS code; kept as given, no rounding or unit conversion. */
             quantity?: number;
             quantityUnit?: components["schemas"]["LandedCostQuantityUnit"];
-            /** @description Enables tenant-scoped external comparison for value-only requests (not with `quantity`). */
+            /** @description Enables tenant-scoped external comparison for value-only requests (not with `quantity`). Spec 4.6 gives no type: a string is the sandbox's reading (contracts/README.md decision 11). */
             provider?: string;
             description?: string;
             /**
@@ -797,6 +797,7 @@ export interface components {
             status: components["schemas"]["LandedCostStatus"];
             /** @description `internal` for the unconfigured-corridor outcome. The authority values of engine results are sandbox-defined: US_CBP, CA_CBSA, UK_HMRC, EU_TARIC. */
             authority: string;
+            /** @description Named by spec 4.6 (rule 5 shows it null); its contents are not shown (rule 8). */
             breakdown: components["schemas"]["LandedCostBreakdown"] | null;
             /** @description e.g. no_enabled_matching_corridor; null for authoritative results. */
             reason: string | null;
@@ -812,7 +813,7 @@ export interface components {
          * @enum {string}
          */
         LandedCostStatus: "authoritative" | "rate_not_available" | "unconfigured_corridor";
-        /** @description Low-value trust gate for EU destinations (spec 4.6 rule 4): EUR values at or below EUR 150 give `indicative`; non-EUR currencies give `undetermined`. `authoritative` (EUR above the boundary) is sandbox-defined. */
+        /** @description Low-value trust gate for EU destinations (spec 4.6 rule 4): EUR values at or below EUR 150 give `indicative`; non-EUR currencies give `undetermined`. `authoritative` (EUR above the boundary) is sandbox-defined. Spec 4.6 rule 8: the trust structure is not shown (rule 4 names only `level`). */
         LandedCostTrust: {
             /** @enum {string} */
             level: "indicative" | "undetermined" | "authoritative";
@@ -838,7 +839,7 @@ export interface components {
         OrderUploadForm: components["schemas"]["WebhookConfig"] & {
             file: components["schemas"]["UploadFile"];
             /**
-             * @description PATCH merges the file's orders into existing data; SNAPSHOT replaces them. The spec gives no default; the sandbox defaults to PATCH.
+             * @description PATCH merges the file's orders into existing data; SNAPSHOT replaces them. The spec gives no default; the sandbox defaults to PATCH (the values are the spec's, 4.3).
              * @default PATCH
              */
             ingestMode?: components["schemas"]["OrderIngestMode"];

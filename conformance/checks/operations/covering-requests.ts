@@ -5,6 +5,7 @@
 // input has values, not their sum. Headers go alone: an idempotency key next to a body change would answer a
 // replay or a conflict instead of judging the body.
 import { isObject } from '../../../contracts/lib/bundle.js';
+import { hasSandboxShape } from '../../../contracts/lib/sandbox-defined.js';
 import type { LoadedContract } from '../../harness/contract.js';
 import { settle, shapeOf } from '../../harness/schema-arbitraries/object-shape.js';
 import { flatten } from '../../harness/schema-arbitraries/resolve.js';
@@ -20,6 +21,8 @@ interface Column {
   name: string;
   values: CoverValue[];
   sandboxDefined: boolean;
+  /** Values at the edge of a bound the sandbox chose (covering-values.ts). */
+  sandboxValues: Set<unknown>;
 }
 
 /** Which top-level inputs an operation takes, and whether each is required (for the normalization rules). */
@@ -42,10 +45,11 @@ function columnsOf(contract: LoadedContract, prepared: Prepared, seed: number): 
   const columns: Column[] = [];
   for (const param of inputs.params) {
     if (param.in === 'path') continue;
-    const values: CoverValue[] = [...coverValues(doc, schemas, param.schema, param.name, param.required, seed).values, ...(param.in === 'query' ? ruleValues('query', param.name) : [])];
+    const cover = coverValues(doc, schemas, param.schema, param.name, param.required, seed);
+    const values: CoverValue[] = [...cover.values, ...(param.in === 'query' ? ruleValues('query', param.name) : [])];
     // An optional parameter nothing else varies is sent once with its example value (present at least once).
     if (!param.required && param.example !== undefined && !keptReason(param.name) && !values.some((v) => v !== ABSENT)) values.unshift(param.example);
-    if (values.length) columns.push({ in: param.in, name: param.name, values, sandboxDefined: param.sandboxDefined });
+    if (values.length) columns.push({ in: param.in, name: param.name, values, sandboxDefined: param.sandboxDefined, sandboxValues: cover.sandboxValues });
   }
   const body = inputs.body;
   if (body && isObject(prepared.exampleBody)) {
@@ -54,9 +58,10 @@ function columnsOf(contract: LoadedContract, prepared: Prepared, seed: number): 
     const required = new Set(Array.isArray(flat.required) ? (flat.required as string[]) : []);
     for (const [name, schema] of Object.entries(properties)) {
       if (isWebhookField(name) || name === body.fileField || (isObject(schema) && schema.deprecated === true)) continue;
-      const values = [...coverValues(doc, schemas, schema, name, required.has(name), seed, { form: body.multipart }).values, ...ruleValues('body', name)];
-      const sandboxDefined = body.sandboxDefined || flatten(doc, schema)['x-sandbox-defined'] === true;
-      if (values.length) columns.push({ in: 'body', name, values, sandboxDefined });
+      const cover = coverValues(doc, schemas, schema, name, required.has(name), seed, { form: body.multipart });
+      const values = [...cover.values, ...ruleValues('body', name)];
+      const sandboxDefined = body.sandboxDefined || hasSandboxShape(flatten(doc, schema));
+      if (values.length) columns.push({ in: 'body', name, values, sandboxDefined, sandboxValues: cover.sandboxValues });
     }
   }
   return columns;
@@ -115,7 +120,7 @@ export function coveringRequests(contract: LoadedContract, prepared: Prepared, p
       if (index >= column.values.length) continue;
       const value = column.values[index];
       parts.push(describe(column.name, value));
-      spec.sandboxDependent ||= column.sandboxDefined;
+      spec.sandboxDependent ||= column.sandboxDefined || column.sandboxValues.has(value);
       if (column.in === 'body') changes.set(column.name, value);
       else {
         const target = column.in === 'query' ? spec.query : spec.headers;

@@ -3,6 +3,7 @@
 // values of the normalization rules that name the input, and "left out" for an optional input.
 import fc from 'fast-check';
 import type { Json, OpenApiDocument } from '../../../contracts/lib/bundle.js';
+import { sandboxBounds } from '../../../contracts/lib/sandbox-defined.js';
 import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
 import { flatten, jsonType, typesOf } from '../../harness/schema-arbitraries/resolve.js';
 import { sampleValid, validValue } from '../../harness/schema-arbitraries/valid.js';
@@ -24,6 +25,11 @@ export interface InputCover {
   values: CoverValue[];
   /** Constraints of the input that are not generated, with the reason (for the coverage report). */
   notGenerated: string[];
+  /**
+   * Values at the edge of a bound the sandbox chose (x-sandbox-defined-bounds): valid for our sandbox, but the
+   * spec does not promise another deployment serves them, so a refusal proves nothing outside the simulator.
+   */
+  sandboxValues: Set<unknown>;
 }
 
 /** Text of exactly `length` code points, varied by the seed (so repeated runs do not send the same key). */
@@ -54,6 +60,14 @@ function coverValuesOf(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json
   const schema = flatten(doc, raw);
   const values: CoverValue[] = [];
   const notGenerated: string[] = [];
+  const sandboxValues = new Set<unknown>();
+  const ours = sandboxBounds(schema);
+  /** Pushes the values `add` appends to `values` into `sandboxValues` when `keyword` is a bound of ours. */
+  const edge = (keyword: string, add: () => void) => {
+    const before = values.length;
+    add();
+    if (ours.has(keyword)) for (const value of values.slice(before)) sandboxValues.add(value);
+  };
   const types = typesOf(schema) ?? [];
   const kept = keptReason(name);
   const constrained = ['pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems'].filter((k) => k in schema);
@@ -61,7 +75,7 @@ function coverValuesOf(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json
     for (const keyword of constrained) notGenerated.push(`${keyword}: not generated: ${kept}`);
     if (!required) notGenerated.push(`optional: not generated: ${kept}`);
     if (!required) values.push(ABSENT);
-    return { values, notGenerated };
+    return { values, notGenerated, sandboxValues };
   }
   if ('const' in schema) values.push(schema.const);
   else if (Array.isArray(schema.enum)) values.push(...schema.enum.filter((v) => !types.length || types.includes(jsonType(v)) || (jsonType(v) === 'integer' && types.includes('number'))));
@@ -70,16 +84,16 @@ function coverValuesOf(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json
     if (types.includes('boolean')) values.push(true, false);
     if (types.includes('integer') || types.includes('number')) {
       const step = types.includes('integer') ? 1 : 0.01;
-      if (typeof schema.minimum === 'number') values.push(schema.minimum);
-      if (typeof schema.maximum === 'number') values.push(schema.maximum);
+      if (typeof schema.minimum === 'number') edge('minimum', () => values.push(schema.minimum));
+      if (typeof schema.maximum === 'number') edge('maximum', () => values.push(schema.maximum));
       if (typeof schema.exclusiveMinimum === 'number') values.push(Math.round((schema.exclusiveMinimum + step) * 100) / 100);
       if (typeof schema.exclusiveMaximum === 'number') values.push(Math.round((schema.exclusiveMaximum - step) * 100) / 100);
     }
-    if (types.includes('string')) values.push(...stringValues(doc, schemas, raw, schema, seed, notGenerated));
-    if (types.includes('array')) values.push(...arrayValues(doc, schemas, schema, name, seed, notGenerated));
+    if (types.includes('string')) values.push(...stringValues(doc, schemas, raw, schema, seed, notGenerated, (keyword, value) => ours.has(keyword) && sandboxValues.add(value)));
+    if (types.includes('array')) values.push(...arrayValues(doc, schemas, schema, name, seed, notGenerated, (keyword, value) => ours.has(keyword) && sandboxValues.add(value)));
   }
   if (!required) values.push(ABSENT);
-  return { values, notGenerated };
+  return { values, notGenerated, sandboxValues };
 }
 
 /** Characters tried as padding, at the end and at the start of a draw: path, digit, space, separator. */
@@ -102,7 +116,10 @@ function paddedOfLength(doc: OpenApiDocument, schemas: ContractSchemas, raw: Jso
   return undefined;
 }
 
-function stringValues(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json, schema: Record<string, unknown>, seed: number, notGenerated: string[]): unknown[] {
+/** Records that `value` was made to sit at the edge of `keyword`. */
+type EdgeOf = (keyword: string, value: unknown) => void;
+
+function stringValues(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json, schema: Record<string, unknown>, seed: number, notGenerated: string[], edgeOf: EdgeOf): unknown[] {
   const out: unknown[] = [];
   if (typeof schema.pattern === 'string') {
     try {
@@ -121,7 +138,10 @@ function stringValues(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json,
       if (typeof bound !== 'number' || bound > MAX_EDGE_LENGTH) continue;
       const edge = paddedOfLength(doc, schemas, raw, schema, bound, seed);
       if (edge === undefined) notGenerated.push(`${keyword}: not generated: no draw of the pattern padded to length ${bound} is valid`);
-      else out.push(edge);
+      else {
+        out.push(edge);
+        edgeOf(keyword, edge);
+      }
     }
     return out;
   }
@@ -133,21 +153,30 @@ function stringValues(doc: OpenApiDocument, schemas: ContractSchemas, raw: Json,
       if (typeof bound !== 'number' || bound > MAX_EDGE_LENGTH) continue;
       const edge = paddedOfLength(doc, schemas, raw, schema, bound, seed);
       if (edge === undefined) notGenerated.push(`${keyword}: not generated: no draw of the ${String(schema.format)} format padded to length ${bound} is valid`);
-      else out.push(edge);
+      else {
+        out.push(edge);
+        edgeOf(keyword, edge);
+      }
     }
     return out;
   }
   const min = typeof schema.minLength === 'number' ? schema.minLength : undefined;
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
-  if (min !== undefined && min > 0) out.push(textOfLength(min, seed));
+  if (min !== undefined && min > 0) {
+    out.push(textOfLength(min, seed));
+    edgeOf('minLength', out[out.length - 1]);
+  }
   if (max !== undefined) {
-    if (max <= MAX_EDGE_LENGTH) out.push(textOfLength(max, seed + 1));
+    if (max <= MAX_EDGE_LENGTH) {
+      out.push(textOfLength(max, seed + 1));
+      edgeOf('maxLength', out[out.length - 1]);
+    }
     else notGenerated.push(`maxLength: not generated: ${max} characters is beyond the ${MAX_EDGE_LENGTH} the suite sends`);
   }
   return out;
 }
 
-function arrayValues(doc: OpenApiDocument, schemas: ContractSchemas, schema: Record<string, unknown>, name: string, seed: number, notGenerated: string[]): unknown[] {
+function arrayValues(doc: OpenApiDocument, schemas: ContractSchemas, schema: Record<string, unknown>, name: string, seed: number, notGenerated: string[], edgeOf: EdgeOf): unknown[] {
   const items = (schema.items ?? {}) as Json;
   if (!variable(doc, items)) {
     for (const keyword of ['minItems', 'maxItems'].filter((k) => k in schema)) notGenerated.push(`${keyword}: not generated: the items of ${name} are not generated (free text or objects keep their example)`);
@@ -160,9 +189,15 @@ function arrayValues(doc: OpenApiDocument, schemas: ContractSchemas, schema: Rec
   const out: unknown[] = [];
   // Every enum value of the items at least once, in arrays of the smallest allowed size.
   if (Array.isArray(itemSchema.enum)) for (const value of itemSchema.enum) out.push([value, ...draw(Math.max(0, min - 1), 1)]);
-  if (min > 0) out.push(draw(min, 2));
+  if (min > 0) {
+    out.push(draw(min, 2));
+    edgeOf('minItems', out[out.length - 1]);
+  }
   if (max !== undefined) {
-    if (max <= MAX_EDGE_ITEMS) out.push(schema.uniqueItems === true ? [...new Set(draw(max * 2, 3).map((v) => JSON.stringify(v)))].slice(0, max).map((v) => JSON.parse(v)) : draw(max, 3));
+    if (max <= MAX_EDGE_ITEMS) {
+      out.push(schema.uniqueItems === true ? [...new Set(draw(max * 2, 3).map((v) => JSON.stringify(v)))].slice(0, max).map((v) => JSON.parse(v)) : draw(max, 3));
+      edgeOf('maxItems', out[out.length - 1]);
+    }
     else notGenerated.push(`maxItems: not generated: ${max} items is beyond the ${MAX_EDGE_ITEMS} the suite sends`);
   }
   return out;

@@ -3,6 +3,7 @@
 import { isObject, type Json, type OpenApiDocument } from '../../../contracts/lib/bundle.js';
 import { mediaExample } from '../../../contracts/lib/example-request.js';
 import { deref, type ContractOperation } from '../../../contracts/lib/operations.js';
+import { hasSandboxShape } from '../../../contracts/lib/sandbox-defined.js';
 import { flatten } from '../../harness/schema-arbitraries/resolve.js';
 
 interface ParamSpec {
@@ -49,7 +50,7 @@ export function operationInputs(doc: OpenApiDocument, op: ContractOperation): Op
       required: param.required === true,
       schema,
       example: 'example' in param ? param.example : undefined,
-      sandboxDefined: param['x-sandbox-defined'] === true || flatten(doc, schema)['x-sandbox-defined'] === true,
+      sandboxDefined: hasSandboxShape(param) || hasSandboxShape(flatten(doc, schema)),
     });
   }
   let body: BodySpec | undefined;
@@ -68,7 +69,7 @@ export function operationInputs(doc: OpenApiDocument, op: ContractOperation): Op
         required: requestBody.required === true,
         schema,
         example: mediaExample(doc, media),
-        sandboxDefined: flat['x-sandbox-defined'] === true,
+        sandboxDefined: hasSandboxShape(flat),
         fileField,
       };
     }

@@ -5,6 +5,7 @@
 // hasMore }` is the spec's (2.7); the finding page's fields are "not shown" (spec 4.5; the contract's
 // FindingList is sandbox-defined), so for findings `hasMore` and `total` are judged in the simulator profile
 // only, while every profile with writes judges the walk itself.
+import { pageItems } from '../../harness/locate.js';
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { Exchange } from '../../harness/types.js';
 import { FINDINGS_PATH, SUBMISSIONS_PATH, call, findingAction, isProblem, submissionOf, tenantWithFindings, type Problem, type ShipTenant } from './support.js';
@@ -33,7 +34,8 @@ async function page(tenant: ShipTenant, ctx: CheckContext, shape: ListShape, que
   const path = `${shape.path}?${query}`;
   const exchange = await call(tenant.client, 'GET', path, {}, ctx.admin);
   const body = exchange.response.body as Record<string, unknown> | null;
-  const items = body?.[shape.key];
+  // The finding page's item key is the sandbox's (spec 4.5): found by what it holds; `submissions` is the spec's.
+  const items = shape.judgeEnvelope ? body?.[shape.key] : pageItems(body, shape.key);
   if (exchange.response.status !== 200 || !Array.isArray(items)) return { rule: 'page-served', message: `GET ${path} answered ${exchange.response.status} without a ${shape.key} array (spec 4.5)`, exchange };
   return { exchange, ids: items.map((item) => String((item as { id?: unknown })?.id)), total: body!.total, hasMore: body!.hasMore };
 }

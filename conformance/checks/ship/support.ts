@@ -5,6 +5,7 @@
 // end of its job, and reads honouring 429. Only what the spec names is judged: the finding's
 // workflowStatus and explanation fields, the submission's status, envelopes and timestamps.
 import type { AdminClient } from '../../harness/admin.js';
+import { pageItems } from '../../harness/locate.js';
 import type { CheckContext } from '../../harness/check.js';
 import type { ConformanceClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
@@ -104,10 +105,11 @@ export async function listFindings(client: ConformanceClient, admin?: AdminClien
   for (let offset = 0; offset < 2500; offset += 500) {
     const path = `${FINDINGS_PATH}?limit=500&offset=${offset}${status ? `&workflowStatus=${status}` : ''}`;
     exchange = await call(client, 'GET', path, {}, admin);
-    const body = exchange.response.body as { findings?: unknown; total?: unknown } | null;
-    if (exchange.response.status !== 200 || !Array.isArray(body?.findings)) return { rule: 'findings-served', message: `GET ${path} answered ${exchange.response.status} without a findings array (spec 4.5)`, exchange };
-    findings.push(...(body!.findings as Finding[]));
-    if ((body!.findings as unknown[]).length < 500) break;
+    // The finding page's keys are the sandbox's (spec 4.5 "response field list: not shown"): found by what they hold.
+    const rows = pageItems(exchange.response.body, 'findings') as Finding[] | undefined;
+    if (exchange.response.status !== 200 || !rows) return { rule: 'findings-served', message: `GET ${path} answered ${exchange.response.status} without a list of findings (spec 4.5)`, exchange };
+    findings.push(...rows);
+    if (rows.length < 500) break;
   }
   return { findings, exchange: exchange! };
 }

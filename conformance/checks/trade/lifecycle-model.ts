@@ -5,6 +5,7 @@
 // from READY, apply from READY or through the direct-apply shortcut, else 409 naming the state. Every
 // failure carries its seed, the shrunk sequence and the command that replays it.
 import fc from 'fast-check';
+import { pageItems } from '../../harness/locate.js';
 import type { AdminClient } from '../../harness/admin.js';
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { ConformanceClient } from '../../harness/client.js';
@@ -110,7 +111,7 @@ class Apply implements fc.AsyncCommand<FeedModel, FeedReal> {
     const session = pick(model, this.n);
     if (!stable(session)) return;
     const skus = await real.client.call('GET', `${sessionPath(session.id)}/skus?limit=500`);
-    const rows = directRows(((skus.response.body as { skus?: unknown } | null)?.skus ?? []) as Array<Record<string, unknown>>);
+    const rows = directRows(pageItems(skus.response.body, 'skus') ?? []);
     if (rows.length === 0) return;
     const before = session.status;
     const allowed = before === 'READY' || shortcut(session.detail);

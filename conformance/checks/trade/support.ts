@@ -2,6 +2,7 @@
 // for the run (unique SKUs), the upload, waiting for normalization (its job on the virtual clock with the
 // control API, spec 8.7 polling otherwise), and the reads of a session, its SKUs and its issues.
 import type { CheckContext } from '../../harness/check.js';
+import { pageItems } from '../../harness/locate.js';
 import type { ConformanceClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
 import { POLL_TERMINAL, isFeedStatus, type FeedSessionStatus } from '../../models/feed-session.model.js';
@@ -119,10 +120,12 @@ export async function readPages(client: ConformanceClient, path: string, key: 's
     const exchange = await client.call('GET', `${path}?limit=${limit}&offset=${offset}`);
     pages.push(exchange);
     const body = exchange.response.body as Record<string, unknown> | null;
-    if (exchange.response.status !== 200 || !Array.isArray(body?.[key])) break;
-    total ??= typeof body.total === 'number' ? body.total : undefined;
-    items.push(...(body[key] as Array<Record<string, unknown>>));
-    if ((body[key] as unknown[]).length < limit || body.hasMore === false) break;
+    // The page's keys are the sandbox's (spec 4.4 "SKU page", "issue page"): found by what they hold.
+    const rows = pageItems(body, key);
+    if (exchange.response.status !== 200 || !rows) break;
+    total ??= typeof body?.total === 'number' ? body.total : undefined;
+    items.push(...rows);
+    if (rows.length < limit || body?.hasMore === false) break;
   }
   return { items, pages, total };
 }

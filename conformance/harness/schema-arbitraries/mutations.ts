@@ -4,6 +4,7 @@
 // required keys. Each recurses into the values it holds.
 import fc from 'fast-check';
 import { isObject, type Json, type JsonObject } from '../../../contracts/lib/bundle.js';
+import { hasSandboxShape, sandboxBounds } from '../../../contracts/lib/sandbox-defined.js';
 import type { MutationKind } from './mutation-kinds.js';
 import { settle, shapeOf } from './object-shape.js';
 import { alternatives, codePoints, flatten, FORBIDDEN, inferTypes, jsonType, MAX_DEPTH, propertySchemaOf, requiredOnly, typesOf, without, type Gen } from './resolve.js';
@@ -29,6 +30,19 @@ const BAD_FORMAT: Record<string, string> = {
   ipv6: 'not-an-ipv6',
 };
 
+/** The keyword a bound mutation breaks. */
+const BOUND_OF: Partial<Record<MutationKind, string>> = {
+  'too-short': 'minLength',
+  'too-long': 'maxLength',
+  'pattern-mismatch': 'pattern',
+  'below-minimum': 'minimum',
+  'above-maximum': 'maximum',
+  'exclusive-minimum': 'exclusiveMinimum',
+  'exclusive-maximum': 'exclusiveMaximum',
+  'too-few-items': 'minItems',
+  'too-many-items': 'maxItems',
+};
+
 const clone = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 const preview = (value: unknown) => {
   const text = JSON.stringify(value) ?? 'undefined';
@@ -38,9 +52,11 @@ const preview = (value: unknown) => {
 export function mutations(gen: Gen, raw: Json, base: unknown, depth: number, sandbox: boolean, seed: number): Mutation[] {
   if (depth > MAX_DEPTH) return [];
   const schema = flatten(gen.doc, raw);
-  const sb = sandbox || schema['x-sandbox-defined'] === true;
+  const sb = sandbox || hasSandboxShape(schema);
+  // A bound the sandbox chose (x-sandbox-defined-bounds): breaking it is a refusal only our sandbox owes.
+  const ours = sandboxBounds(schema);
   const out: Mutation[] = [];
-  const add = (kind: MutationKind, value: unknown, detail = '', extra: Partial<Mutation> = {}) => out.push({ kind, detail, path: [], value, sandboxDefined: sb, ...extra });
+  const add = (kind: MutationKind, value: unknown, detail = '', extra: Partial<Mutation> = {}) => out.push({ kind, detail, path: [], value, sandboxDefined: sb || (BOUND_OF[kind] !== undefined && ours.has(BOUND_OF[kind]!)), ...extra });
 
   const alt = alternatives(gen.doc, schema);
   if (alt) {
@@ -132,7 +148,8 @@ function arrayMutations(gen: Gen, schema: JsonObject, base: unknown[] | undefine
     const list = unique ? fc.uniqueArray(arb, { minLength: count, maxLength: count, selector: (v) => JSON.stringify(v) }) : fc.array(arb, { minLength: count, maxLength: count });
     return fc.sample(list, { seed, numRuns: 1 })[0];
   };
-  const add = (kind: MutationKind, value: unknown, detail: string, path: Array<string | number> = []) => out.push({ kind, detail, path, value, sandboxDefined: sb });
+  const ours = sandboxBounds(schema);
+  const add = (kind: MutationKind, value: unknown, detail: string, path: Array<string | number> = []) => out.push({ kind, detail, path, value, sandboxDefined: sb || (BOUND_OF[kind] !== undefined && ours.has(BOUND_OF[kind]!)) });
   const start = base && base.length ? base : items(Math.max(1, minItems), schema.uniqueItems === true);
   if (minItems > 0) add('too-few-items', start.slice(0, minItems - 1), `${minItems - 1} < ${minItems}`);
   // Unique items drawn from an enum of fewer values than maxItems + 1 cannot exist (uniqueness already bounds
@@ -186,7 +203,7 @@ function objectMutations(gen: Gen, schema: JsonObject, given: Record<string, unk
   else if (isObject(additional) && Object.keys(additional).length) {
     const key = schema.propertyNames !== undefined ? String(sampleValid(gen.doc, schema.propertyNames, seed, { schemas: gen.schemas })) : 'extraKey';
     const sub = flatten(gen.doc, additional);
-    const subSb = sb || sub['x-sandbox-defined'] === true;
+    const subSb = sb || hasSandboxShape(sub);
     for (const child of mutations(gen, additional, sampleValid(gen.doc, additional, seed, { schemas: gen.schemas }), depth + 1, subSb, seed)) {
       add(child.kind, { ...clone(base), [key]: child.value }, child.detail, [key, ...child.path], [key], child.sandboxDefined);
     }
@@ -200,7 +217,7 @@ function objectMutations(gen: Gen, schema: JsonObject, given: Record<string, unk
     const prop = flatten(gen.doc, raw);
     // A declared property with no constraint at all (a legacy alias) cannot be broken.
     if (prop.deprecated === true) continue;
-    const propSb = sb || prop['x-sandbox-defined'] === true;
+    const propSb = sb || hasSandboxShape(prop);
     const childBase = key in base ? base[key] : sample(key);
     for (const child of mutations(gen, raw, childBase, depth + 1, propSb, seed)) {
       add(child.kind, withKey(key, child.value), child.detail, [key, ...child.path], [key], child.sandboxDefined);
