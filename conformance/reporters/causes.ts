@@ -25,6 +25,8 @@ const VARYING: ReadonlyArray<[RegExp, string]> = [
   [/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g, '<time>'],
   // Opaque ids and tokens: long runs of letters and digits with at least one digit (job_3f9c..., snap_...).
   [/\b(?=[A-Za-z_]*\d)[A-Za-z0-9_]{16,}\b/g, '<id>'],
+  // Array indexes in a JSON path: the same field broken in item 2 or item 5 of a page is one cause.
+  [/\[\d+\]/g, '[n]'],
 ];
 
 /** The operation a failure was seen on: its exchange's, else the operation id a message starts with

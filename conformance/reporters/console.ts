@@ -104,6 +104,8 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
         bar = bars.create(totalWeight, 0, { done: 0, checks: total, elapsed: '0 ms', left: '…', check: '' });
       }
       bar.update(doneWeight, { done: index, checks: total, elapsed: formatDuration(now() - started), left: timeLeft(), check: oneLine(check.id, 48) });
+      // Drawn now rather than at the next tick of cli-progress's timer: a check may start and end within one.
+      bars.update();
     },
     onCheckEnd(result: CheckResult, index: number, total: number) {
       if (quiet) return;
@@ -112,6 +114,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
         bar?.update(doneWeight, { done: index + 1, elapsed: formatDuration(now() - started), left: timeLeft() });
         // On a terminal, failures and a run's end leave a line above the bar; the rest is the bar.
         if (result.verdict === 'failed') bars?.log(`${paint('31', '✗')} ${result.id} ${paint('2', `(${plural(result.failures.length, 'failure')})`)}\n`);
+        bars?.update();
         return;
       }
       if (result.verdict === 'not run') {
@@ -193,7 +196,9 @@ function areaLines(results: CheckResult[], paint: Paint, width: number): string[
   const lines = troubled.slice(0, AREAS_SHOWN).map((group) => {
     const failedIds = group.results.filter((result) => result.verdict === 'failed').map((result) => result.id);
     const colour = group.totals.failed ? VERDICT_COLOUR.failed : VERDICT_COLOUR['not run'];
-    return oneLine(`${paint(colour, group.area.padEnd(nameWidth))}  ${totalsLine(group.totals)}${failedIds.length ? paint('2', `: ${failedIds.join(', ')}`) : ''}`, width + (paint === plain ? 0 : 32));
+    const line = `${group.area.padEnd(nameWidth)}  ${totalsLine(group.totals)}${failedIds.length ? `: ${failedIds.join(', ')}` : ''}`;
+    const cut = line.length <= width ? line : `${line.slice(0, width - 1)}…`;
+    return paint(colour, cut.slice(0, nameWidth)) + cut.slice(nameWidth);
   });
   const rest = groups.filter((group) => !troubled.slice(0, AREAS_SHOWN).includes(group));
   if (rest.length) {
@@ -221,14 +226,12 @@ function causeLine(cause: FailureCause, paint: Paint, width: number): string {
   const more = (items: string[]) => `${items.slice(0, IDS_SHOWN).join(', ')}${items.length > IDS_SHOWN ? `, +${items.length - IDS_SHOWN}` : ''}`;
   const where = [cause.operations.length > 1 ? `${cause.operations.length} operations` : cause.operations[0], cause.checkIds.length === 1 ? cause.checkIds[0] : `${cause.checkIds.length} checks: ${more(cause.checkIds)}`].filter(Boolean).join('; ');
   const head = `  ${cause.count}× [${cause.rule}] `;
+  // The line never wraps: when it would, where it happened gives up to a third of the room, the message the rest.
   let tail = ` — ${where}`;
-  // The message gives way first; then where it happened: the line never wraps.
-  let room = width - head.length - status.length - tail.length;
-  if (room < 24) {
-    tail = oneLine(tail, Math.max(12, width - head.length - status.length - 24));
-    room = width - head.length - status.length - tail.length;
-  }
-  return `  ${paint('31', `${cause.count}×`)} [${cause.rule}] ${oneLine(cause.message, Math.max(8, room))}${status}${paint('2', tail)}`;
+  const room = Math.max(30, width - head.length - status.length);
+  if (cause.message.length + tail.length > room && tail.length > room / 3) tail = ` ${oneLine(`— ${where}`, Math.max(10, Math.floor(room / 3)) - 1)}`;
+  const message = oneLine(cause.message, Math.max(10, room - tail.length));
+  return `  ${paint('31', `${cause.count}×`)} [${cause.rule}] ${message}${status}${paint('2', tail)}`;
 }
 
 function plural(count: number, word: string): string {
