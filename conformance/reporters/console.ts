@@ -119,7 +119,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
       }
       if (result.verdict === 'not run') {
         // The run's end: one line for every check left, not one each.
-        if (!notRunShown) stream.write(`[${index + 1}/${total}] ${oneLine(result.reason ?? 'not run', 160)}: the ${plural(total - index, 'check')} left are not run\n`);
+        if (!notRunShown) stream.write(`[${index + 1}/${total}] ${oneLine(result.reason ?? 'not run', 160)}: ${total - index === 1 ? 'the check left is' : `the ${total - index} checks left are`} not run\n`);
         notRunShown = true;
         return;
       }

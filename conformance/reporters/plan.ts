@@ -11,7 +11,7 @@ export function renderRunPlan(plan: RunPlan, maxDurationMs?: number): string {
   const lines: string[] = [];
   const estimated = plan.checks - plan.unestimated.length;
   lines.push(
-    `Run plan: ${plan.checks} checks to run, about ${RATE_BUCKETS.map((bucket) => `${number(plan.requests[bucket])} ${bucket}`).join(', ')} requests` +
+    `Run plan: ${plan.checks} check${plan.checks === 1 ? '' : 's'} to run, about ${RATE_BUCKETS.map((bucket) => `${number(plan.requests[bucket])} ${bucket}`).join(', ')} requests` +
       ` (measured per check in the baseline run: ${plan.baseline.profile} profile, contract ${plan.baseline.contract}, --runs ${plan.baseline.runs.join(' and ')})`,
   );
   if (plan.unestimated.length) lines.push(`  ${plan.unestimated.length} of the ${plan.checks} checks have no baseline entry, their requests are not counted above (npm run conform:baseline): ${plan.unestimated.slice(0, 5).join(', ')}${plan.unestimated.length > 5 ? ', ...' : ''}`);
