@@ -47,6 +47,8 @@ describe('conform CLI against a simulator process', () => {
     expect(report).toMatchObject({ schemaVersion: 1, only: ['auth.token-exchange'], totals: { passed: 1, failed: 0, skipped: 0 }, target: { profile: 'simulator', seed: 7 } });
     expect(readFileSync(path.join(dir, 'report.html'), 'utf8')).toContain('class="badge">CERTIFIED</div>');
     expect(readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toContain('<testcase classname="auth" name="auth.token-exchange"');
+    expect(cli.out()).toMatch(/Run plan: 1 check to run, about \d+ read, \d+ write, \d+ upload requests \(measured per check in the baseline run/);
+    expect(cli.out()).toContain("rate limits: learned from the server's 429s");
     expect(cli.out()).toContain('[1/1] auth.token-exchange passed');
     expect(cli.out()).toContain('1 passed, 0 failed, 0 skipped');
     expect(cli.out()).toContain('seed 7; replay: CONFORM_API_KEY="$CONFORM_API_KEY" CONFORM_ADMIN_TOKEN="$CONFORM_ADMIN_TOKEN" npm run conform -- --base-url');
@@ -114,6 +116,8 @@ describe('conform CLI without the simulator', () => {
     [[...usage, '--shard', '0/4'], /--shard 0\/4: K counts the shards from 1 to N \(here 1 to 4\)/],
     [[...usage, '--shard', '5/4'], /--shard 5\/4: K counts the shards from 1 to N/],
     [[...usage, '--shard', 'x'], /--shard takes K\/N/],
+    [[...usage, '--rate-limits', 'reads=240'], /--rate-limits takes bucket=limit/],
+    [[...usage, '--max-duration', '10'], /--max-duration takes a duration with units/],
     [['--merge'], /--merge needs the report of every shard/],
     [['--merge', 'reports/a', '--base-url', 'http://x'], /--merge takes report paths, --report-dir, --format and --quiet; --base-url belongs to a run/],
   ])('exits 2 on a usage error: %j', async (argv, message) => {
@@ -134,6 +138,24 @@ describe('conform CLI without the simulator', () => {
     expect(await main([...base, '--only', 'demo.fails,demo.passes'], {}, { ...cli, checks: [passing, skipping, failing] })).toBe(EXIT.failed);
     expect(cli.out()).toContain('1 passed, 1 failed, 0 skipped');
     expect(cli.out()).toContain('[demo-rule] it failed');
+  });
+
+  it('plans with --rate-limits, ends at --max-duration with the rest "not run", and exits 1: such a run is not certified', async () => {
+    const slow = defineCheck({ id: 'demo.slow', title: 'Slow', area: 'demo', needs: [], run: () => new Promise((resolve) => setTimeout(resolve, 1200)) });
+    const dir = path.join(work, 'stopped');
+    const cli = io();
+    const code = await main([...base.slice(0, 4), '--rate-limits', 'read=240,write=120,upload=30', '--max-duration', '1s', '--report-dir', dir], {}, { ...cli, checks: [slow, passing] });
+    expect(code, cli.out() + cli.err()).toBe(EXIT.failed);
+    expect(cli.out()).toContain('rate limits: read 240 per 1 min 0 s, write 120 per 1 min 0 s, upload 30 per 1 min 0 s (given with --rate-limits)');
+    expect(cli.out()).toContain('--max-duration 1.0 s: no check starts after that');
+    expect(cli.out()).toContain('[2/2] not run: --max-duration 1s reached: the check left is not run');
+    expect(cli.out()).toMatch(/1 passed, 0 failed, 0 skipped, 1 not run in .*: NOT CERTIFIED/);
+    const report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8'));
+    expect(report.totals).toEqual({ passed: 1, failed: 0, skipped: 0, notRun: 1 });
+    expect(report.results[1]).toMatchObject({ id: 'demo.passes', verdict: 'not run' });
+    expect(report.replay).toContain('--rate-limits read=240,write=120,upload=30');
+    expect(readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toContain('<skipped message="not run: --max-duration 1s reached"/>');
+    expect(readFileSync(path.join(dir, 'report.html'), 'utf8')).toContain('<div class="badge">NOT CERTIFIED</div>');
   });
 
   it('runs one shard of the selection per runner, and --merge writes the reports of the whole run from theirs', async () => {
@@ -210,6 +232,9 @@ describe('conform CLI without the simulator', () => {
     expect(settings.target).toMatchObject({ baseUrl: 'https://a.example', apiKey: 'flag-key', contract: 'v1.2.0', profile: 'readonly', seed: 12, runs: 9, secondApiKey: 'k2', adminToken: 'adm', webhookUrl: 'https://hook.example/x', only: ['auth', 'jobs.'] });
     expect(settings.reportDir).toBe('/tmp/r');
     expect(settings.formats).toEqual(['junit', 'json', 'html']);
+    const paced = parseCli(['--rate-limits', 'read=240/90s,upload=30'], { ...env, CONFORM_MAX_DURATION: '10m' });
+    if (paced === 'help') throw new Error('unexpected');
+    expect(paced.target).toMatchObject({ rateLimits: { read: { limit: 240, windowMs: 90_000 }, upload: { limit: 30, windowMs: 60_000 } }, maxDurationMs: 600_000 });
 
     const defaults = parseCli(['--base-url', 'http://h', '--api-key', 'k'], {}, () => new Date('2025-06-01T10:20:30.456Z'));
     if (defaults === 'help') throw new Error('unexpected');

@@ -2,7 +2,8 @@
 // Runs the selected checks against one deployment, shows progress and a summary on the console, and writes
 // the JUnit, JSON and HTML reports. `--shard K/N` runs one shard of the selection (harness/shard.ts), and
 // `--merge` merges the shards' JSON reports into the reports of the whole run (reporters/merge.ts).
-// Exit codes: 0 nothing failed (skipped is not failure), 1 at least one check failed, 2 usage error (and a
+// Exit codes: 0 nothing failed (skipped is not failure), 1 at least one check failed or a --max-duration
+// left checks not run, 2 usage error (and a
 // refused merge), 3 the suite itself could not run (the target unreachable, reports unwritable).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +15,9 @@ import type { Check } from './harness/check.js';
 import { loadTargetContract } from './harness/contract.js';
 import { runSuite, selectChecks } from './harness/runner.js';
 import { checksOfShard, parseShard, shardLabel, suiteIdentity, type Shard } from './harness/shard.js';
-import { PROFILES, type Profile, type RunReport, type TargetOptions } from './harness/types.js';
+import { PROFILES, type Profile, type RateLimits, type RunReport, type TargetOptions } from './harness/types.js';
+import { expectedToRun, parseDuration, parseRateLimits, planRun } from './harness/budget.js';
+import { renderRunPlan } from './reporters/plan.js';
 import { createConsoleReporter, renderConsoleSummary, type ConsoleStream } from './reporters/console.js';
 import type { RunContext } from './reporters/format.js';
 import { renderHtml } from './reporters/html.js';
@@ -90,7 +93,12 @@ Options (each also read from the environment variable in brackets; a flag wins o
                             shard is a hash of its id, so it is the same in every run with N shards
   --format LIST           reports to write: comma-separated junit,json,html (default all), or none
   --timeout-ms N          per-request timeout in milliseconds (default 30000)               [CONFORM_TIMEOUT_MS]
-  --quiet                 no progress and no table: failures, totals, seed and replay only
+  --rate-limits LIST      the target's rate limits per bucket, e.g. read=240,write=120,upload=30 (per minute;
+                            read=240/90s for another window): the run is paced under them from the first
+                            request and planned with them. Default: learned from the server's 429s  [CONFORM_RATE_LIMITS]
+  --max-duration TIME     e.g. 10m, 90s, 1h30m: no check starts after that long; the checks left are
+                            reported "not run" and the run is never CERTIFIED                 [CONFORM_MAX_DURATION]
+  --quiet                 no plan, no progress, no areas: failures by cause, totals, seed and replay only
   --list                  list the selected checks and what they need, run nothing
   -h, --help              this text
 
@@ -99,7 +107,8 @@ coverage.json is read beside each) become the JUnit, JSON and HTML reports of th
 Refused (exit 2) for reports of different targets, options, contract or suite versions or shard counts, a
 shard missing or given twice, or a check reported twice. Exit 1 if a check failed, as a run.
 
-Exit codes: 0 no check failed (skipped checks are not failures), 1 at least one check failed,
+Exit codes: 0 no check failed (skipped checks are not failures), 1 at least one check failed or
+            --max-duration left checks not run,
             2 usage error or a refused merge, 3 the suite could not run (target unreachable, reports not writable).
 `;
 
@@ -119,6 +128,8 @@ const PARSE_OPTIONS = {
   only: { type: 'string' },
   format: { type: 'string' },
   'timeout-ms': { type: 'string' },
+  'rate-limits': { type: 'string' },
+  'max-duration': { type: 'string' },
   quiet: { type: 'boolean' },
   list: { type: 'boolean' },
   shard: { type: 'string' },
@@ -196,6 +207,17 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   const timeoutText = pick('timeout-ms', 'CONFORM_TIMEOUT_MS');
   const timeoutMs = timeoutText !== undefined ? integer('--timeout-ms', timeoutText, 1, 3_600_000) : undefined;
 
+  const rateLimitsText = pick('rate-limits', 'CONFORM_RATE_LIMITS');
+  const maxDurationText = pick('max-duration', 'CONFORM_MAX_DURATION');
+  let rateLimits: RateLimits | undefined;
+  let maxDurationMs: number | undefined;
+  try {
+    rateLimits = rateLimitsText !== undefined ? parseRateLimits(rateLimitsText) : undefined;
+    maxDurationMs = maxDurationText !== undefined ? parseDuration(maxDurationText) : undefined;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+
   const webhookText = pick('webhook-url', 'CONFORM_WEBHOOK_URL');
   const webhookUrl = webhookText ? httpUrl('--webhook-url', webhookText) : undefined;
 
@@ -227,6 +249,8 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       webhookUrl,
       only,
       timeoutMs,
+      ...(rateLimits ? { rateLimits } : {}),
+      ...(maxDurationMs !== undefined ? { maxDurationMs } : {}),
     },
     reportDir,
     formats,
@@ -272,7 +296,8 @@ export function writeReports(report: RunReport, dir: string, formats: ReportForm
   const render: Record<ReportFormat, () => string> = {
     junit: () => renderJUnit(report, context),
     json: () => renderJson(report, context),
-    html: () => renderHtml(report, context),
+    // The HTML report links its capped failures to report.json when that is written beside it.
+    html: () => renderHtml(report, { ...context, jsonFile: formats.includes('json') ? REPORT_FILES.json : undefined }),
   };
   const files = formats.map((format) => {
     const file = path.join(dir, REPORT_FILES[format]);
@@ -338,6 +363,12 @@ export async function main(argv: string[], env: Record<string, string | undefine
     );
     if (target.profile === 'simulator' && !target.adminToken) stdout.write('note: no --admin-token; checks that need the sandbox control API will be skipped\n');
   }
+  const plan = planRun(
+    toRun.filter((check) => expectedToRun(check.needs, target)).map((check) => check.id),
+    target.runs,
+    target.rateLimits,
+  );
+  if (!quiet) stdout.write(renderRunPlan(plan, target.maxDurationMs));
 
   const unreachable = await reachability(target.baseUrl, Math.min(target.timeoutMs ?? 30_000, 15_000));
   if (unreachable) {
@@ -346,11 +377,12 @@ export async function main(argv: string[], env: Record<string, string | undefine
   }
 
   const color = Boolean(stdout.isTTY) && !env.NO_COLOR;
-  const reporter = createConsoleReporter({ stream: stdout, quiet, color });
+  const reporter = createConsoleReporter({ stream: stdout, quiet, color, plan });
   let report: RunReport;
   try {
     report = await runSuite(target, toRun, reporter);
   } catch (error) {
+    reporter.close();
     stderr.write(`\nconform: the suite could not run: ${(error as Error).stack ?? error}\nseed ${target.seed}\n`);
     return EXIT.error;
   }
@@ -371,7 +403,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     return EXIT.error;
   }
   reporter.finish(report, { ...context, reportFiles: reportFiles.map(displayPath) });
-  return report.totals.failed ? EXIT.failed : EXIT.ok;
+  return report.totals.failed || report.totals.notRun ? EXIT.failed : EXIT.ok;
 }
 
 /** `--merge`: the shards' reports read, checked and merged, and the merged reports written as a run's. */
@@ -406,7 +438,7 @@ async function merge(argv: string[], env: Record<string, string | undefined>, io
   }
   const color = Boolean(stdout.isTTY) && !env.NO_COLOR;
   stdout.write(renderConsoleSummary(report, { ...context, color, quiet: settings.quiet, reportFiles: reportFiles.map(displayPath) }));
-  return report.totals.failed ? EXIT.failed : EXIT.ok;
+  return report.totals.failed || report.totals.notRun ? EXIT.failed : EXIT.ok;
 }
 
 /** One request to the base URL before the run, so that an unreachable target is one clear error rather than

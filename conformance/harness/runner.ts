@@ -1,14 +1,18 @@
 // Runs the selected checks against one target: sets up what the profile allows (clients, a second tenant,
 // the control API, a webhook receiver), skips what a check needs but cannot have (with the reason), and
-// collects verdicts. Checks run one after another: some move the virtual clock or change limits.
+// collects verdicts. Checks run one after another: some move the virtual clock or change limits. With
+// `maxDurationMs` (--max-duration) no check starts once that time has passed: the check running then
+// finishes, the others are reported "not run", and such a run is never certified (reporters/format.ts).
 import { AdminClient } from './admin.js';
+import { formatRateLimits } from './budget.js';
 import type { Check, CheckContext } from './check.js';
 import { SkipCheck } from './check.js';
 import { ConformanceClient, TokenCache } from './client.js';
 import { contractForProfile, loadTargetContract } from './contract.js';
 import { startReceiver, type Receiver } from './receiver.js';
+import { startRequestMeter } from './request-meter.js';
 import { RunScope, tenantOfToken } from './run-scope.js';
-import type { CheckResult, Failure, Need, Profile, RunReport, TargetOptions } from './types.js';
+import { totalsOf, type CheckResult, type Failure, type Need, type Profile, type RunReport, type TargetOptions } from './types.js';
 
 export interface RunHooks {
   onCheckStart?(check: Check, index: number, total: number): void;
@@ -34,6 +38,7 @@ export function replayCommand(options: TargetOptions, only?: string[]): string {
   const secrets = SECRET_VARIABLES.filter(([option]) => options[option]).map(([, variable]) => `${variable}="$${variable}"`);
   const parts = [...secrets, 'npm run conform --', `--base-url ${options.baseUrl}`, `--contract ${options.contract}`, `--profile ${options.profile}`, `--seed ${options.seed}`, `--runs ${options.runs}`];
   if (options.webhookUrl) parts.push(`--webhook-url ${options.webhookUrl}`);
+  if (options.rateLimits) parts.push(`--rate-limits ${formatRateLimits(options.rateLimits)}`);
   if (only?.length) parts.push(`--only ${only.join(',')}`);
   return parts.join(' ');
 }
@@ -85,9 +90,20 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
   };
 
   const results: CheckResult[] = [];
+  const runStarted = performance.now();
+  const meter = startRequestMeter(options.baseUrl);
   try {
     for (const [index, check] of selected.entries()) {
+      const elapsed = performance.now() - runStarted;
+      if (options.maxDurationMs !== undefined && elapsed >= options.maxDurationMs) {
+        const reason = `not run: --max-duration ${formatLimit(options.maxDurationMs)} reached`;
+        const result: CheckResult = { id: check.id, title: check.title, area: check.area, verdict: 'not run', reason, failures: [], durationMs: 0, requests: 0 };
+        results.push(result);
+        hooks.onCheckEnd?.(result, index, selected.length);
+        continue;
+      }
       hooks.onCheckStart?.(check, index, selected.length);
+      meter.next();
       const started = performance.now();
       const failures: Failure[] = [];
       const sink = (failure: Failure) => failures.push(failure);
@@ -137,16 +153,17 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
         failures,
         durationMs: Math.round(performance.now() - started),
         requests,
+        requestsByBucket: meter.next(),
       };
       results.push(result);
       hooks.onCheckEnd?.(result, index, selected.length);
     }
   } finally {
+    meter.stop();
     if (admin) await scope?.endRun(admin);
     await receiver?.close();
   }
-  const totals = { passed: 0, failed: 0, skipped: 0 };
-  for (const result of results) totals[result.verdict]++;
+  const totals = totalsOf(results);
   return {
     target: { baseUrl: options.baseUrl, contract: options.contract, profile: options.profile, seed: options.seed, runs: options.runs },
     startedAt,
@@ -154,6 +171,7 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
     results,
     totals,
     replay: replayCommand(options),
+    ...(totals.notRun ? { stopped: { maxDurationMs: options.maxDurationMs!, notRun: totals.notRun } } : {}),
     ...(scope?.problems.length ? { notes: [...scope.problems] } : {}),
   };
 }
@@ -175,6 +193,13 @@ async function runScope(options: TargetOptions, contract: ReturnType<typeof load
   } catch {
     return new RunScope(undefined);
   }
+}
+
+/** 600000 → "10m", 90000 → "90s": the --max-duration as it was likely given. */
+function formatLimit(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
 }
 
 /** The control API lives at the server root, also when the base URL addresses a versioned prefix. */

@@ -31,9 +31,20 @@ export interface TargetOptions {
   only?: string[];
   /** Per-request timeout. */
   timeoutMs?: number;
+  /** The target's rate limits per bucket (spec 8.1 rule 1), when given (`--rate-limits`): the client paces
+   *  each bucket under them from the first request. Absent: learned from the server's 429 details. */
+  rateLimits?: RateLimits;
+  /** `--max-duration`: no check starts after this long; the checks left are reported "not run". */
+  maxDurationMs?: number;
 }
 
-interface RecordedRequest {
+/** Spec 8.1 rule 1: the rate buckets of integration-key traffic. */
+export type RateBucket = 'read' | 'write' | 'upload';
+export const RATE_BUCKETS: RateBucket[] = ['read', 'write', 'upload'];
+export type RateLimits = Partial<Record<RateBucket, { limit: number; windowMs: number }>>;
+export type BucketCounts = Record<RateBucket, number>;
+
+export interface RecordedRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
@@ -67,19 +78,39 @@ export interface Failure {
   replay?: string;
 }
 
-export type Verdict = 'passed' | 'failed' | 'skipped';
+/** `not run`: the run ended (`--max-duration`) before the check started; never certified. */
+export type Verdict = 'passed' | 'failed' | 'skipped' | 'not run';
+export const VERDICTS: Verdict[] = ['passed', 'failed', 'skipped', 'not run'];
+
+/** Checks per verdict; `notRun` only when a run ended early (absent in reports written before it existed). */
+export interface Totals {
+  passed: number;
+  failed: number;
+  skipped: number;
+  notRun?: number;
+}
+
+/** The totals of `results`, with `notRun` only when a check was not run. */
+export function totalsOf(results: Array<{ verdict: Verdict }>): Totals {
+  const totals = { passed: 0, failed: 0, skipped: 0, notRun: 0 };
+  for (const { verdict } of results) totals[verdict === 'not run' ? 'notRun' : verdict]++;
+  const { notRun, ...rest } = totals;
+  return notRun ? totals : rest;
+}
 
 export interface CheckResult {
   id: string;
   title: string;
   area: string;
   verdict: Verdict;
-  /** Why a check was skipped. */
+  /** Why a check was skipped or not run. */
   reason?: string;
   failures: Failure[];
   durationMs: number;
   /** Requests the check sent. */
   requests: number;
+  /** The same requests per rate bucket, as they went on the wire (harness/request-meter.ts). */
+  requestsByBucket?: BucketCounts;
 }
 
 export interface RunReport {
@@ -88,8 +119,10 @@ export interface RunReport {
   startedAt: string;
   finishedAt: string;
   results: CheckResult[];
-  totals: { passed: number; failed: number; skipped: number };
+  totals: Totals;
   replay: string;
+  /** Set when `--max-duration` ended the run before every check had run. */
+  stopped?: { maxDurationMs: number; notRun: number };
   /** What the run could not give back to a shared sandbox (simulator profile, harness/run-scope.ts). */
   notes?: string[];
 }

@@ -2,7 +2,7 @@
 // redaction and truncation applied to every request and response a report shows.
 import type { CoverageReport } from '../checks/operations/coverage.js';
 import { shardLabel, type Shard, type SuiteIdentity } from '../harness/shard.js';
-import type { CheckResult, Exchange, RunReport } from '../harness/types.js';
+import { totalsOf, type CheckResult, type Exchange, type RunReport, type Totals } from '../harness/types.js';
 
 /** What the CLI knows about a run beyond the RunReport itself. */
 export interface RunContext {
@@ -37,7 +37,7 @@ export function shardLine(report: RunReport, context: RunContext): string | unde
 export interface AreaGroup {
   area: string;
   results: CheckResult[];
-  totals: { passed: number; failed: number; skipped: number };
+  totals: Totals;
   durationMs: number;
 }
 
@@ -47,23 +47,24 @@ export function groupByArea(results: CheckResult[]): AreaGroup[] {
   for (const result of results) {
     let group = groups.get(result.area);
     if (!group) {
-      group = { area: result.area, results: [], totals: { passed: 0, failed: 0, skipped: 0 }, durationMs: 0 };
+      group = { area: result.area, results: [], totals: totalsOf([]), durationMs: 0 };
       groups.set(result.area, group);
     }
     group.results.push(result);
-    group.totals[result.verdict]++;
     group.durationMs += result.durationMs;
   }
+  for (const group of groups.values()) group.totals = totalsOf(group.results);
   return [...groups.values()];
 }
 
-/** CERTIFIED only when nothing failed and at least one check passed. */
+/** CERTIFIED only when nothing failed, at least one check passed, and every selected check ran: a run ended
+ *  by --max-duration certifies nothing, whatever the checks it ran said. */
 export function certified(report: RunReport): boolean {
-  return report.totals.failed === 0 && report.totals.passed > 0;
+  return report.totals.failed === 0 && report.totals.passed > 0 && !report.totals.notRun && !report.results.some((result) => result.verdict === 'not run');
 }
 
 export function totalsLine(totals: RunReport['totals']): string {
-  return `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
+  return `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped${totals.notRun ? `, ${totals.notRun} not run` : ''}`;
 }
 
 export function runDurationMs(report: RunReport): number {

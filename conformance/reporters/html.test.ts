@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from './html.js';
-import { ACCESS_TOKEN, API_KEY, syntheticReport } from './reports.testing.js';
+import { ACCESS_TOKEN, API_KEY, manyFailuresReport, syntheticReport } from './reports.testing.js';
 
 describe('HTML certification report', () => {
   const html = renderHtml(syntheticReport(), { suiteSize: 87 });
@@ -75,5 +75,34 @@ describe('HTML certification report', () => {
     nothing.results = nothing.results.filter((result) => result.verdict === 'skipped');
     nothing.totals = { passed: 0, failed: 0, skipped: 2 };
     expect(renderHtml(nothing)).toContain('class="badge">NOT CERTIFIED</div>');
+  });
+});
+
+describe('the HTML report of a run with many failures', () => {
+  it("stays small for issue 26's 1,362 failures in 133 checks: causes first, five failures per check, the rest in report.json", () => {
+    const html = renderHtml(manyFailuresReport(), { jsonFile: 'report.json' });
+    // About 2.3 KB per failure shown (a 1.5 KB error body with its request): 665 shown, about 1.5 MB.
+    expect(html.length).toBeLessThan(1_600_000);
+    expect(html.indexOf('id="causes"')).toBeGreaterThan(0);
+    expect(html.indexOf('id="causes"')).toBeLessThan(html.indexOf('class="area"'));
+    expect(html).toContain('1362 failures in 133 checks, 17 causes');
+    // 1,362 failures, at most five shown per check.
+    expect(html.match(/<details class="failure"/g)!.length).toBe(133 * 5);
+    expect(html).toContain('… and 5 more failures of this check: all 10 are in <a href="report.json">report.json</a>');
+    const everyFailure = renderHtml(manyFailuresReport({ failures: 133 * 40 }), { jsonFile: 'report.json' });
+    // Four times the failures: the same size within the causes' and counts' few bytes.
+    expect(everyFailure.length).toBeLessThan(html.length * 1.05);
+  });
+
+  it('reports checks a --max-duration left not run and certifies nothing', () => {
+    const report = syntheticReport();
+    report.results = report.results.filter((result) => result.verdict === 'passed');
+    report.results.push({ id: 'jobs.late', title: 'late', area: 'jobs', verdict: 'not run', reason: 'not run: --max-duration 90s reached', failures: [], durationMs: 0, requests: 0 });
+    report.totals = { passed: 2, failed: 0, skipped: 0, notRun: 1 };
+    const html = renderHtml(report);
+    expect(html).toContain('<div class="badge">NOT CERTIFIED</div>');
+    expect(html).toContain('<strong>1</strong> not run');
+    expect(html).toContain('<section id="not-run">');
+    expect(html).toContain('<span class="verdict not-run">not run</span>');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JSON_REPORT_SCHEMA_VERSION, renderJson } from './json.js';
-import { ACCESS_TOKEN, API_KEY, syntheticReport } from './reports.testing.js';
+import { ACCESS_TOKEN, API_KEY, manyFailuresReport, syntheticReport } from './reports.testing.js';
 
 describe('JSON reporter', () => {
   it('writes the RunReport as is, pretty, with a schema version', () => {
@@ -49,5 +49,14 @@ describe('JSON reporter', () => {
     expect(parsed.results[1].failures[0].exchange.request.headers['x-api-key']).toBe(`${API_KEY.slice(0, 8)}…`);
     // the original report is not changed
     expect((report.results[1]!.failures[0]!.exchange!.response.body as { access_token: string }).access_token).toBe(ACCESS_TOKEN);
+  });
+});
+
+describe('the JSON report of a run with many failures', () => {
+  it('keeps every failure and lists the causes', () => {
+    const json = JSON.parse(renderJson(manyFailuresReport()));
+    expect(json.results.reduce((sum: number, result: { failures: unknown[] }) => sum + result.failures.length, 0)).toBe(1362);
+    expect(json.causes).toHaveLength(17);
+    expect(json.causes[0].operations.length).toBeGreaterThan(20);
   });
 });

@@ -5,6 +5,7 @@
 // can be merged into the report of the whole run (merge.ts).
 import type { Shard, SuiteIdentity } from '../harness/shard.js';
 import type { CheckResult, Failure, RunReport } from '../harness/types.js';
+import { groupFailuresByCause, type FailureCause } from './causes.js';
 import { COVERAGE_FILE } from './coverage.js';
 import { redactExchange, type RedactedExchange, type RunContext } from './format.js';
 
@@ -22,6 +23,8 @@ export type JsonRunReport = Omit<RunReport, 'results'> & {
   merged?: { shards: number };
   /** The input coverage of the run, written beside this file (coverage.ts), when the operation checks ran. */
   coverageFile?: string;
+  /** The failures grouped by cause (causes.ts), most frequent first; every failure itself is under `results`. */
+  causes?: FailureCause[];
   results: JsonCheckResult[];
 };
 
@@ -34,6 +37,7 @@ export function toJsonReport(report: RunReport, context: RunContext = {}): JsonR
     ...(context.shard ? { shard: { index: context.shard.index, count: context.shard.count, selectedChecks: context.shard.selection.length, selection: context.shard.selection } } : {}),
     ...(context.merged ? { merged: context.merged } : {}),
     ...(context.coverage ? { coverageFile: COVERAGE_FILE } : {}),
+    ...(report.totals.failed ? { causes: groupFailuresByCause(report.results.filter((result) => result.verdict === 'failed')) } : {}),
     results: report.results.map((result) => ({
       ...result,
       failures: result.failures.map(({ exchange, ...failure }) => ({ ...failure, ...(exchange ? { exchange: redactExchange(exchange) } : {}) })),

@@ -71,3 +71,14 @@ describe('JUnit reporter', () => {
     expect(() => parseXml('<a>1 < 2</a>')).toThrow();
   });
 });
+
+describe('JUnit of a run ended by --max-duration', () => {
+  it('reports a check not run as skipped, its message saying it was not run, and counts it among the skipped', () => {
+    const report = syntheticReport();
+    report.results.push({ id: 'jobs.late', title: 'late', area: 'jobs', verdict: 'not run', reason: 'not run: --max-duration 90s reached', failures: [], durationMs: 0, requests: 0 });
+    report.totals = { ...report.totals, notRun: 1 };
+    const xml = renderJUnit(report);
+    expect(xml).toContain('<skipped message="not run: --max-duration 90s reached"/>');
+    expect(xml).toMatch(/<testsuites [^>]*skipped="3"/);
+  });
+});

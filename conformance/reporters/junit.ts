@@ -1,6 +1,7 @@
 // JUnit XML for CI: one <testsuite> per area, one <testcase> per check (classname = area, name = check id),
 // a <failure> whose type is the first rule broken and whose text lists every failure with its request and
-// response excerpts, and <skipped message=reason/> for checks the profile or target could not run.
+// response excerpts, and <skipped message=reason/> for checks the profile or target could not run and for
+// those a --max-duration left not run (JUnit has no "not run": the message starts with it).
 import type { CheckResult, Failure, RunReport } from '../harness/types.js';
 import { shardLabel } from '../harness/shard.js';
 import { displayBody, groupByArea, oneLine, redactExchange, runDurationMs, truncate, xmlSafe, type RunContext } from './format.js';
@@ -50,7 +51,7 @@ function indent(text: string, prefix: string): string {
 
 function testcase(result: CheckResult): string {
   const open = `    <testcase${attrs({ classname: result.area, name: result.id, time: seconds(result.durationMs) })}`;
-  if (result.verdict === 'skipped') return `${open}>\n      <skipped${attrs({ message: result.reason ?? 'skipped' })}/>\n    </testcase>`;
+  if (result.verdict === 'skipped' || result.verdict === 'not run') return `${open}>\n      <skipped${attrs({ message: result.reason ?? 'skipped' })}/>\n    </testcase>`;
   if (result.verdict === 'passed') return `${open}/>`;
   const [first] = result.failures;
   const more = result.failures.length > 1 ? ` (+${result.failures.length - 1} more)` : '';
@@ -84,7 +85,7 @@ export function renderJUnit(report: RunReport, context: RunContext = {}): string
   ].join('\n');
   const suites = groupByArea(report.results).map((group) =>
     [
-      `  <testsuite${attrs({ name: group.area, tests: group.results.length, failures: group.totals.failed, errors: 0, skipped: group.totals.skipped, time: seconds(group.durationMs), timestamp: report.startedAt.replace(/\.\d+Z$/, '').replace(/Z$/, '') })}>`,
+      `  <testsuite${attrs({ name: group.area, tests: group.results.length, failures: group.totals.failed, errors: 0, skipped: group.totals.skipped + (group.totals.notRun ?? 0), time: seconds(group.durationMs), timestamp: report.startedAt.replace(/\.\d+Z$/, '').replace(/Z$/, '') })}>`,
       propertyXml,
       ...group.results.map(testcase),
       '  </testsuite>',
@@ -92,7 +93,7 @@ export function renderJUnit(report: RunReport, context: RunContext = {}): string
   );
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attrs({ name: `conformance ${target.contract} (${target.profile}) ${target.baseUrl}`, tests: report.results.length, failures: totals.failed, errors: 0, skipped: totals.skipped, time: seconds(runDurationMs(report)), timestamp: report.startedAt })}>`,
+    `<testsuites${attrs({ name: `conformance ${target.contract} (${target.profile}) ${target.baseUrl}`, tests: report.results.length, failures: totals.failed, errors: 0, skipped: totals.skipped + (totals.notRun ?? 0), time: seconds(runDurationMs(report)), timestamp: report.startedAt })}>`,
     ...suites,
     '</testsuites>',
     '',

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoverageReport } from '../checks/operations/coverage.js';
 import { loadTargetContract } from '../harness/contract.js';
 import { checksOfShard, type SuiteIdentity } from '../harness/shard.js';
-import type { RunReport } from '../harness/types.js';
+import { totalsOf, type RunReport } from '../harness/types.js';
 import { COVERAGE_FILE, renderCoverageJson } from './coverage.js';
 import type { RunContext } from './format.js';
 import { renderHtml } from './html.js';
@@ -36,8 +36,7 @@ function wholeRun(): RunReport {
 /** The run's report cut as shard `index` of COUNT would have written it. */
 function shardOf(full: RunReport, index: number, edit: (report: RunReport, context: RunContext) => void = () => {}): { report: RunReport; context: RunContext } {
   const results = checksOfShard(full.results, { index, count: COUNT });
-  const totals = { passed: 0, failed: 0, skipped: 0 };
-  for (const result of results) totals[result.verdict]++;
+  const totals = totalsOf(results);
   const report: RunReport = { ...full, results, totals, startedAt: `2025-06-01T10:0${index}:00.000Z`, finishedAt: `2025-06-01T10:0${index}:30.000Z`, notes: index === 2 ? full.notes : undefined };
   const context: RunContext = { suite: SUITE, suiteSize: SUITE.checks, shard: { index, count: COUNT, selection: full.results.map((result) => result.id) } };
   edit(report, context);

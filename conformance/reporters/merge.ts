@@ -9,7 +9,7 @@ import path from 'node:path';
 import { CONTRACT_VERSIONS } from '../../contracts/lib/bundle.js';
 import { causeOf, coverageTotals, type CoverageReport } from '../checks/operations/coverage.js';
 import { loadTargetContract } from '../harness/contract.js';
-import type { CheckResult, Exchange, RunReport } from '../harness/types.js';
+import { totalsOf, type CheckResult, type Exchange, type RunReport } from '../harness/types.js';
 import type { RunContext } from './format.js';
 import { JSON_REPORT_SCHEMA_VERSION, type JsonCheckResult, type JsonRunReport } from './json.js';
 
@@ -109,8 +109,7 @@ export function mergeShardReports(shards: ShardReport[]): MergedRun {
 
   const operationOf = exchangeOperations(first.json.target.contract);
   const results = selection.map((id) => fromJsonResult(reportedBy.get(id)!.result, operationOf));
-  const totals = { passed: 0, failed: 0, skipped: 0 };
-  for (const result of results) totals[result.verdict]++;
+  const totals = totalsOf(results);
   const ordered = [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, shard]) => shard);
   const notes = ordered.flatMap((shard) => (shard.json.notes ?? []).map((note) => `shard ${shard.json.shard.index}/${count}: ${note}`));
   const server = ordered.find((shard) => shard.json.server)?.json.server;
@@ -123,6 +122,8 @@ export function mergeShardReports(shards: ShardReport[]): MergedRun {
     totals,
     // Every shard's replay is the whole selection's (a shard adds --shard only when shown): the same for all.
     replay: first.json.replay,
+    // A shard ended by --max-duration leaves checks "not run": the merged run is not whole either.
+    ...(totals.notRun ? { stopped: { maxDurationMs: ordered.find((shard) => shard.json.stopped)?.json.stopped?.maxDurationMs ?? 0, notRun: totals.notRun } } : {}),
     ...(notes.length ? { notes } : {}),
   };
   const coverages = ordered.flatMap((shard) => (shard.coverage ? [shard.coverage] : []));

@@ -184,3 +184,52 @@ export function parseXml(text: string): XmlElement {
 
 export const childElements = (node: XmlElement, name?: string): XmlElement[] => node.children.filter((child): child is XmlElement => typeof child !== 'string' && (!name || child.name === name));
 export const textOf = (node: XmlElement): string => node.children.map((child) => (typeof child === 'string' ? child : textOf(child))).join('');
+
+/** The areas of the suite, for synthetic runs as wide as a real one. */
+const AREAS = ['auth', 'operations', 'validation', 'isolation', 'billing', 'jobs', 'pagination', 'sima', 'idempotency', 'webhooks', 'uploads', 'landed-cost', 'trade', 'ship', 'advanced-trade', 'journeys', 'signup', 'limits'];
+
+/**
+ * A run the size of issue 26's (four defects on): `failures` failures spread over `failedChecks` failed checks
+ * of `failedChecks + passedChecks`, in every area. Each failure is one of a few rules broken the same way on
+ * many operations (ids and times differing), as injected defects produce, with a request and an error
+ * response of about 1.5 KB, as a real failure has.
+ */
+export function manyFailuresReport({ failedChecks = 133, failures = 1362, passedChecks = 45 } = {}): RunReport {
+  const operations = Array.from({ length: 48 }, (_, n) => `getThing${n}`);
+  const rules: Array<(operation: string, n: number) => { rule: string; message: string; status: number }> = [
+    (operation) => ({ rule: 'response-conformance', message: `${operation}: status 500 is not documented`, status: 500 }),
+    (operation, n) => ({ rule: 'response-conformance', message: `${operation}: body.items[${n % 7}].createdAt is not a date-time`, status: 200 }),
+    (_operation, n) => ({ rule: 'error-code', message: `job 0b7e3c1a-5d2f-4e6a-8b9c-${String(n).padStart(12, '0')} answered INTERNAL_ERROR, not INVALID_REQUEST`, status: 500 }),
+    (operation) => ({ rule: 'hasMore-consistent', message: `${operation}: hasMore is true on the last page`, status: 200 }),
+  ];
+  // A few causes of their own, as a real run has beside the defects' (one per tenth check).
+  const odd = (check: number) => ({ rule: `rule-${check}`, message: `a failure only check ${check} has`, status: 409 });
+  const results: RunReport['results'] = [];
+  let left = failures;
+  for (let check = 0; check < failedChecks; check++) {
+    const count = Math.ceil(left / (failedChecks - check));
+    left -= count;
+    const list = Array.from({ length: count }, (_, n) => {
+      const operation = operations[(check * 7 + n) % operations.length]!;
+      const { rule, message, status } = check % 10 === 9 && n === 0 ? odd(check) : rules[(check + n) % rules.length]!(operation, check * 100 + n);
+      const body = { code: status === 500 ? 'INTERNAL_ERROR' : 'OK', message, details: { trace: 'x'.repeat(1200), requestId: `req_${check}_${n}_0123456789abcdef` } };
+      const exchange: Exchange = {
+        request: { method: 'GET', url: `https://staging.example.test/api/things/${check}?limit=${n}`, headers: { accept: 'application/json', authorization: `Bearer ${ACCESS_TOKEN}` } },
+        response: { status, headers: { 'content-type': 'application/json' }, body, text: JSON.stringify(body) },
+        operation: { operationId: operation, method: 'get', path: '/api/things/{id}' } as Exchange['operation'],
+        durationMs: 20,
+      };
+      return { rule, message, exchange };
+    });
+    results.push({ id: `${AREAS[check % AREAS.length]}.check-${check}`, title: `Synthetic check ${check}`, area: AREAS[check % AREAS.length]!, verdict: 'failed', failures: list, durationMs: 900, requests: 20 });
+  }
+  for (let check = 0; check < passedChecks; check++) {
+    results.push({ id: `${AREAS[check % AREAS.length]}.passing-${check}`, title: `Passing check ${check}`, area: AREAS[check % AREAS.length]!, verdict: 'passed', failures: [], durationMs: 300, requests: 5 });
+  }
+  return {
+    ...syntheticReport(),
+    results,
+    totals: { passed: passedChecks, failed: failedChecks, skipped: 0 },
+    notes: undefined,
+  };
+}
