@@ -12,7 +12,7 @@ import { secretBox } from './secret-box.js';
 import { systemResolve, type Resolve } from './transport.js';
 import { parseWebhookConfig } from './webhook-config.js';
 import { webhookStore } from './webhook.store.js';
-import { WEBHOOKS_DEFECTS } from './webhooks.defects.js';
+import { WEBHOOKS_DEFECTS, WEBHOOKS_VARIANTS } from './webhooks.defects.js';
 import type { WebhooksDomain } from './webhooks.types.js';
 
 export type { DeliveryAttempt, DeliveryStatus, DeliveryView, FinishedJob, WebhookConfig, WebhookEvent, WebhooksDomain } from './webhooks.types.js';
@@ -60,7 +60,7 @@ export const webhooksDomain = defineDomain({
     peers.jobs.onFinished((job) => webhooks.jobFinished(job));
     return webhooks;
   },
-  defects: WEBHOOKS_DEFECTS,
+  defects: [...WEBHOOKS_DEFECTS, ...WEBHOOKS_VARIANTS],
   responseDefects: () => [],
   testValues: [],
   lifecycles: [],
