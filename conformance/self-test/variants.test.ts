@@ -7,7 +7,7 @@
 // The defect self-test (defects.test.ts) still proves every defect caught; it lists kind 'defect' only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestTarget, type TestTarget } from '../testing/simulator.js';
-import { catalogueOf, failuresOf, runVariants, VARIANT_WORLDS, type CatalogueEntry, type VariantRun } from './variants.js';
+import { catalogueOf, failuresOf, runVariants, VARIANT_WORLDS, VARIANTS_AWAITING_SHAPE_FREEDOM, type CatalogueEntry, type VariantRun } from './variants.js';
 
 /** One simulator per world, run side by side: the runs wait on jobs and timers far more than on CPU. */
 const WORLDS = Object.entries(VARIANT_WORLDS);
@@ -28,12 +28,13 @@ afterAll(async () => {
 });
 
 describe('variant self-test: the whole suite certifies every legitimate variant', () => {
-  it('puts every variant the simulator offers in exactly one world, and nothing else', () => {
+  it('puts every variant the simulator offers in exactly one world (or, named with why, awaiting item 8), and nothing else', () => {
     const variants = catalogue.filter((e) => e.kind === 'variant').map((e) => e.id);
     const placed = WORLDS.flatMap(([, ids]) => ids);
-    expect(new Set(placed).size).toBe(placed.length);
-    expect([...placed].sort()).toEqual([...variants].sort());
-    expect(variants.length).toBeGreaterThanOrEqual(25);
+    const waiting = Object.keys(VARIANTS_AWAITING_SHAPE_FREEDOM);
+    expect(new Set([...placed, ...waiting]).size).toBe(placed.length + waiting.length);
+    expect([...placed, ...waiting].sort()).toEqual([...variants].sort());
+    expect(placed.length).toBeGreaterThanOrEqual(25);
   });
 
   it.each(WORLDS.map(([name]) => name))('fails no check in the sandbox profile with the variants of world %s on', (name) => {

@@ -80,7 +80,7 @@ export const failuresOf = (report: RunReport): string[] =>
  * simulator's catalogue is in exactly one world (variants.test.ts checks it against GET /_sim/defects).
  */
 export const VARIANT_WORLDS: Record<string, string[]> = {
-  wording: [
+  'formats-and-orders': [
     'errors.message-reworded',
     'sima.receipt-message-reworded',
     'auth.token-lifetime-1800',
@@ -95,7 +95,7 @@ export const VARIANT_WORLDS: Record<string, string[]> = {
     'trade.session-extra-fields',
     'webhooks.first-attempt-delayed',
   ],
-  limits: [
+  'limits-and-shapes': [
     'idempotency.expires-after-1h',
     'auth.token-lifetime-7200',
     'auth.token-extra-fields',
@@ -107,12 +107,20 @@ export const VARIANT_WORLDS: Record<string, string[]> = {
     'ship.reject-from-disputed',
     'ship.audit-default-limit-25',
     'trade.sku-extra-fields',
-  ],
-  shapes: [
     'sima.csv-columns-reordered',
     'sima.evidence-other-shape',
     'ship.finding-extra-fields',
-    'ship.status-counts-as-list',
-    'landedcost.breakdown-as-lines',
   ],
+};
+
+/**
+ * Variants in no world yet, each with why: the suite still validates these sandbox-defined shapes against
+ * our contract's schemas outside the simulator profile (issue 26 item 8 marks them `x-sandbox-defined` and
+ * stops asserting them there). Measured: every failure they cause is `response-conformance` on that shape
+ * (landed-cost breakdown: 10 checks; findings status counts: 11 checks). Once item 8 lands, each moves into
+ * a world.
+ */
+export const VARIANTS_AWAITING_SHAPE_FREEDOM: Record<string, string> = {
+  'ship.status-counts-as-list': 'listFindings 200 schema requires `statusCounts` to be an object (response-conformance)',
+  'landedcost.breakdown-as-lines': 'calculateLandedCost 200 schema requires the sandbox breakdown fields dutyAmount, taxAmount, totalLandedCost (response-conformance)',
 };
