@@ -5,27 +5,30 @@
 // world; `npm run conform:variants -- --variant <id>` (or `runVariants(target, [id])`) bisects it to one
 // variant, and the fix is to the check that imposed a choice (never to the variant).
 // The defect self-test (defects.test.ts) still proves every defect caught; it lists kind 'defect' only.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestTarget, type TestTarget } from '../testing/simulator.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestTarget } from '../testing/simulator.js';
 import { catalogueOf, failuresOf, runVariants, VARIANT_WORLDS, VARIANTS_AWAITING_SHAPE_FREEDOM, type CatalogueEntry, type VariantRun } from './variants.js';
 
-/** One simulator per world, run side by side: the runs wait on jobs and timers far more than on CPU. */
+/** One fresh simulator per world, one world after another: the suite's webhook receiver port is read from the
+ *  process environment (CONFORM_WEBHOOK_PORT), so two runs in one process cannot overlap. */
 const WORLDS = Object.entries(VARIANT_WORLDS);
-const targets: TestTarget[] = [];
 let catalogue: CatalogueEntry[];
 const runs = new Map<string, VariantRun>();
 
 beforeAll(async () => {
-  targets.push(...(await Promise.all(WORLDS.map(([name]) => startTestTarget({ label: `variants-${name}` })))));
-  catalogue = await catalogueOf(targets[0]);
   const started = performance.now();
-  await Promise.all(WORLDS.map(async ([name, variants], index) => runs.set(name, await runVariants(targets[index], variants))));
+  for (const [name, variants] of WORLDS) {
+    const target = await startTestTarget({ label: `variants-${name}` });
+    try {
+      catalogue ??= await catalogueOf(target);
+      runs.set(name, await runVariants(target, variants));
+    } finally {
+      await target.close();
+    }
+  }
   console.log(`variant self-test: ${WORLDS.length} worlds, ${WORLDS.flatMap(([, v]) => v).length} variants in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   for (const [name, run] of runs) console.log(`  ${name}: ${run.report.totals.passed} passed, ${run.report.totals.failed} failed, ${run.report.totals.skipped} skipped in ${run.seconds.toFixed(0)} s`);
-}, 600_000);
-afterAll(async () => {
-  await Promise.all(targets.map((t) => t.close()));
-});
+}, 900_000);
 
 describe('variant self-test: the whole suite certifies every legitimate variant', () => {
   it('puts every variant the simulator offers in exactly one world (or, named with why, awaiting item 8), and nothing else', () => {
