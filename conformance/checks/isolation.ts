@@ -1,6 +1,6 @@
 // Tenant isolation (spec 7: NOT_FOUND is "resource absent or not the tenant's"): a job of one tenant is
 // invisible to another, both by id and in its job list, and its uploads are no duplicates for another.
-import { defineCheck } from '../harness/check.js';
+import { defineCheck, type CheckContext } from '../harness/check.js';
 import { expectError } from '../harness/expect-error.js';
 import { isRateLimited, receiptJobId } from './jobs-support.js';
 import { uniqueFile } from './uploads/files.js';
@@ -99,6 +99,13 @@ const isolationDuplicateUpload = defineCheck({
         reasons.push(`${target.operationId} was still rate limited`);
         continue;
       }
+      // Spec 7 names DUPLICATE_UPLOAD "same file already uploaded" and leaves open whether the file of an upload
+      // whose job FAILED still counts: a server may take it again (the sandbox does). When the first job had
+      // ended FAILED by now, a 202 says nothing about tenants: that target is untestable, not failed.
+      if (again.response.status === 202 && (await ownerJobFailed(owner.client, ownerJob))) {
+        reasons.push(`${target.operationId}: the first tenant's job ${ownerJob} had ended FAILED, and whether a failed upload's file is "already uploaded" is not given (spec 7)`);
+        continue;
+      }
       const againDetails = (again.response.body as { code?: unknown; details?: { existingJobId?: unknown } } | null) ?? {};
       ctx.expect(
         again.response.status === 409 && againDetails.code === 'DUPLICATE_UPLOAD' && againDetails.details?.existingJobId === ownerJob,
@@ -110,5 +117,12 @@ const isolationDuplicateUpload = defineCheck({
     if (reasons.length) ctx.skip(reasons.join('; '));
   },
 });
+
+/** Whether the job a receipt named has ended FAILED (spec 2.2, 3.1), read as its tenant. */
+async function ownerJobFailed(client: CheckContext['client'], jobId: unknown): Promise<boolean> {
+  if (typeof jobId !== 'string') return false;
+  const read = await client.call('GET', `/api/jobs/${jobId}`);
+  return read.response.status === 200 && (read.response.body as { status?: unknown } | null)?.status === 'FAILED';
+}
 
 export const isolationChecks = [isolationJobs, isolationDuplicateUpload];

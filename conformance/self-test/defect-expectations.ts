@@ -1,6 +1,7 @@
 // Which checks must catch each defect the simulator can inject (SIM_DEFECTS). The self-test proves it:
 // with the defect switched on, every check named here fails; with no defect, they all pass. A defect the
 // simulator offers without an entry here is itself a failure (a defect no check is known to catch).
+// Variants (catalogue entries of kind 'variant') have no entry: no check may fail on them (variants.ts).
 export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'job.missing-required-field': ['jobs.lifecycle-model', 'operations.getJob.accepts-valid-input'],
   'job.wrong-status-enum': ['jobs.lifecycle-model'],

@@ -13,7 +13,7 @@ import { describeEntry } from '../kernel/deviations.js';
 import type { TestSandbox } from '../testing/contract-client.js';
 import { createTestDeps } from '../testing/kernel.js';
 import { startSimulatorProcess } from '../testing/process.js';
-import { DEFECT_CATALOGUE, DEFECT_IDS, DEFECTS_END, DEFECTS_START, renderDefectTable } from './defects.catalogue.js';
+import { DEFECT_CATALOGUE, DEFECT_IDS, DEFECTS_END, DEFECTS_ONLY, DEFECTS_START, renderDefectTable, renderVariantTable, VARIANT_CATALOGUE, VARIANTS_END, VARIANTS_START } from './defects.catalogue.js';
 import { sandboxWith } from './defects.testing.js';
 
 const SIMULATOR_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -107,9 +107,19 @@ describe('the defect catalogue', () => {
     expect([...declaredIn.keys()].filter((id) => !DEFECT_IDS.includes(id))).toEqual([]);
   });
 
-  it('is the table of the README, exactly', () => {
+  it('is the table of the README, exactly: the defects in one table, the variants in another', () => {
     const readme = readFileSync(path.join(SIMULATOR_DIR, 'README.md'), 'utf8');
     expect(readme.slice(readme.indexOf(DEFECTS_START), readme.indexOf(DEFECTS_END) + DEFECTS_END.length)).toBe(renderDefectTable());
+    expect(readme.slice(readme.indexOf(VARIANTS_START), readme.indexOf(VARIANTS_END) + VARIANTS_END.length)).toBe(renderVariantTable());
+    expect(renderDefectTable()).not.toMatch(new RegExp(VARIANT_CATALOGUE.map((v) => `\`${v.id.replace(/\./g, '\\.')}\``).join('|')));
+  });
+
+  it('splits into defects and variants: every entry is one or the other, and each variant cites the spec sentence leaving its choice open', () => {
+    expect(DEFECTS_ONLY.length + VARIANT_CATALOGUE.length).toBe(DEFECT_CATALOGUE.length);
+    expect(VARIANT_CATALOGUE.length).toBeGreaterThanOrEqual(25);
+    // "spec N.N" then the quoted words (spec 9.3's additive rule, 3.3's "not shown", 8.5's expiry...).
+    expect(VARIANT_CATALOGUE.filter((v) => !/^spec \d+(\.\d+)?\b.*"[^"]{8,}"/.test(v.spec ?? '')).map((v) => v.id)).toEqual([]);
+    expect(DEFECTS_ONLY.filter((d) => d.spec !== undefined).map((d) => d.id)).toEqual([]);
   });
 });
 
@@ -139,6 +149,9 @@ describe('switching defects', () => {
     const res = await sandbox.admin('GET', '/_sim/defects');
     expect(res.status).toBe(200);
     expect(res.body.catalogue).toEqual(DEFECT_CATALOGUE.map(describeEntry));
+    // Variants are listed beside the defects, with their kind and spec citation.
+    const variant = res.body.catalogue.find((entry: { id: string }) => entry.id === 'jobs.list-oldest-first');
+    expect(variant).toMatchObject({ kind: 'variant', spec: expect.stringMatching(/^spec 4\.1/) });
     expect(res.body.active).toEqual(['webhooks.bad-signature', 'limits.rate-limit-off'].sort((a, b) => DEFECT_IDS.indexOf(a) - DEFECT_IDS.indexOf(b)));
   });
 
@@ -151,6 +164,15 @@ describe('switching defects', () => {
     const off = await sandbox.admin('PUT', '/_sim/defects', { active: [] });
     expect(off.body.active).toEqual([]);
     expect((await sandbox.call('GET', '/api/jobs')).body).toEqual({ jobs: [], count: 0 });
+  });
+
+  it('switches a variant like a defect, at start and at run time, beside defects', async () => {
+    expect(loadConfig([], { SIM_DEFECTS: 'idempotency.expires-after-1h,limits.rate-limit-off' }).defects).toEqual(['idempotency.expires-after-1h', 'limits.rate-limit-off']);
+    sandbox = await sandboxWith(['idempotency.expires-after-1h']);
+    expect((await sandbox.admin('GET', '/_sim/status')).body.idempotencyKeyTtlSeconds).toBe(3600);
+    const both = await sandbox.admin('PUT', '/_sim/defects', { active: ['limits.rate-limit-off', 'auth.token-lifetime-1800'] });
+    expect([both.status, both.body.active]).toEqual([200, ['limits.rate-limit-off', 'auth.token-lifetime-1800'].sort((a, b) => DEFECT_IDS.indexOf(a) - DEFECT_IDS.indexOf(b))]);
+    expect((await sandbox.admin('GET', '/_sim/status')).body.idempotencyKeyTtlSeconds).toBe(86_400);
   });
 
   it('refuses an unknown id at run time with 400 INVALID_REQUEST and changes nothing', async () => {

@@ -1,5 +1,6 @@
 // The sandbox control API under /_sim/ (contracts/sandbox-control.openapi.yaml): operator-only actions,
 // routed and validated from its own contract like the public API, behind the admin token.
+import { KERNEL_HOOKS } from '../kernel/kernel.hooks.js';
 import { timingSafeEqual } from 'node:crypto';
 import { CONTROL_CONTRACT, loadContract } from '../../contracts/lib/bundle.js';
 import { createContractSchemas } from '../../contracts/lib/schemas.js';
@@ -70,7 +71,7 @@ export function createControl(options: ControlOptions) {
           counts,
           now: deps.clock.nowIso(),
           // Sandbox-defined (spec 8.5 does not show the expiry): lets the simulator profile test it.
-          idempotencyKeyTtlSeconds: deps.config.idempotencyTtlMs / 1000,
+          idempotencyKeyTtlSeconds: deps.defects.at(KERNEL_HOOKS.idempotencyTtlMs, deps.config.idempotencyTtlMs) / 1000,
         },
       };
     },

@@ -9,7 +9,7 @@ import { DEFECT_CATALOGUE } from '../control/defects.catalogue.js';
 import { PURGE_ORDER, tenantPurge } from '../control/tenant-purge.js';
 import { TEST_VALUES } from '../control/test-values.js';
 import type { KernelDeps } from '../kernel/deps.js';
-import { KERNEL_DEFECTS, KERNEL_RESPONSE_DEFECTS } from '../kernel/kernel.defects.js';
+import { KERNEL_DEFECTS, KERNEL_RESPONSE_DEFECTS, KERNEL_VARIANTS } from '../kernel/kernel.defects.js';
 import { transitionLog } from '../kernel/transition-log.js';
 import { createTestDeps } from '../testing/kernel.js';
 import type { DomainManifest, DomainModule } from './domain.js';
@@ -75,7 +75,7 @@ describe('the domain manifests', () => {
   });
 
   it('give the defect catalogue: the kernel first, then each domain in list order', () => {
-    expect(DEFECT_CATALOGUE).toEqual([...KERNEL_DEFECTS, ...DOMAINS.flatMap((d) => d.defects)]);
+    expect(DEFECT_CATALOGUE).toEqual([...KERNEL_DEFECTS, ...KERNEL_VARIANTS, ...DOMAINS.flatMap((d) => d.defects)]);
     expect(DEFECT_CATALOGUE.slice(0, KERNEL_DEFECTS.length)).toEqual(KERNEL_DEFECTS);
     expect(new Set(DEFECT_CATALOGUE.map((d) => d.id)).size).toBe(DEFECT_CATALOGUE.length);
   });

@@ -3,6 +3,8 @@
 // where the behaviour lives (http/validate-request.ts, http/contract-routes.ts, http/idempotency.ts,
 // http/rate-limit.ts); the response-level ones are below.
 import { isBodyObject, type DefectEntry, type ResponseDefect } from './defects.js';
+import { at } from './deviations.js';
+import { KERNEL_HOOKS } from './kernel.hooks.js';
 
 export const KERNEL_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'error.lost-envelope', area: 'errors', description: 'every 4xx body is `{ "error": "<message>" }`' },
@@ -27,6 +29,12 @@ export const KERNEL_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'limits.rate-limit-off', area: 'limits', description: 'rate buckets never fill' },
 ];
 
+/** The kernel's legitimate variants (README "Variants"): choices the spec leaves open in the shared seams. */
+export const KERNEL_VARIANTS: readonly DefectEntry[] = [
+  { kind: 'variant', id: 'idempotency.expires-after-1h', area: 'idempotency', description: 'an Idempotency-Key is remembered for 1 hour (GET /_sim/status shows `idempotencyKeyTtlSeconds: 3600`)', spec: 'spec 8.5: "Keys expire server-side; the expiry duration: not shown."', hooks: [at(KERNEL_HOOKS.idempotencyTtlMs, () => 3_600_000)] },
+  { kind: 'variant', id: 'errors.message-reworded', area: 'errors', description: 'every error `message` is worded otherwise (`Request refused: ...` around the sandbox\'s words); codes and details stay', spec: 'spec 2.9: "`{ code: string, message: string, details?: object }`"; spec 7: "Canonical stable codes": the codes are stable, no message wording is given' },
+];
+
 /** Applied after every domain's response defects: `error.lost-envelope` replaces the whole body. */
 export const KERNEL_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
   {
@@ -42,6 +50,15 @@ export const KERNEL_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
       if (res.status !== 429 || !isBodyObject(body.details)) return;
       const { keyId: _keyId, ...details } = body.details;
       res.body = { ...body, details };
+    },
+  },
+  {
+    id: 'errors.message-reworded',
+    operations: '*',
+    apply(res) {
+      const body = res.body as Record<string, unknown>;
+      if (res.status < 400 || !isBodyObject(body) || typeof body.message !== 'string' || typeof body.code !== 'string') return;
+      res.body = { ...body, message: `Request refused: ${body.message}` };
     },
   },
   {

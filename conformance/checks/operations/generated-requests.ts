@@ -5,7 +5,7 @@ import { isObject } from '../../../contracts/lib/bundle.js';
 import type { LoadedContract } from '../../harness/contract.js';
 import { flatten } from '../../harness/schema-arbitraries/resolve.js';
 import { validValue } from '../../harness/schema-arbitraries/valid.js';
-import { variable } from './value-policy.js';
+import { serverIssued, variable } from './value-policy.js';
 import { asSentInForm, isWebhookField, paramString, setBody, type Prepared, type RequestSpec } from './requests.js';
 
 /** Spec rules that refuse values the schema allows (never generated as valid input). */
@@ -24,6 +24,8 @@ export function generatedRequests(contract: LoadedContract, prepared: Prepared, 
   const sandboxParams = new Set<string>();
   for (const param of inputs.params) {
     if (param.in === 'path') continue;
+    // A server-issued token (a cursor) is valid only as this server issued it: never our example's.
+    if (!param.required && serverIssued(param.name)) continue;
     let value: fc.Arbitrary<string | undefined>;
     if (param.in === 'header') value = IDEMPOTENCY_KEY;
     else if (variable(doc, param.schema, param.name)) value = validValue(doc, param.schema, { schemas: contract.schemas }).map(paramString);

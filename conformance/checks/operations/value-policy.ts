@@ -24,6 +24,15 @@ const KEPT_AS_EXAMPLE: Record<string, string> = {
 
 export const keptReason = (name: string): string | undefined => KEPT_AS_EXAMPLE[name];
 
+/**
+ * Inputs whose only valid values are ones this server issued: the contract's example is a token the sandbox
+ * issued, which another deployment may encode otherwise (spec 2.4 `cursor: string or null` and 4.2 `cursor`
+ * string: no format is given) and rightly refuse as never issued. An optional one is left out of generated
+ * valid requests; the walk with real cursors is the SIMA cursor check's (sima.results-cursor-walks-once).
+ */
+const SERVER_ISSUED = new Set(['cursor']);
+export const serverIssued = (name: string): boolean => SERVER_ISSUED.has(name);
+
 const FORMATS = ['uuid', 'date-time', 'date', 'email', 'uri'];
 
 /**

@@ -27,9 +27,17 @@ export const AUTH_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'auth.token-dies-early', area: 'auth', description: 'a token is refused after half of its announced `expires_in`', hooks: [at(AUTH_HOOKS.tokenLifetimeSeconds, (seconds) => seconds / 2)] },
 ];
 
+/** Legitimate variants of the auth domain (README "Variants"): choices the spec leaves open. */
+export const AUTH_VARIANTS: readonly DefectEntry[] = [
+  { kind: 'variant', id: 'auth.token-lifetime-1800', area: 'auth', description: 'tokens live 1800 s and the exchange announces `expires_in: 1800`', spec: 'spec 5.2: "The bearer token is short-lived (typically 3600 seconds, given as `expires_in`)"; spec 2.1 expires_in: "seconds; typically 3600"', hooks: [at(AUTH_HOOKS.announcedTokenLifetimeSeconds, () => 1800)] },
+  { kind: 'variant', id: 'auth.token-lifetime-7200', area: 'auth', description: 'tokens live 7200 s and the exchange announces `expires_in: 7200`', spec: 'spec 5.2: "The bearer token is short-lived (typically 3600 seconds, given as `expires_in`)"; spec 2.1 expires_in: "seconds; typically 3600"', hooks: [at(AUTH_HOOKS.announcedTokenLifetimeSeconds, () => 7200)] },
+  { kind: 'variant', id: 'auth.token-extra-fields', area: 'auth', description: 'the token exchange also answers `scope: "integration"` (the principal type)', spec: 'spec 9.3: "additive changes only by default (new optional request fields, new response fields, new endpoints)"; spec 2.1 lists the fields a token response must carry' },
+];
+
 const EXCHANGE = ['exchangeIntegrationToken'] as const;
 
 export const AUTH_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
   { id: 'auth.token-type-wrong', operations: EXCHANGE, apply: (res) => void (res.status === 200 && (res.body = { ...(res.body as object), token_type: 'bearer' })) },
   { id: 'status.undocumented', operations: EXCHANGE, apply: (res) => void (res.status === 200 && (res.status = 201)) },
+  { id: 'auth.token-extra-fields', operations: EXCHANGE, apply: (res) => void (res.status === 200 && (res.body = { ...(res.body as object), scope: 'integration' })) },
 ];

@@ -37,4 +37,6 @@ export const AUTH_HOOKS = {
   tokenChecks: hookPoint<Readonly<TokenChecks>>('auth', 'auth.token-checks'),
   /** Spec 2.1: how many seconds a token issued now is valid (the exchange announces TOKEN_TTL_SECONDS). */
   tokenLifetimeSeconds: hookPoint<number>('auth', 'auth.token-lifetime'),
+  /** Spec 2.1, 5.2 ("typically 3600 seconds, given as `expires_in`"): the lifetime a token is issued with and announced. */
+  announcedTokenLifetimeSeconds: hookPoint<number>('auth', 'auth.announced-token-lifetime'),
 } as const;

@@ -4,7 +4,7 @@ import type { KernelDeps } from '../../kernel/deps.js';
 import { notFound } from '../../kernel/errors.js';
 import { defineDomain } from '../domain.js';
 import type { TenantStore } from '../tenants/index.js';
-import { AUTH_DEFECTS, AUTH_RESPONSE_DEFECTS } from './auth.defects.js';
+import { AUTH_DEFECTS, AUTH_RESPONSE_DEFECTS, AUTH_VARIANTS } from './auth.defects.js';
 import type { AuthDomain } from './auth.types.js';
 import { createAuthenticator } from './authenticate.js';
 import { keyStore } from './key.store.js';
@@ -43,7 +43,7 @@ export const authDomain = defineDomain({
   name: 'auth',
   needs: ['tenants'],
   create: createAuth,
-  defects: AUTH_DEFECTS,
+  defects: [...AUTH_DEFECTS, ...AUTH_VARIANTS],
   responseDefects: () => AUTH_RESPONSE_DEFECTS,
   testValues: [],
   lifecycles: [],

@@ -2,7 +2,7 @@
 // (400 MISSING_API_KEY, 401 key errors) and counted by the rate limiter; this issues the bearer.
 import { ApiError } from '../../kernel/errors.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
-import { TOKEN_TTL_SECONDS, type TokenService } from './tokens.js';
+import type { TokenService } from './tokens.js';
 
 export function tokenRoutes(tokens: TokenService) {
   return {
@@ -16,7 +16,7 @@ export function tokenRoutes(tokens: TokenService) {
         status: 200,
         // A credential: no cache may keep it.
         headers: { 'Cache-Control': 'no-store' },
-        body: { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, default_adapter: principal.defaultAdapter },
+        body: { access_token: accessToken, token_type: 'Bearer', expires_in: tokens.announcedLifetime(), default_adapter: principal.defaultAdapter },
       };
     },
   } satisfies HandlerTable;

@@ -44,7 +44,11 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
   const embeddedKeyOrOwn: JWTVerifyGetKey = async (header) =>
     typeof header.jwk === 'object' && header.jwk !== null ? importJWK(header.jwk as JWK, 'HS256') : signingKeys.current();
 
+  /** The lifetime a token issued now announces (`expires_in`): TOKEN_TTL_SECONDS unless a variant chose another. */
+  const announcedLifetime = () => deps.defects.at(AUTH_HOOKS.announcedTokenLifetimeSeconds, TOKEN_TTL_SECONDS);
+
   return {
+    announcedLifetime,
     async issue(input: { tenantId: string; type: TokenPrincipalType; keyId: string | null; scopes: string[] }): Promise<string> {
       const iat = Math.floor(deps.clocks.of(input.tenantId).now() / 1000);
       const jwt = new SignJWT({ tenant_id: input.tenantId, principal_type: input.type, scopes: [...input.scopes] })
@@ -52,7 +56,7 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
         .setIssuer(ISSUER)
         .setJti(deps.ids.uuid())
         .setIssuedAt(iat)
-        .setExpirationTime(iat + deps.defects.at(AUTH_HOOKS.tokenLifetimeSeconds, TOKEN_TTL_SECONDS));
+        .setExpirationTime(iat + deps.defects.at(AUTH_HOOKS.tokenLifetimeSeconds, announcedLifetime()));
       if (input.keyId !== null) jwt.setSubject(input.keyId);
       return jwt.sign(await signingKeys.current());
     },

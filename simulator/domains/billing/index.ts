@@ -2,7 +2,7 @@
 import type { KernelDeps } from '../../kernel/deps.js';
 import { defineDomain, type DomainModule } from '../domain.js';
 import type { TenantStore } from '../tenants/index.js';
-import { BILLING_DEFECTS, BILLING_RESPONSE_DEFECTS } from './billing.defects.js';
+import { BILLING_DEFECTS, BILLING_RESPONSE_DEFECTS, BILLING_VARIANTS } from './billing.defects.js';
 import { billingStore } from './billing.store.js';
 import { setupSessionRoutes } from './setup-session.routes.js';
 
@@ -19,7 +19,7 @@ export const billingDomain = defineDomain({
   name: 'billing',
   needs: ['tenants'],
   create: createBilling,
-  defects: BILLING_DEFECTS,
+  defects: [...BILLING_DEFECTS, ...BILLING_VARIANTS],
   responseDefects: () => BILLING_RESPONSE_DEFECTS,
   testValues: [],
   lifecycles: [],

@@ -7,7 +7,7 @@ import { storeSerial } from '../../kernel/serial.js';
 import { defineDomain } from '../domain.js';
 import type { TenantStore } from '../tenants/index.js';
 import { removeInputFilesWhenJobsEnd } from './job-files.js';
-import { JOBS_DEFECTS, jobsResponseDefects } from './jobs.defects.js';
+import { JOBS_DEFECTS, JOBS_VARIANTS, jobsResponseDefects } from './jobs.defects.js';
 import { toJobResponse } from './job.response.js';
 import { JOBS_COLLECTION, jobStore } from './job.store.js';
 import { createWorker } from './job.worker.js';
@@ -55,7 +55,7 @@ export const jobsDomain = defineDomain({
   name: 'jobs',
   needs: ['tenants'],
   create: createJobs,
-  defects: JOBS_DEFECTS,
+  defects: [...JOBS_DEFECTS, ...JOBS_VARIANTS],
   responseDefects: jobsResponseDefects,
   testValues: [],
   lifecycles: ['job'],

@@ -6,18 +6,20 @@ import type { Collection } from '../../kernel/store/collection.js';
 import { deleteMatching } from '../../kernel/store/delete-matching.js';
 import { transitionLog } from '../../kernel/transition-log.js';
 import { isInFlight, type JobStatus } from './job.machine.js';
+import type { JobListOrder } from './jobs.hooks.js';
 import type { JobOutcomeCounts, JobReconciliation, JobRecord, JobSkippedRows, JobType, QueueFamily } from './jobs.types.js';
 
 /** spec 2.2: counts are zeros and row counts null until a processor says otherwise. */
 export const emptyReconciliation = (): JobReconciliation => ({ rowsUploaded: null, rowsSkipped: null, rowsDeduplicated: null, skusFound: 0, skusScreened: 0, skusNotApplicable: 0 });
 export const emptySkippedRows = (): JobSkippedRows => ({ counts: null, sample: null });
 export const zeroOutcomes = (): JobOutcomeCounts => ({ atRisk: 0, cleared: 0, needsReview: 0, falsePositive: 0 });
-
 export interface JobListFilter {
   type?: JobType;
   status?: JobStatus;
   limit: number;
   offset: number;
+  /** spec 4.1 fixes no order: newest first unless said otherwise (jobs.hooks.ts listOrder). */
+  order?: JobListOrder;
 }
 
 export const JOBS_COLLECTION = 'jobs';
@@ -109,7 +111,7 @@ export function jobStore(deps: Pick<KernelDeps, 'store' | 'clocks'>) {
     /** Newest first; `count` is the number matching the filters before pagination (spec 2.2). */
     async list(tenantId: string, filter: JobListFilter): Promise<{ jobs: JobRecord[]; count: number }> {
       const where = { tenantId, ...(filter.type ? { type: filter.type } : {}), ...(filter.status ? { status: filter.status } : {}) };
-      const page = await jobs.query({ where, orderBy: NEWEST_FIRST, limit: filter.limit, offset: filter.offset });
+      const page = await jobs.query({ where, orderBy: filter.order === 'oldest-first' ? OLDEST_FIRST : NEWEST_FIRST, limit: filter.limit, offset: filter.offset });
       return { jobs: page.items, count: page.total };
     },
     /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */

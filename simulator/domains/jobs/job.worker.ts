@@ -141,7 +141,7 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
     if (!started) return; // another worker picked it up
     await deps.store.flush();
     const settled = await runProcessor(started);
-    const due = Date.parse(started.startedAt!) + config.jobProcessingMs;
+    const due = Date.parse(started.startedAt!) + deps.defects.at(JOBS_HOOKS.processingMs, config.jobProcessingMs);
     if (clockOf(started).now() < due) await waitUntil(started, due);
     if (gen !== generation) return;
     await finish(jobId, settled);

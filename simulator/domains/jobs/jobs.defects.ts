@@ -5,7 +5,7 @@ import { isBodyObject, type DefectEntry, type ResponseDefect } from '../../kerne
 import { at } from '../../kernel/deviations.js';
 import { deviateMachine } from '../../kernel/machine.js';
 import { jobMachine } from './job.machine.js';
-import { JOBS_HOOKS } from './jobs.hooks.js';
+import { JOBS_HOOKS, type JobListOrder } from './jobs.hooks.js';
 
 export const JOBS_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'job.missing-required-field', area: 'jobs', description: 'getJob and listJobs items lack `reconciliation`' },
@@ -24,6 +24,20 @@ export const JOBS_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'pagination.offset-gap', area: 'pagination', description: 'listJobs skips one record at each offset > 0', hooks: [at(JOBS_HOOKS.pageStart, (start, { offset }) => (offset > 0 ? offset + 1 : start))] },
   { kind: 'defect', id: 'pagination.duplicate', area: 'pagination', description: 'listJobs repeats the last record of the previous page', hooks: [at(JOBS_HOOKS.pageStart, (start, { offset }) => (offset > 0 && start === offset ? offset - 1 : start))] },
   { kind: 'defect', id: 'limits.queue-cap-off', area: 'limits', description: 'queue-admission caps are not enforced', hooks: [at(JOBS_HOOKS.queueCapsEnforced, () => false)] },
+];
+
+/**
+ * Legitimate variants of the jobs domain (README "Variants"): choices the spec leaves open, which the
+ * conformance suite must accept. Each cites the sentence that leaves the choice open.
+ */
+export const JOBS_VARIANTS: readonly DefectEntry[] = [
+  { kind: 'variant', id: 'jobs.list-oldest-first', area: 'jobs', description: 'listJobs walks a tenant\'s jobs oldest first (a stable order, pages still partition it)', spec: 'spec 4.1 GET /api/jobs answers "200 `{ jobs, count }`" and spec 2.2 "Job list response: `{ jobs: [Job], count: integer }`": no order is given', hooks: [at(JOBS_HOOKS.listOrder, (): JobListOrder => 'oldest-first')] },
+  { kind: 'variant', id: 'jobs.progress-held-at-zero', area: 'jobs', description: 'a PROCESSING job reports progress 0 until it ends (COMPLETED still reads 100)', spec: 'spec 2.2 progress: "integer | required; 100 for completed jobs": no value is given while PROCESSING', hooks: [at(JOBS_HOOKS.savedJob, (job) => (job.status === 'PROCESSING' && job.progress !== 0 ? { ...job, progress: 0 } : job))] },
+  { kind: 'variant', id: 'jobs.progress-in-quarters', area: 'jobs', description: 'a PROCESSING job reports its progress in steps of 25 (0, 25, 50, 75)', spec: 'spec 2.2 progress: "integer | required; 100 for completed jobs": no value is given while PROCESSING', hooks: [at(JOBS_HOOKS.savedJob, (job) => (job.status === 'PROCESSING' && job.progress % 25 !== 0 ? { ...job, progress: job.progress - (job.progress % 25) } : job))] },
+  { kind: 'variant', id: 'jobs.slower-processing', area: 'jobs', description: 'a started job processes four times as long before it ends', spec: 'spec 8.7: "Polling guidance: every 2-3 seconds during the first minute, then every 5-10 seconds with jitter": no job duration is given', hooks: [at(JOBS_HOOKS.processingMs, (ms) => ms * 4)] },
+  { kind: 'variant', id: 'limits.smaller-queue-caps', area: 'limits', description: 'queue-admission caps of at most 25 jobs in flight in all, 10 of the upload family, 5 SIMA batches', spec: 'spec 8.2: "Tenant queue-admission caps on in-flight jobs (PENDING plus PROCESSING): total, upload-family, and SIMA. [...] Cap values: not shown."', hooks: [at(JOBS_HOOKS.queueCaps, (caps) => ({ ...caps, total: Math.min(caps.total, 25), upload: Math.min(caps.upload, 10), sima: Math.min(caps.sima, 5) }))] },
+  { kind: 'variant', id: 'jobs.extra-fields', area: 'jobs', description: 'getJob and listJobs items carry two more fields: `queue` and `attempts`', spec: 'spec 9.3: "Compatibility within v1: additive changes only by default (new optional request fields, new response fields, new endpoints)"' },
+  { kind: 'variant', id: 'jobs.warnings-empty-object', area: 'jobs', description: 'a job without warnings reads `warnings: {}` instead of null', spec: 'spec 2.2 warnings: "object or null | map of string to integer": which of the two a job without warnings shows is not given' },
 ];
 
 const JOB_READS = ['getJob', 'listJobs'] as const;
@@ -47,6 +61,8 @@ function eachJob(id: string, change: (job: Body) => Body): ResponseDefect {
 export function jobsResponseDefects(): ResponseDefect[] {
   const seenCompleted = new Set<string>();
   return [
+    eachJob('jobs.extra-fields', (job) => ({ ...job, queue: 'default', attempts: job.status === 'PENDING' ? 0 : 1 })),
+    eachJob('jobs.warnings-empty-object', (job) => (job.warnings === null ? { ...job, warnings: {} } : job)),
     eachJob('jobs.progress-not-100', (job) => (job.status === 'COMPLETED' ? { ...job, progress: 90 } : job)),
     eachJob('jobs.completed-then-processing', (job) => {
       if (job.status !== 'COMPLETED') return job;

@@ -4,6 +4,10 @@
 import { hookPoint } from '../../kernel/deviations.js';
 import type { JobStatus } from './job.machine.js';
 import type { JobRecord } from './jobs.types.js';
+import type { QueueCaps } from '../tenants/tenants.types.js';
+
+/** The order listJobs walks a tenant's jobs in (spec 4.1 does not fix one). */
+export type JobListOrder = 'newest-first' | 'oldest-first';
 
 export const JOBS_HOOKS = {
   /** spec 2.2: the `error` a job that ended in `status` after its worker failed carries (the failure's message). */
@@ -20,4 +24,10 @@ export const JOBS_HOOKS = {
   readScopedToTenant: hookPoint<boolean>('store', 'jobs.read-scoped-to-tenant'),
   /** spec 8.2, 8.4: whether queue-admission caps refuse an enqueue. */
   queueCapsEnforced: hookPoint<boolean>('rule', 'jobs.queue-caps-enforced'),
+  /** spec 8.2, 8.4 ("Cap values: not shown"): the queue-admission caps in force for a tenant (its settings). */
+  queueCaps: hookPoint<Readonly<QueueCaps>>('rule', 'jobs.queue-caps'),
+  /** spec 4.1 (no order given): the order of a listJobs page walk. */
+  listOrder: hookPoint<JobListOrder>('store', 'jobs.list-order'),
+  /** spec 8.7 (polling guidance, no duration): how long a started job processes, in ms of its tenant's clock. */
+  processingMs: hookPoint<number>('worker', 'jobs.processing-ms'),
 } as const;

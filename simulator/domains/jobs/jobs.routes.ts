@@ -17,7 +17,7 @@ export function jobRoutes(jobs: JobStore, defects: Defects = NO_DEFECTS) {
       const status = defects.at(JOBS_HOOKS.statusFilter, query.status);
       if (!defects.at(JOBS_HOOKS.typeFilterAccepted, true, { type: query.type })) throw invalidRequest(`type must be a known job type, not ${query.type}`, 'type');
       const offset = query.offset ?? 0;
-      const page = await jobs.list(principal.tenantId, { type: query.type, status, limit: query.limit ?? JOBS_DEFAULT_LIMIT, offset: defects.at(JOBS_HOOKS.pageStart, offset, { offset }) });
+      const page = await jobs.list(principal.tenantId, { type: query.type, status, limit: query.limit ?? JOBS_DEFAULT_LIMIT, offset: defects.at(JOBS_HOOKS.pageStart, offset, { offset }), order: defects.at(JOBS_HOOKS.listOrder, 'newest-first') });
       return { status: 200, body: { jobs: page.jobs.map(toJobResponse), count: page.count } };
     },
     async getJob({ principal, params }) {

@@ -42,7 +42,7 @@ export function queueAdmission(deps: KernelDeps, jobs: JobStore, tenants: Tenant
     /** Throws 429 RATE_LIMITED when one more job of this family would exceed a cap. */
     async admit(tenantId: string, family: QueueFamily, keyId: string | null): Promise<void> {
       if (!deps.defects.at(JOBS_HOOKS.queueCapsEnforced, true)) return;
-      const caps = (await tenants.settings(tenantId)).queueCaps;
+      const caps = deps.defects.at(JOBS_HOOKS.queueCaps, (await tenants.settings(tenantId)).queueCaps);
       // The family's own cap first: it names the more specific reason to wait.
       const familyCap = FAMILY_CAP[family];
       if (familyCap && (await jobs.inFlightCount(tenantId, family)) >= caps[familyCap.cap]) {

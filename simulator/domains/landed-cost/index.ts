@@ -4,7 +4,7 @@
 import type { KernelDeps } from '../../kernel/deps.js';
 import { defineDomain } from '../domain.js';
 import type { TenantStore } from '../tenants/index.js';
-import { LANDED_COST_DEFECTS, LANDED_COST_RESPONSE_DEFECTS } from './landed-cost.defects.js';
+import { LANDED_COST_DEFECTS, LANDED_COST_RESPONSE_DEFECTS, LANDED_COST_VARIANTS } from './landed-cost.defects.js';
 import { landedCostRoutes } from './landed-cost.routes.js';
 import { LANDED_COST_TEST_VALUES } from './landed-cost.trigger-values.js';
 import type { LandedCostDomain } from './landed-cost.types.js';
@@ -28,7 +28,7 @@ export const landedCostDomain = defineDomain({
   name: 'landedCost',
   needs: ['tenants'],
   create: createLandedCost,
-  defects: LANDED_COST_DEFECTS,
+  defects: [...LANDED_COST_DEFECTS, ...LANDED_COST_VARIANTS],
   responseDefects: () => LANDED_COST_RESPONSE_DEFECTS,
   testValues: LANDED_COST_TEST_VALUES,
   lifecycles: [],

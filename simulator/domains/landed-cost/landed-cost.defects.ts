@@ -28,7 +28,23 @@ export const LANDED_COST_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'landedcost.alias-value-kept', area: 'landed-cost', description: "a legacy alias sent without its canonical field gives that field its value instead of being dropped (freight: 100 quotes shipping 100)", hooks: [at(H.loneAliasValueKept, () => true)] },
 ];
 
+/** Legitimate variants of the landed-cost domain (README "Variants"): choices the spec leaves open. */
+export const LANDED_COST_VARIANTS: readonly DefectEntry[] = [
+  { kind: 'variant', id: 'landedcost.breakdown-as-lines', area: 'landed-cost', description: 'the breakdown is a list of cost lines `{ lines: [{ component, amount }], total, currency }` instead of named amounts', spec: 'spec 4.6 rule 8: "Response fields beyond those above (breakdown contents, authority values, trust, deMinimis structure): not shown."' },
+];
+
+/** The sandbox's breakdown as cost lines (landedcost.breakdown-as-lines): the same amounts, another shape. */
+function asLines(breakdown: Record<string, unknown>): Record<string, unknown> {
+  const components = [['goods', 'productValue'], ['shipping', 'shippingCost'], ['insurance', 'insurance'], ['duty', 'dutyAmount'], ['tax', 'taxAmount'], ['fees', 'feesAmount']] as const;
+  return {
+    lines: components.filter(([, key]) => typeof breakdown[key] === 'number').map(([component, key]) => ({ component, amount: breakdown[key] })),
+    total: breakdown.totalLandedCost,
+    currency: breakdown.currency,
+  };
+}
+
 export const LANDED_COST_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
+  rewriteSuccessBody('landedcost.breakdown-as-lines', ['calculateLandedCost'], (body) => (isBodyObject(body.breakdown) ? { ...body, breakdown: asLines(body.breakdown) } : undefined)),
   rewriteSuccessBody('landedcost.total-omits-tax', ['calculateLandedCost'], (body) => {
     const breakdown = body.breakdown;
     if (!isBodyObject(breakdown) || typeof breakdown.totalLandedCost !== 'number' || typeof breakdown.taxAmount !== 'number') return undefined;

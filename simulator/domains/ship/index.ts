@@ -22,7 +22,7 @@ import { findingStore } from './finding.store.js';
 import { orderUploadProcessor } from './order-upload.processor.js';
 import { shipAuditRoutes } from './ship-audit.routes.js';
 import { shipUploadProcessor } from './ship-upload.processor.js';
-import { SHIP_DEFECTS, SHIP_RESPONSE_DEFECTS } from './ship.defects.js';
+import { SHIP_DEFECTS, SHIP_RESPONSE_DEFECTS, SHIP_VARIANTS } from './ship.defects.js';
 import { SHIP_TEST_VALUES } from './ship.trigger-values.js';
 import { shipmentStore } from './shipment.store.js';
 import type { ShipDomain } from './ship.types.js';
@@ -52,7 +52,7 @@ function createShip(deps: KernelDeps, peers: { jobs: JobsDomain; webhooks: Webho
       ...shipUploadRoutes(deps, { jobs: peers.jobs, webhooks: peers.webhooks, registry: uploadRegistry(deps) }),
       ...findingRoutes(deps, findings, present),
       ...claimsApi.handlers,
-      ...shipAuditRoutes(shipments, findings, present),
+      ...shipAuditRoutes(shipments, findings, present, deps.defects),
     },
     closeSubmission: claimsApi.closeSubmission,
     packetRoute: claimsApi.packetRoute,
@@ -64,7 +64,7 @@ export const shipDomain = defineDomain({
   name: 'ship',
   needs: ['jobs', 'webhooks', 'tenants', 'auth'],
   create: createShip,
-  defects: SHIP_DEFECTS,
+  defects: [...SHIP_DEFECTS, ...SHIP_VARIANTS],
   responseDefects: () => SHIP_RESPONSE_DEFECTS,
   testValues: SHIP_TEST_VALUES,
   lifecycles: ['finding', 'claim-submission'],

@@ -1,6 +1,8 @@
 // The archived v1.2.0 reads over the same data (spec 4.5): GET /api/ship/audit (a page of audited
 // shipments, filters `carrier` and `outcome`) and GET /api/ship/shipments/{shipmentId} (`{ shipment,
 // findings }`). Both shapes are sandbox-defined (ShipmentAuditRow, ShipmentDetail).
+import { NO_DEFECTS, type Defects } from '../../kernel/defects.js';
+import { SHIP_HOOKS } from './ship.hooks.js';
 import { notFound } from '../../kernel/errors.js';
 import type { HandlerTable } from '../../kernel/http/types.js';
 import type { FindingPresenter } from './finding.response.js';
@@ -31,10 +33,10 @@ function toShipmentDetail(s: ShipmentRecord): ShipmentDetail {
   };
 }
 
-export function shipAuditRoutes(shipments: ShipmentStore, findings: FindingStore, present: FindingPresenter) {
+export function shipAuditRoutes(shipments: ShipmentStore, findings: FindingStore, present: FindingPresenter, defects: Defects = NO_DEFECTS) {
   return {
     async listShipmentAudits({ principal, query }) {
-      const limit = query.limit ?? AUDIT_DEFAULT_LIMIT;
+      const limit = query.limit ?? defects.at(SHIP_HOOKS.auditDefaultLimit, AUDIT_DEFAULT_LIMIT);
       const offset = query.offset ?? 0;
       const page = await shipments.list(principal.tenantId, { carrier: query.carrier, outcome: query.outcome }, { limit, offset });
       return { status: 200, body: { shipments: page.items.map(toAuditRow), total: page.total, limit, offset, hasMore: offset + page.items.length < page.total } };

@@ -55,6 +55,23 @@ export const SHIP_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'ship.claim-moves-finding-status', area: 'ship', description: 'submitClaimSubmission also moves the DISPUTED findings it bundles to SUBMITTED', hooks: [at(SHIP_HOOKS.findingsFollowClaimSubmit, () => true)] },
 ];
 
+/** spec 3.3: "Source states allowed for credit and for reject: not shown." */
+const SOURCE_STATES_NOT_SHOWN = 'spec 3.3: "(source states not given) | POST credit | valid credit request | CREDITED (terminal)", "(source states not given) | POST reject | | REJECTED (terminal)" and "Source states allowed for credit and for reject: not shown."';
+
+/** Legitimate variants of the ship domain (README "Variants"): choices the spec leaves open. */
+export const SHIP_VARIANTS: readonly DefectEntry[] = [
+  { kind: 'variant', id: 'ship.credit-from-disputed', area: 'ship', description: 'creditFinding also credits a DISPUTED finding (besides SUBMITTED and CARRIER_REVIEW)', spec: SOURCE_STATES_NOT_SHOWN, machine: [deviateMachine(findingMachine, { add: [{ from: ['DISPUTED'], action: 'credit', to: 'CREDITED' }] })] },
+  { kind: 'variant', id: 'ship.credit-from-carrier-review-only', area: 'ship', description: 'creditFinding credits only a CARRIER_REVIEW finding (a SUBMITTED one is 409 invalid_transition)', spec: SOURCE_STATES_NOT_SHOWN, machine: [deviateMachine(findingMachine, { remove: [{ from: ['SUBMITTED'], action: 'credit' }] })] },
+  { kind: 'variant', id: 'ship.reject-from-disputed', area: 'ship', description: 'rejectFinding also rejects a DISPUTED finding (besides SUBMITTED and CARRIER_REVIEW)', spec: SOURCE_STATES_NOT_SHOWN, machine: [deviateMachine(findingMachine, { add: [{ from: ['DISPUTED'], action: 'reject', to: 'REJECTED' }] })] },
+  { kind: 'variant', id: 'ship.reject-from-carrier-review-only', area: 'ship', description: 'rejectFinding rejects only a CARRIER_REVIEW finding (a SUBMITTED one is 409 invalid_transition)', spec: SOURCE_STATES_NOT_SHOWN, machine: [deviateMachine(findingMachine, { remove: [{ from: ['SUBMITTED'], action: 'reject' }] })] },
+  { kind: 'variant', id: 'ship.audit-default-limit-25', area: 'ship', description: 'listShipmentAudits without `limit` answers pages of 25', spec: 'spec 8.6: "ship audit `limit` 1..200" (every other list states "default 50"; this one gives no default); spec 4.5 GET /api/ship/audit: "query `limit` (1..200)"', hooks: [at(SHIP_HOOKS.auditDefaultLimit, () => 25)] },
+  { kind: 'variant', id: 'ship.finding-extra-fields', area: 'ship', description: 'finding records also carry `currency` and `detectedBy`', spec: 'spec 2.6: "Remaining fields of the finding record: not shown."' },
+  { kind: 'variant', id: 'ship.status-counts-as-list', area: 'ship', description: 'the findings page gives its status counts as a list `[{ status, count }]` instead of an object keyed by status', spec: 'spec 4.5 GET /api/ship/findings: "200 finding page with status counts; response field list: not shown"' },
+];
+
+/** Every finding a finding move or the findings page answers, rewritten by `change`. */
+const FINDING_MOVES = ['disputeFinding', 'dismissFinding', 'submitFinding', 'markFindingCarrierReview', 'creditFinding', 'rejectFinding', 'reopenFinding'] as const;
+
 type Body = Record<string, unknown>;
 
 export const SHIP_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
@@ -69,5 +86,18 @@ export const SHIP_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
       }
     },
   },
+  {
+    id: 'ship.finding-extra-fields',
+    operations: ['listFindings', ...FINDING_MOVES],
+    apply(res) {
+      if (res.status !== 200 || !isBodyObject(res.body)) return;
+      const extra = (finding: unknown) => (isBodyObject(finding) ? { ...finding, currency: 'USD', detectedBy: 'invoice-audit' } : finding);
+      const body = res.body as Body;
+      res.body = Array.isArray(body.findings) ? { ...body, findings: body.findings.map(extra) } : extra(body);
+    },
+  },
+  rewriteSuccessBody('ship.status-counts-as-list', ['listFindings'], (body) =>
+    isBodyObject(body.statusCounts) ? { ...body, statusCounts: Object.entries(body.statusCounts).map(([status, count]) => ({ status, count })) } : undefined,
+  ),
   rewriteSuccessBody('claims.bare-submission', ['getClaimSubmission'], (body) => (isBodyObject(body.submission) ? body.submission : undefined)),
 ];

@@ -45,4 +45,6 @@ export const SHIP_HOOKS = {
   duplicateUploadRefused: hookPoint<boolean>('rule', 'ship.duplicate-upload-refused'),
   /** The tenant part of an upload registry key (spec 4.3: duplicates are the tenant's own), given the tenant id. */
   uploadRegistryTenantKey: hookPoint<string>('store', 'ship.upload-registry-tenant-key'),
+  /** spec 8.6 ("ship audit `limit` 1..200", no default given): the page size of listShipmentAudits without `limit`. */
+  auditDefaultLimit: hookPoint<number>('response', 'ship.audit-default-limit'),
 } as const;

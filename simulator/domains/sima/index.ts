@@ -15,7 +15,7 @@ import { simaResultStore } from './sima-result.store.js';
 import { simaResultRoutes } from './sima-results.routes.js';
 import { simaReview } from './sima-review.js';
 import { simaValidationProcessor } from './sima-validation.processor.js';
-import { SIMA_DEFECTS, SIMA_RESPONSE_DEFECTS } from './sima.defects.js';
+import { SIMA_DEFECTS, SIMA_RESPONSE_DEFECTS, SIMA_VARIANTS } from './sima.defects.js';
 import { simaRoutes } from './sima.routes.js';
 import { SIMA_TEST_VALUES } from './sima.trigger-values.js';
 import type { SimaBatchInput, SimaDomain } from './sima.types.js';
@@ -50,7 +50,7 @@ export const simaDomain = defineDomain({
   name: 'sima',
   needs: ['jobs', 'webhooks', 'tenants'],
   create: createSima,
-  defects: SIMA_DEFECTS,
+  defects: [...SIMA_DEFECTS, ...SIMA_VARIANTS],
   responseDefects: () => SIMA_RESPONSE_DEFECTS,
   testValues: SIMA_TEST_VALUES,
   lifecycles: ['sima-workflow'],

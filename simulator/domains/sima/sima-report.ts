@@ -14,6 +14,9 @@ const FLAGGED: readonly SimaOutcome[] = ['AT_RISK', 'NEEDS_REVIEW'];
 /** The CSV columns: those of the contract's example (the column set is sandbox-defined). */
 export const REPORT_CSV_COLUMNS = ['sku', 'outcome', 'workflowStatus', 'currentHs', 'countryOfOrigin', 'caseNumber', 'adRate', 'cvdRate', 'combinedRate', 'exposureAnnual', 'analysisDate'] as const;
 
+/** A result field the CSV report can carry as a column. */
+export type ReportColumn = keyof SimaResultRecord & string;
+
 /**
  * The results a report covers. `status` is matched trimmed and case-insensitively; a value that is no
  * status at all is refused (400 naming `status`) rather than answered with an empty report a typo would hide.
@@ -44,9 +47,10 @@ export function jsonReport(records: readonly SimaResultRecord[], meta: { tenantI
 }
 
 /** A header row, then one row per result; null is an empty cell. Formula-like cells are escaped for spreadsheets. */
-export function csvReport(records: readonly SimaResultRecord[], options: { header?: boolean } = {}): string {
+export function csvReport(records: readonly SimaResultRecord[], options: { header?: boolean; columns?: readonly ReportColumn[] } = {}): string {
+  const columns = options.columns ?? REPORT_CSV_COLUMNS;
   return stringify(
-    records.map((r) => Object.fromEntries(REPORT_CSV_COLUMNS.map((column) => [column, r[column]]))),
-    { header: options.header ?? true, columns: [...REPORT_CSV_COLUMNS], escape_formulas: true },
+    records.map((r) => Object.fromEntries(columns.map((column) => [column, r[column]]))),
+    { header: options.header ?? true, columns: [...columns], escape_formulas: true },
   );
 }

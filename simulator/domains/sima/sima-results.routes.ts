@@ -11,7 +11,7 @@ import { InvalidCursorError } from '../../kernel/store/collection.js';
 import type { CatalogStore } from './catalog.store.js';
 import type { MeasuresConfig } from './measures-config.js';
 import { simaEvidence } from './sima-evidence.js';
-import { csvReport, jsonReport, reportFilter } from './sima-report.js';
+import { csvReport, jsonReport, REPORT_CSV_COLUMNS, reportFilter } from './sima-report.js';
 import { toSimaResultList } from './sima-result.response.js';
 import type { SimaResultFilter, SimaResultRecord, SimaResultStore } from './sima-result.store.js';
 import { SIMA_HOOKS } from './sima.hooks.js';
@@ -45,15 +45,17 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
       // neither shift nor repeat the walk; with one, `offset` is ignored (contracts: SimaCursor).
       const filtered = [query.outcome, query.workflow, query.workflow_not, query.hs_in_scope, query.is_stale].some((v) => v !== undefined);
       const paging: { limit: number; offset?: number } = query.cursor === undefined ? { limit, offset: deps.defects.at(SIMA_HOOKS.resultsOffset, query.offset ?? 0, { filtered }) } : { limit };
+      const after = query.cursor === undefined ? undefined : deps.defects.at(SIMA_HOOKS.cursorRead, query.cursor);
       try {
-        let page = await results.list(principal.tenantId, filter, { ...paging, after: query.cursor });
+        let page = await results.list(principal.tenantId, filter, { ...paging, after });
         // The next cursor continues after every result of the page unless the point decides fewer: then it is
         // the cursor of the shorter page.
         const passed = page.nextCursor === null ? page.items.length : deps.defects.at(SIMA_HOOKS.resultsCursorPasses, page.items.length);
         if (passed !== page.items.length) {
-          const shorter = await results.list(principal.tenantId, filter, { ...paging, limit: passed, after: query.cursor });
+          const shorter = await results.list(principal.tenantId, filter, { ...paging, limit: passed, after });
           page = { ...page, nextCursor: shorter.nextCursor };
         }
+        if (page.nextCursor !== null) page = { ...page, nextCursor: deps.defects.at(SIMA_HOOKS.cursorIssued, page.nextCursor) };
         return { status: 200, body: toSimaResultList(page, paging) };
       } catch (error) {
         // A cursor the service never issued is refused below, unless the point says not: then it reads as the first page.
@@ -100,7 +102,7 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
     async exportSimaReport({ principal, query }) {
       const selection = deps.defects.at(SIMA_HOOKS.reportSelection, query.filter);
       const records = await everyResult(principal.tenantId, reportFilter(selection, query.status));
-      if (query.format === 'csv') return { status: 200, body: csvReport(records, { header: deps.defects.at(SIMA_HOOKS.csvReportHeader, true) }), contentType: 'text/csv; charset=utf-8' };
+      if (query.format === 'csv') return { status: 200, body: csvReport(records, { header: deps.defects.at(SIMA_HOOKS.csvReportHeader, true), columns: deps.defects.at(SIMA_HOOKS.csvReportColumns, REPORT_CSV_COLUMNS) }), contentType: 'text/csv; charset=utf-8' };
       const generatedAt = deps.clocks.of(principal.tenantId).nowIso();
       return { status: 200, body: jsonReport(records, { tenantId: principal.tenantId, generatedAt, configVersion: await config.versionOf(principal.tenantId) }) };
     },

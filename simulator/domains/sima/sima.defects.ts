@@ -5,6 +5,7 @@ import { rewriteListItems, rewriteSuccessBody, type DefectEntry, type ResponseDe
 import { at } from '../../kernel/deviations.js';
 import { round2 } from '../../kernel/numbers.js';
 import type { SimaResultFilter } from './sima-result.store.js';
+import type { ReportColumn } from './sima-report.js';
 import { SIMA_HOOKS } from './sima.hooks.js';
 
 /** The filter without one of its fields; the same filter when it has none (nothing changed). */
@@ -34,11 +35,41 @@ export const SIMA_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'sima.exposure-not-percent', area: 'sima', description: 'a screening records exposureAnnual as annual import value x combinedRate, without the / 100 of a percentage (100 times too large)', hooks: [at(SIMA_HOOKS.recordedExposure, (exposure) => (exposure === null ? exposure : round2(exposure * 100)))] },
 ];
 
+/** Another cursor encoding (sima.cursor-other-encoding): a version prefix and the store's cursor in hex. */
+const HEX_CURSOR = 'r1.';
+const toHexCursor = (cursor: string) => `${HEX_CURSOR}${Buffer.from(cursor, 'utf8').toString('hex')}`;
+/** The store's cursor a hex cursor names; anything else is no cursor the store issued (400 naming `cursor`). */
+const fromHexCursor = (cursor: string) => (cursor.startsWith(HEX_CURSOR) && /^[0-9a-f]+$/.test(cursor.slice(HEX_CURSOR.length)) ? Buffer.from(cursor.slice(HEX_CURSOR.length), 'hex').toString('utf8') : 'not-issued');
+
+/** The evidence's six free-form objects each wrapped as `{ schema, data }` (sima.evidence-other-shape). */
+const EVIDENCE_OBJECTS = ['result', 'classification', 'attributes', 'measureApplicability', 'thresholds', 'exposure'] as const;
+
+/** Legitimate variants of the SIMA domain (README "Variants"): choices the spec leaves open. */
+export const SIMA_VARIANTS: readonly DefectEntry[] = [
+  { kind: 'variant', id: 'sima.cursor-other-encoding', area: 'sima', description: 'results cursors are `r1.` and the position in hex (not base64url JSON); anything else is 400 naming `cursor`', spec: 'spec 2.4 Results list: "cursor: string or null"; spec 4.2: "`cursor` string": no format is given', hooks: [at(SIMA_HOOKS.cursorIssued, toHexCursor), at(SIMA_HOOKS.cursorRead, fromHexCursor)] },
+  { kind: 'variant', id: 'sima.csv-columns-reordered', area: 'sima', description: 'the CSV report lists its columns in another order (analysisDate and outcome first) and adds `confidence` and `isStale`', spec: 'spec 4.2 GET /api/sima/report: "200 JSON report, or CSV text when `format=csv`": no columns or order are given', hooks: [at(SIMA_HOOKS.csvReportColumns, (columns): ReportColumn[] => ['analysisDate', 'outcome', ...columns.filter((c) => c !== 'analysisDate' && c !== 'outcome'), 'confidence', 'isStale'])] },
+  { kind: 'variant', id: 'sima.evidence-other-shape', area: 'sima', description: 'each of the evidence\'s six objects is `{ schema, data }` around what the sandbox puts there; history and auditTrail entries carry a `kind`', spec: 'spec 2.4 Evidence: "object with required keys `result`, `classification`, `attributes`, `measureApplicability`, `thresholds`, `exposure` (free-form objects), `history`, `auditTrail` (arrays of free-form objects)"' },
+  { kind: 'variant', id: 'sima.results-extra-fields', area: 'sima', description: 'result items also carry `screeningAuthority` and `resultVersion`', spec: 'spec 9.3: "additive changes only by default (new optional request fields, new response fields, new endpoints)"; spec 2.4 lists the fields an item must carry' },
+  { kind: 'variant', id: 'sima.receipt-message-reworded', area: 'sima', description: 'the 202 receipts of SIMA batches and SIMA/catalog uploads carry another `message` wording', spec: 'spec 2.3 Job accepted: "`message` string": no wording is given' },
+];
+
 /** A defect applied to each result item of a listSimaResults success. */
 const eachResult = (id: string, change: (item: Record<string, unknown>) => Record<string, unknown>) => rewriteListItems(id, ['listSimaResults'], 'outcomes', change);
 
 export const SIMA_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
   rewriteSuccessBody('sima.summary-exposure-off', ['getSimaSummary'], (body) => (typeof body.totalExposure === 'number' ? { ...body, totalExposure: Math.round(body.totalExposure * 1000) / 100 } : undefined)),
+  eachResult('sima.results-extra-fields', (item) => ({ ...item, screeningAuthority: 'CA', resultVersion: 1 })),
+  rewriteSuccessBody('sima.evidence-other-shape', ['getSimaEvidence'], (body) => ({
+    ...body,
+    ...Object.fromEntries(EVIDENCE_OBJECTS.map((key) => [key, { schema: `evidence.${key}.v2`, data: body[key] }])),
+    history: Array.isArray(body.history) ? body.history.map((entry) => ({ kind: 'screening', ...(entry as object) })) : body.history,
+    auditTrail: Array.isArray(body.auditTrail) ? body.auditTrail.map((entry) => ({ kind: 'audit', ...(entry as object) })) : body.auditTrail,
+  })),
+  {
+    id: 'sima.receipt-message-reworded',
+    operations: ['enqueueSimaBatch', 'uploadSimaScreeningFile', 'uploadCatalogFile'],
+    apply: (res) => void (res.status === 202 && typeof (res.body as Record<string, unknown>).message === 'string' && (res.body = { ...(res.body as object), message: 'Your request is queued; poll the job for its outcome.' })),
+  },
   eachResult('sima.exposure-on-cleared', (item) => (item.outcome === 'CLEARED' ? { ...item, exposureAnnual: 1000 } : item)),
   eachResult('sima.combined-rate-ad-only', (item) => (typeof item.adRate === 'number' && typeof item.cvdRate === 'number' && item.cvdRate > 0 ? { ...item, combinedRate: item.adRate } : item)),
   eachResult('sima.exposure-negative', (item) => (item.outcome === 'AT_RISK' && typeof item.exposureAnnual === 'number' ? { ...item, exposureAnnual: -Math.abs(item.exposureAnnual) - 1 } : item)),

@@ -4,6 +4,7 @@
 import { hookPoint } from '../../kernel/deviations.js';
 import type { JobOutcomeCounts } from '../jobs/index.js';
 import type { SimaResultFilter } from './sima-result.store.js';
+import type { ReportColumn } from './sima-report.js';
 
 export const SIMA_HOOKS = {
   /** spec 4.2: the screeningAuthority as read (trimmed, upper-cased); the context is the value as sent. */
@@ -26,6 +27,12 @@ export const SIMA_HOOKS = {
   reportSelection: hookPoint<'flagged' | 'covered' | undefined>('store', 'sima.report-selection'),
   /** spec 4.2: whether the CSV report starts with its header row. */
   csvReportHeader: hookPoint<boolean>('response', 'sima.csv-report-header'),
+  /** spec 4.2 ("CSV text when `format=csv`", no columns given): the columns of the CSV report, in order. */
+  csvReportColumns: hookPoint<readonly ReportColumn[]>('response', 'sima.csv-report-columns'),
+  /** spec 2.4 (`cursor: string or null`, no format given): the cursor a results page sends, from the store's. */
+  cursorIssued: hookPoint<string>('response', 'sima.cursor-issued'),
+  /** spec 2.4, 4.2: the store's cursor a `cursor` sent back names (the inverse of cursorIssued). */
+  cursorRead: hookPoint<string>('validation', 'sima.cursor-read'),
   /** spec 2.4: the exposureAnnual a screening records (annual import value x combined rate / 100). */
   recordedExposure: hookPoint<number | null>('worker', 'sima.recorded-exposure'),
   /** spec 2.2: the outcome counts a sima_validation job reports. */

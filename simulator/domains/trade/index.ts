@@ -19,7 +19,7 @@ import { feedRowsStore } from './feed-rows.store.js';
 import { feedSessionRoutes } from './feed-session.routes.js';
 import { feedSessionStore } from './feed-session.store.js';
 import { feedUploadRoutes, NORMALIZE_VARIANT } from './feed-upload.routes.js';
-import { TRADE_DEFECTS, TRADE_RESPONSE_DEFECTS } from './trade.defects.js';
+import { TRADE_DEFECTS, TRADE_RESPONSE_DEFECTS, TRADE_VARIANTS } from './trade.defects.js';
 import { TRADE_TEST_VALUES } from './trade.trigger-values.js';
 import type { ProductClassifier, TradeDomain } from './trade.types.js';
 
@@ -53,7 +53,7 @@ export const tradeDomain = defineDomain({
   // The classify-preview runs the advanced trade path's classifier (spec 4.6).
   create: (deps, peers: { jobs: JobsDomain; webhooks: WebhooksDomain; sima: SimaDomain; classification: Pick<ClassificationDomain, 'classify'> }) =>
     createTrade(deps, { jobs: peers.jobs, webhooks: peers.webhooks, sima: peers.sima, classify: peers.classification.classify }),
-  defects: TRADE_DEFECTS,
+  defects: [...TRADE_DEFECTS, ...TRADE_VARIANTS],
   responseDefects: () => TRADE_RESPONSE_DEFECTS,
   testValues: TRADE_TEST_VALUES,
   lifecycles: ['feed-session'],

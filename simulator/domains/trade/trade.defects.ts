@@ -39,9 +39,17 @@ export const TRADE_DEFECTS: readonly DefectEntry[] = [
 const SESSION_OPS = ['getTradeFeedSession', 'applyTradeFeedSession'];
 const count = (value: unknown) => (typeof value === 'number' ? value : 0);
 
+/** Legitimate variants of the trade feed domain (README "Variants"): choices the spec leaves open. */
+export const TRADE_VARIANTS: readonly DefectEntry[] = [
+  { kind: 'variant', id: 'trade.session-extra-fields', area: 'trade', description: 'the session detail (get, apply) also carries `normalizerVersion` and `source`', spec: 'spec 2.5: "Other fields of the session detail and of a SKU item beyond these and the ones named in 4.4: not shown."' },
+  { kind: 'variant', id: 'trade.sku-extra-fields', area: 'trade', description: 'feed SKU items also carry `source: "feed"` and `normalizerVersion`', spec: 'spec 2.5: "Other fields of the session detail and of a SKU item beyond these and the ones named in 4.4: not shown."' },
+];
+
 export const TRADE_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
+  rewriteSuccessBody('trade.session-extra-fields', ['getTradeFeedSession', 'applyTradeFeedSession'], (body) => (typeof body.sessionId === 'string' ? { ...body, normalizerVersion: 'feed-normalizer/2', source: 'integration' } : undefined)),
   rewriteSuccessBody('trade.applyable-with-blocking', SESSION_OPS, (body) => (count(body.blockingIssueCount) > 0 ? { ...body, applyable: true } : undefined)),
   rewriteSuccessBody('trade.applyable-after-apply', SESSION_OPS, (body) => (body.status === 'APPLIED' ? { ...body, applyable: true } : undefined)),
   rewriteSuccessBody('trade.issue-count-off', SESSION_OPS, (body) => (count(body.issueCount) > 0 ? { ...body, issueCount: count(body.issueCount) - 1 } : undefined)),
+  rewriteListItems('trade.sku-extra-fields', ['listTradeFeedSkus'], 'skus', (sku) => ({ ...sku, source: 'feed', normalizerVersion: 'feed-normalizer/2' })),
   rewriteListItems('trade.sku-hs-dropped', ['listTradeFeedSkus'], 'skus', (sku) => ({ ...sku, providedHs: null })),
 ];

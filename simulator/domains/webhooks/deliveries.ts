@@ -41,7 +41,7 @@ export function deliveriesOnJobEnd(deps: KernelDeps, store: WebhookStore, dispat
     // Webhook chaos of the tenant (webhook-chaos.ts; off by default): a delayed first attempt, and pairs
     // of deliveries swapped (the first held until the next one has gone, or REORDER_HOLD_MS at most).
     const chaos = webhookChaosOf(deps.defects, tenantId);
-    const firstAttempt = Date.parse(createdAt) + chaos.delaySeconds * 1000;
+    const firstAttempt = Date.parse(createdAt) + deps.defects.at(WEBHOOKS_HOOKS.firstAttemptDelayMs, 0) + chaos.delaySeconds * 1000;
     const overtaken = chaos.reorder ? held.get(tenantId) : undefined;
     const hold = chaos.reorder && overtaken === undefined;
     if (overtaken !== undefined) held.delete(tenantId);

@@ -12,7 +12,7 @@ import { secretBox } from './secret-box.js';
 import { systemResolve } from './transport.js';
 import { parseWebhookConfig } from './webhook-config.js';
 import { webhookStore } from './webhook.store.js';
-import { WEBHOOKS_DEFECTS } from './webhooks.defects.js';
+import { WEBHOOKS_DEFECTS, WEBHOOKS_VARIANTS } from './webhooks.defects.js';
 import type { WebhooksDomain, WebhooksOptions } from './webhooks.types.js';
 
 export type { WebhookConfig, WebhooksDomain, WebhooksOptions } from './webhooks.types.js';
@@ -53,7 +53,7 @@ export const webhooksDomain = defineDomain({
     peers.jobs.onFinished((job) => webhooks.jobFinished(job));
     return webhooks;
   },
-  defects: WEBHOOKS_DEFECTS,
+  defects: [...WEBHOOKS_DEFECTS, ...WEBHOOKS_VARIANTS],
   responseDefects: () => [],
   testValues: [],
   lifecycles: [],

@@ -13,3 +13,8 @@ export const WEBHOOKS_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'webhooks.retry-too-early', area: 'webhooks', description: 'retries come 10 s after a failure instead of 30 s / 2 min / 10 min', hooks: [at(WEBHOOKS_HOOKS.retryGapMs, () => 10_000)] },
   { kind: 'defect', id: 'webhooks.event-filter-ignored', area: 'webhooks', description: '`webhookEvents` is ignored (every event is sent)', hooks: [at(WEBHOOKS_HOOKS.eventSent, () => true)] },
 ];
+
+/** Legitimate variants of the webhooks domain (README "Variants"): choices the spec leaves open. */
+export const WEBHOOKS_VARIANTS: readonly DefectEntry[] = [
+  { kind: 'variant', id: 'webhooks.first-attempt-delayed', area: 'webhooks', description: 'the first delivery attempt goes 3 s after the job ends (the retries keep their 30 s / 2 min / 10 min gaps)', spec: 'spec 6 delivery rule 3: "Up to 4 attempts: initial, then retries after 30 seconds, 2 minutes and 10 minutes": when the initial attempt goes is not given', hooks: [at(WEBHOOKS_HOOKS.firstAttemptDelayMs, (ms) => ms + 3000)] },
+];

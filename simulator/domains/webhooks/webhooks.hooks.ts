@@ -8,6 +8,8 @@ import type { WebhookEvent } from './webhooks.types.js';
 export type SignatureScheme = 'timestamped' | 'body-only' | 'none';
 
 export const WEBHOOKS_HOOKS = {
+  /** spec 6 (rule 3 fixes the retries' gaps, not when the first attempt goes): ms between a job's end and its first attempt. */
+  firstAttemptDelayMs: hookPoint<number>('delivery', 'webhooks.first-attempt-delay'),
   /** spec 6 "Events": whether a finished job's event is sent to its webhook (subscribed: `webhookEvents`). */
   eventSent: hookPoint<boolean, { event: WebhookEvent }>('delivery', 'webhooks.event-sent'),
   /** spec 6: the X-SVC-Event header of an attempt (the delivery's event). */

@@ -3,6 +3,7 @@
 // requests with one key run the handler once: the others wait for it and replay. Keys expire on the
 // tenant's clock after a sandbox-defined time (spec 8.5: "the expiry duration: not shown"; README
 // "Defaults the spec leaves open", SIM_IDEMPOTENCY_TTL_SECONDS, shown by GET /_sim/status).
+import { KERNEL_HOOKS } from '../kernel.hooks.js';
 import { createHash } from 'node:crypto';
 import { configure } from 'safe-stable-stringify';
 import type { TenantClocks } from '../clock.js';
@@ -110,7 +111,8 @@ export function createIdempotency(store: Store, clocks: TenantClocks, ttlMs = DE
     // defect injection (SIM_DEFECTS): idempotency.never-expires keeps keys for ever; idempotency.expires-early
     // reads the expiry as seconds where it is milliseconds (24 h becomes 86.4 s).
     if (defects.has('idempotency.never-expires')) return Number.MAX_SAFE_INTEGER;
-    return now + (defects.has('idempotency.expires-early') ? ttlMs / 1000 : ttlMs);
+    const ttl = defects.at(KERNEL_HOOKS.idempotencyTtlMs, ttlMs);
+    return now + (defects.has('idempotency.expires-early') ? ttl / 1000 : ttl);
   };
 
   return {

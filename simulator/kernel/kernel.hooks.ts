@@ -1,0 +1,9 @@
+// The kernel's hook points (kernel/deviations.ts): the named places in the seams every operation shares
+// where an entry of the catalogue (kernel.defects.ts) may change what is decided. The code deciding there
+// names the point; it never names an entry.
+import { hookPoint } from './deviations.js';
+
+export const KERNEL_HOOKS = {
+  /** spec 8.5 ("Keys expire server-side; the expiry duration: not shown"): how long an Idempotency-Key is remembered, in ms. */
+  idempotencyTtlMs: hookPoint<number>('store', 'kernel.idempotency-ttl'),
+} as const;
