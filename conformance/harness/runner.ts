@@ -5,6 +5,7 @@ import { AdminClient } from './admin.js';
 import type { Check, CheckContext } from './check.js';
 import { SkipCheck } from './check.js';
 import { ConformanceClient, TokenCache } from './client.js';
+import { Transport } from './transport.js';
 import { loadTargetContract } from './contract.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { RunScope, tenantOfToken } from './run-scope.js';
@@ -47,9 +48,11 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
   const startedAt = new Date().toISOString();
   const contract = loadTargetContract(options.contract);
   const tokens = new TokenCache();
+  // One transport for the run: every check and every tenant's client paces against the same windows.
+  const transport = new Transport(options.rateLimits);
   const selected = selectChecks(checks, options.only);
   const noSink = () => {};
-  const client = new ConformanceClient(options.baseUrl, options.apiKey, contract, noSink, tokens, options.timeoutMs);
+  const client = new ConformanceClient(options.baseUrl, options.apiKey, contract, noSink, tokens, options.timeoutMs, undefined, transport);
   const scope = options.profile === 'simulator' && options.adminToken ? await runScope(options, contract) : undefined;
   const admin = scope && options.adminToken ? new AdminClient(options.adminUrl ?? rootUrl(options.baseUrl), options.adminToken, noSink, scope) : undefined;
   let second: ConformanceClient | undefined = options.secondApiKey ? client.withApiKey(options.secondApiKey) : undefined;
@@ -155,6 +158,7 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
     totals,
     replay: replayCommand(options),
     ...(scope?.problems.length ? { notes: [...scope.problems] } : {}),
+    traffic: { sent: { ...transport.figures.sent }, limited: { ...transport.figures.limited }, waitedMs: Math.round(transport.figures.waitedMs) },
   };
 }
 

@@ -31,6 +31,9 @@ export interface TargetOptions {
   only?: string[];
   /** Per-request timeout. */
   timeoutMs?: number;
+  /** Rate limits known up front (`--rate-limits read=240,write=120,upload=30`), per window; the client paces
+   *  each key's requests within them (spec 8.1) until a 429's details say otherwise. */
+  rateLimits?: Partial<Record<'read' | 'write' | 'upload', { limit: number; windowMs: number }>>;
 }
 
 export interface RecordedRequest {
@@ -92,4 +95,7 @@ export interface RunReport {
   replay: string;
   /** What the run could not give back to a shared sandbox (simulator profile, harness/run-scope.ts). */
   notes?: string[];
+  /** The run's traffic (harness/transport.ts): requests sent per bucket, 429s received per bucket named,
+   *  milliseconds spent pacing or waiting as 429s asked. */
+  traffic?: { sent: Record<string, number>; limited: Record<string, number>; waitedMs: number };
 }

@@ -30,7 +30,6 @@ import { normalizationsCheck } from './normalizations.js';
 import { rejectsInvalidInput } from './rejects-invalid-input.js';
 
 export { operationInputs } from './inputs.js';
-export { withRateLimitRetry } from './rate-limit-retry.js';
 export { readText } from './requests.js';
 
 /** Both checks for every operation of the contract, in the contract's order, then the normalization rules. */

@@ -4,7 +4,6 @@ import type { Auth } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
 import { recordSent } from './coverage.js';
 import type { AuthKind } from './inputs.js';
-import { withRateLimitRetry } from './rate-limit-retry.js';
 import { buildForm, urlOf, type Prepared, type RequestSpec } from './requests.js';
 
 function authOf(ctx: CheckContext, kind: AuthKind): Auth {
@@ -29,5 +28,5 @@ export async function send(ctx: CheckContext, prepared: Prepared, spec: RequestS
       form: buildForm(prepared, spec),
       unchecked: options.unchecked,
     });
-  return withRateLimitRetry(ctx, call);
+  return call();
 }
