@@ -5,7 +5,7 @@ import { AdminClient } from './admin.js';
 import type { Check, CheckContext } from './check.js';
 import { SkipCheck } from './check.js';
 import { ConformanceClient, TokenCache } from './client.js';
-import { Transport } from './transport.js';
+import { Transport, virtualClock } from './transport.js';
 import { loadTargetContract } from './contract.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { RunScope, tenantOfToken } from './run-scope.js';
@@ -47,14 +47,15 @@ export function selectChecks(checks: Check[], only?: string[]): Check[] {
 export async function runSuite(options: TargetOptions, checks: Check[], hooks: RunHooks = {}): Promise<RunReport> {
   const startedAt = new Date().toISOString();
   const contract = loadTargetContract(options.contract);
-  const tokens = new TokenCache();
-  // One transport for the run: every check and every tenant's client paces against the same windows.
-  const transport = new Transport(options.rateLimits);
   const selected = selectChecks(checks, options.only);
   const noSink = () => {};
-  const client = new ConformanceClient(options.baseUrl, options.apiKey, contract, noSink, tokens, options.timeoutMs, undefined, transport);
   const scope = options.profile === 'simulator' && options.adminToken ? await runScope(options, contract) : undefined;
   const admin = scope && options.adminToken ? new AdminClient(options.adminUrl ?? rootUrl(options.baseUrl), options.adminToken, noSink, scope) : undefined;
+  // One transport for the run: every check and every tenant's client paces against the same windows; in
+  // the simulator profile its waits move the run's virtual clock (the sandbox counts windows on it).
+  const transport = new Transport(options.rateLimits, admin ? virtualClock((seconds) => admin.advanceClock(seconds)) : undefined);
+  const tokens = new TokenCache(transport.clock);
+  const client = new ConformanceClient(options.baseUrl, options.apiKey, contract, noSink, tokens, options.timeoutMs, undefined, transport);
   let second: ConformanceClient | undefined = options.secondApiKey ? client.withApiKey(options.secondApiKey) : undefined;
   let receiver: Receiver | undefined;
 

@@ -30,6 +30,25 @@ export const REAL_CLOCK: Clock = {
 };
 
 /**
+ * The simulator profile's time: a wait is a move of the run's virtual clock (`advance`, the control API),
+ * as the server counts its windows on that clock; `now` is real time plus what was moved, so holds and
+ * windows learned in that time pass as the server's do (other moves of the clock only make them pass sooner).
+ */
+export function virtualClock(advance: (seconds: number) => Promise<unknown>): Clock {
+  let movedMs = 0;
+  return {
+    now: () => Date.now() + movedMs,
+    async sleep(ms) {
+      if (ms <= 0) return;
+      const seconds = Math.ceil(ms / 1000);
+      await advance(seconds);
+      movedMs += seconds * 1000;
+    },
+    random: () => Math.random(),
+  };
+}
+
+/**
  * Spec 8.1: `read` is GET/HEAD/OPTIONS, `upload` the upload paths (the operations whose request is
  * multipart/form-data, spec 4.3 and 4.4), `write` every other mutation, the token exchange among them.
  * Without a contract operation (a route the contract does not have) the method and the body decide.
