@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterSkipReason } from '../simulator/testing/cluster.js';
 import { startClusterTarget, type ClusterTarget } from './testing/cluster.js';
-import { expectCertified, runAsVendor, vendorLine, vendorSetup, type VendorRun } from './testing/vendor-run.js';
+import { expectCertified, RUN_HOOK_MS, runAsVendor, vendorLine, vendorSetup, type VendorRun } from './testing/vendor-run.js';
 import { AS_DEPLOYED } from './testing/whole-suite.js';
 
 const RUN_BOUND_SECONDS = 600;
@@ -20,7 +20,7 @@ describe.skipIf(skipReason !== null)(`the sandbox profile against two instances 
     target = await startClusterTarget({ label: 'vendor-cluster', env: AS_DEPLOYED });
     run = await runAsVendor(target, 'sandbox', await vendorSetup(target));
     console.log(`sandbox profile against the cluster: ${vendorLine(run)}`);
-  }, (RUN_BOUND_SECONDS + 120) * 1000);
+  }, RUN_HOOK_MS);
   afterAll(async () => target?.close());
 
   it('certifies it: no check failed, none skipped for the rate limits', () => expectCertified(run));

@@ -205,6 +205,10 @@ export class Transport {
     }
     if (metadata.retryAfterSeconds !== undefined) {
       state.holdUntil = Math.max(state.holdUntil, this.clock.now() + metadata.retryAfterSeconds * 1000 + WINDOW_MARGIN_MS);
+      // The server says when the bucket serves again (spec 7): its window starts afresh then, so the sends
+      // before it no longer count against the pace (a server that frees one slot at a time answers 429
+      // again, which is waited out the same way).
+      state.sent = [];
     }
   }
 }

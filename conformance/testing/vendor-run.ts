@@ -45,7 +45,14 @@ export async function runAsVendor(target: Pick<TestTarget, 'url' | 'apiKey'>, pr
 
 export const vendorLine = ({ report, seconds }: VendorRun) =>
   `${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals.skipped} skipped in ${seconds.toFixed(0)} s; ` +
-  `requests per bucket ${JSON.stringify(report.traffic?.sent)}, 429s ${JSON.stringify(report.traffic?.limited)}, waited ${Math.round((report.traffic?.waitedMs ?? 0) / 1000)} s`;
+  `requests per bucket ${JSON.stringify(report.traffic?.sent)}, 429s ${JSON.stringify(report.traffic?.limited)}, waited ${Math.round((report.traffic?.waitedMs ?? 0) / 1000)} s` +
+  report.results
+    .filter((r) => r.verdict === 'failed')
+    .map((r) => `\n  failed ${r.id}: ${r.failures.map((f) => `[${f.rule}] ${f.message}`).join(' | ').slice(0, 300)}`)
+    .join('');
+
+/** A hook that starts a target and runs a profile: the run's bound, and room to start and stop the target. */
+export const RUN_HOOK_MS = 15 * 60_000;
 
 /** CERTIFIED (report.html's rule): no check failed and at least one passed; and no check skipped for the limits. */
 export function expectCertified({ report }: VendorRun) {
