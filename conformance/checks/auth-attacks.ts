@@ -16,7 +16,7 @@ import type { ConformanceClient } from '../harness/client.js';
 import type { Exchange } from '../harness/types.js';
 import { exchangeKey, expectServed } from './auth.js';
 import { expectError } from '../harness/expect-error.js';
-import { enqueueHonouringLimits, receiptJobId } from './jobs-support.js';
+import { enqueue, receiptJobId } from './jobs-support.js';
 import { feedRows, feedTenant, sessionPath, uploadFeed } from './trade/support.js';
 
 /** A cheap tenant read every deployment serves (spec 4.1). */
@@ -171,7 +171,7 @@ const tokenBindsTenant = defineCheck({
       if (!ownerId) ctx.skip(`the tenant id is not known: no claim of the token names it (${TENANT_CLAIMS.join(', ')})`);
     }
 
-    const enqueued = await enqueueHonouringLimits(owner, { skus: null }, { admin: ctx.admin });
+    const enqueued = await enqueue(owner, { skus: null });
     const jobId = receiptJobId(enqueued);
     if (!ctx.expect(enqueued.response.status === 202 && jobId !== undefined, 'enqueue', `POST /api/sima/batch answered ${enqueued.response.status}, not 202 with a jobId`, enqueued)) return;
     const own = await owner.call('GET', `/api/jobs/${jobId}`);

@@ -65,12 +65,11 @@ const isolationDuplicateUpload = defineCheck({
     // Simulator profile: two tenants of this check, with the operations' scopes; else the two given keys.
     const owner = await uploadTenant(ctx, 'Conformance isolation: uploads (owner)', targets);
     const other: UploadTenant = ctx.admin ? await uploadTenant(ctx, 'Conformance isolation: uploads (other)', targets) : { client: ctx.second!, fresh: false };
-    const budget = { waitedMs: 0 };
     const reasons: string[] = [];
     for (const [index, target] of targets.entries()) {
       const file = uniqueFile(ctx.contract.doc, target, runTag(ctx, 'iso-dup', index));
       const extra = drawn(ctx, DUPLICATE_ACROSS_ID, { operation: target.operationId, fileName: file.name });
-      const first = await upload(ctx, owner.client, target, file, budget);
+      const first = await upload(owner.client, target, file);
       const reason = untestable(owner, target, first);
       if (reason) {
         reasons.push(reason);
@@ -81,8 +80,8 @@ const isolationDuplicateUpload = defineCheck({
         ctx.fail('upload-accepted', `${target.operationId}: the first tenant's upload of a new file answered ${answered(first)}, not 202 with a jobId (spec 4.3)`, first, extra);
         continue;
       }
-      const second = await upload(ctx, other.client, target, file, budget);
-      const why = untestable(other, target, second) ?? (isRateLimited(second) ? `${target.operationId} was still rate limited` : undefined);
+      const second = await upload(other.client, target, file);
+      const why = untestable(other, target, second);
       if (why) {
         reasons.push(`second tenant: ${why}`);
         continue;
@@ -94,11 +93,7 @@ const isolationDuplicateUpload = defineCheck({
         ctx.fail('duplicate-upload-per-tenant', `${target.operationId}: the second tenant's upload of the bytes the first tenant sent (${file.name}) answered ${answered(second)}${leaked}${otherJob ? ` naming the first tenant's job` : ''}, not 202 with a job of its own (spec 7: DUPLICATE_UPLOAD is about the tenant's own uploads; another tenant's are absent for it)`, second, extra);
         continue;
       }
-      const again = await upload(ctx, owner.client, target, file, budget);
-      if (isRateLimited(again)) {
-        reasons.push(`${target.operationId} was still rate limited`);
-        continue;
-      }
+      const again = await upload(owner.client, target, file);
       // Spec 7 names DUPLICATE_UPLOAD "same file already uploaded" and leaves open whether the file of an upload
       // whose job FAILED still counts: a server may take it again (the sandbox does). When the first job had
       // ended FAILED by now, a 202 says nothing about tenants: that target is untestable, not failed.

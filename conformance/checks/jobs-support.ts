@@ -44,43 +44,9 @@ export function enqueue(client: ConformanceClient, body: unknown, idempotencyKey
 }
 
 export const errorCode = (exchange: Exchange): unknown => (exchange.response.body as { code?: unknown } | null)?.code;
+/** A 429 RATE_LIMITED: after the client (harness/transport.ts) waited it out, one it reported as a failure. */
 export const isRateLimited = (exchange: Exchange) => exchange.response.status === 429 && errorCode(exchange) === 'RATE_LIMITED';
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Sends a request again while it answers 429, as spec 7 asks (wait `details.retryAfterSeconds`, or
- * Retry-After): with the control API the wait is taken on the virtual clock (at most 5 retries), else in real
- * time within a bounded total wait (`budget` when several calls share one). `send` makes the request afresh
- * each time. Returns the last exchange.
- */
-export async function honouringLimits(
-  send: () => Promise<Exchange>,
-  options: { admin?: AdminClient; maxWaitMs?: number; budget?: { waitedMs: number } } = {},
-): Promise<Exchange> {
-  const maxWaitMs = options.maxWaitMs ?? 20_000;
-  const budget = options.budget ?? { waitedMs: 0 };
-  for (let attempt = 1; ; attempt++) {
-    const exchange = await send();
-    if (!isRateLimited(exchange)) return exchange;
-    const details = (exchange.response.body as { details?: { retryAfterSeconds?: unknown } }).details;
-    const asked = Number(details?.retryAfterSeconds ?? exchange.response.headers['retry-after'] ?? 1);
-    const seconds = Number.isFinite(asked) && asked > 0 ? asked : 1;
-    if (options.admin) {
-      if (attempt > 5) return exchange;
-      await options.admin.advanceClock(seconds);
-      await sleep(50);
-    } else {
-      if (budget.waitedMs + seconds * 1000 > maxWaitMs) return exchange;
-      await sleep(seconds * 1000);
-      budget.waitedMs += seconds * 1000;
-    }
-  }
-}
-
-/** Enqueues a SIMA batch (spec 4.2), honouring 429 (`honouringLimits`). */
-export function enqueueHonouringLimits(client: ConformanceClient, body: unknown, options: { key?: string; admin?: AdminClient; maxWaitMs?: number } = {}): Promise<Exchange> {
-  return honouringLimits(() => enqueue(client, body, options.key), options);
-}
 
 /** The job id of a 202 receipt, else undefined. */
 export function receiptJobId(exchange: Exchange): string | undefined {

@@ -6,7 +6,7 @@ import type { ConformanceClient } from '../harness/client.js';
 import type { Exchange } from '../harness/types.js';
 import { isJobStatus, isTerminalStatus, jobLifecycle, judgeJob, learn, type KnownJob } from '../models/job.model.js';
 import { ModelViolation, modelExpect, runModel, type ModelTools } from '../models/runner.js';
-import { batchBody, enqueue, enqueueHonouringLimits, isRateLimited, receiptJobId, RUN_NONCE, settleJobs, SKU_POOL, writeTenant } from './jobs-support.js';
+import { batchBody, enqueue, isRateLimited, receiptJobId, RUN_NONCE, settleJobs, SKU_POOL, writeTenant } from './jobs-support.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // jobs.lifecycle-model
@@ -235,7 +235,7 @@ const jobListFilters = defineCheck({
     // A few jobs, some of them finished (simulator profile) so the tenant holds more than one status.
     const ids: string[] = [];
     for (const [index, sku] of SKU_POOL.slice(0, 4).entries()) {
-      const exchange = await enqueueHonouringLimits(client, batchBody([sku]), { admin: ctx.admin });
+      const exchange = await enqueue(client, batchBody([sku]));
       const id = receiptJobId(exchange);
       if (!id) {
         if (isRateLimited(exchange)) break;

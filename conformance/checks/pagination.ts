@@ -3,7 +3,7 @@
 import { defineCheck, type Check, type CheckContext } from '../harness/check.js';
 import type { ConformanceClient } from '../harness/client.js';
 import type { Exchange } from '../harness/types.js';
-import { batchBody, enqueueHonouringLimits, isRateLimited, receiptJobId, settleJobs, SKU_POOL, writeTenant } from './jobs-support.js';
+import { batchBody, enqueue, isRateLimited, receiptJobId, settleJobs, SKU_POOL, writeTenant } from './jobs-support.js';
 
 /** Jobs wanted in the tenant: several pages at limit 2 and 3, with a short last page. */
 const WANTED = 7;
@@ -88,7 +88,7 @@ const jobsTraversal = defineCheck({
       const existing = typeof first.count === 'number' ? first.count : 0;
       const created: string[] = [];
       for (let i = existing; i < WANTED; i++) {
-        const exchange = await enqueueHonouringLimits(client, batchBody([SKU_POOL[i % SKU_POOL.length]]), { admin: ctx.admin });
+        const exchange = await enqueue(client, batchBody([SKU_POOL[i % SKU_POOL.length]]));
         const id = receiptJobId(exchange);
         if (id) created.push(id);
         else if (isRateLimited(exchange)) break;

@@ -4,7 +4,6 @@
 import { isObject } from '../../contracts/lib/bundle.js';
 import { defineCheck, type Check } from '../harness/check.js';
 import { replayOf } from '../harness/runner.js';
-import { withRateLimitRetry } from './operations.js';
 
 /** POST /api/sima/batch exists in every version of the contract (contracts/README.md, surfaces). */
 const JSON_ENDPOINT = '/api/sima/batch';
@@ -23,7 +22,7 @@ const malformedJson = defineCheck({
   needs: ['writes'],
   async run(ctx) {
     for (const [what, raw] of MALFORMED_BODIES) {
-      const exchange = await withRateLimitRetry(ctx, () => ctx.client.call('POST', JSON_ENDPOINT, { raw, headers: { 'content-type': 'application/json' } }));
+      const exchange = await ctx.client.call('POST', JSON_ENDPOINT, { raw, headers: { 'content-type': 'application/json' } });
       if (exchange.response.status === 429) continue;
       const body = exchange.response.body;
       const code = isObject(body) ? body.code : undefined;
@@ -46,7 +45,7 @@ const unknownRouteEnvelope = defineCheck({
   needs: [],
   async run(ctx) {
     // Not a route of the contract: nothing to check it against, so the envelope is checked here.
-    const exchange = await withRateLimitRetry(ctx, () => ctx.client.call('GET', UNKNOWN_ROUTE, { unchecked: true }));
+    const exchange = await ctx.client.call('GET', UNKNOWN_ROUTE, { unchecked: true });
     const { status, body, headers } = exchange.response;
     if (!ctx.expect(status === 404, 'unknown-route-404', `GET ${UNKNOWN_ROUTE} answered ${status}, not 404 (spec 7: NOT_FOUND)`, exchange)) return;
     const contentType = String(headers['content-type'] ?? '');

@@ -4,7 +4,19 @@
 import { matchOperation } from '../../contracts/lib/operations.js';
 import { responseProblems } from '../../contracts/lib/response-check.js';
 import type { LoadedContract } from './contract.js';
+import {
+  backoffWithJitter,
+  bucketOf,
+  MAX_429_RETRIES,
+  PERSISTENT_429_BOUND_MS,
+  retryMetadataOf,
+  TOKEN_EXCHANGE_BACKOFF_MS,
+  TokenCache,
+  Transport,
+} from './transport.js';
 import type { Exchange, Failure } from './types.js';
+
+const TOKEN_PATH = '/api/auth/token/integration';
 
 export type Auth = 'bearer' | 'none' | { bearer: string } | { apiKey: string } | { apiKey: string; orgId: string };
 
@@ -17,29 +29,26 @@ export interface RequestOptions {
   form?: FormData;
   /** Do not check the response against the contract (a route the contract does not have). */
   unchecked?: boolean;
+  /** `provoke`: neither paced nor retried on 429 (a check provoking the limit on purpose, limits.ts). */
+  limits?: 'provoke';
 }
 
 export type FailureSink = (failure: Failure) => void;
-
-/** Bearer tokens per integration key, shared by every check of a run. */
-export class TokenCache {
-  private readonly tokens = new Map<string, string>();
-  get(key: string) {
-    return this.tokens.get(key);
-  }
-  set(key: string, token: string) {
-    this.tokens.set(key, token);
-  }
-  drop(key: string) {
-    this.tokens.delete(key);
-  }
-}
 
 /** Requests sent, shared by every client derived for one check (other tenants included). */
 export interface RequestCounter {
   count: number;
 }
 
+export { TokenCache };
+
+/**
+ * The one transport of the suite (transport.ts): every request of every check goes through `call`, which
+ * paces it within the limits known for its key and bucket (spec 8.1), waits out a 429 as its retry metadata
+ * asks and sends again (spec 7), and re-exchanges the key once on 401 INVALID_TOKEN (spec 5.2). A 429 that
+ * gives no retry metadata, or one that persists past what it asked for plus a bound, is reported as the
+ * server's failure (rules `rate-limit-retry-metadata`, `rate-limit-persists`) and handed to the check.
+ */
 export class ConformanceClient {
   constructor(
     readonly baseUrl: string,
@@ -49,6 +58,7 @@ export class ConformanceClient {
     private readonly tokens: TokenCache = new TokenCache(),
     private readonly timeoutMs = 30_000,
     private readonly counter: RequestCounter = { count: 0 },
+    readonly transport: Transport = new Transport(),
   ) {}
 
   get requests(): number {
@@ -57,36 +67,106 @@ export class ConformanceClient {
 
   /** The same client for another integration key (a second tenant); requests count for the same check. */
   withApiKey(apiKey: string): ConformanceClient {
-    return new ConformanceClient(this.baseUrl, apiKey, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter);
+    return new ConformanceClient(this.baseUrl, apiKey, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport);
   }
 
   /** A client reporting to another sink, counting into `counter` (the runner gives each check both). */
   withSink(sink: FailureSink, counter: RequestCounter = { count: 0 }): ConformanceClient {
-    return new ConformanceClient(this.baseUrl, this.apiKey, this.contract, sink, this.tokens, this.timeoutMs, counter);
+    return new ConformanceClient(this.baseUrl, this.apiKey, this.contract, sink, this.tokens, this.timeoutMs, counter, this.transport);
   }
 
-  /** Exchanges the integration key (spec 5.1), cached; `fresh` forces a new exchange. */
+  /** The tenant's clock was moved past its rate windows (control API): what the transport held for it is gone. */
+  windowsMoved() {
+    if (this.apiKey) this.transport.windowsMoved(this.apiKey);
+  }
+
+  /**
+   * A bearer token for the key (spec 5.1), reused until shortly before its `expires_in` runs out; `fresh`
+   * forces a new exchange. Spec 7: the exchange is retried up to 3 times on 429 or 5xx, after 1 s, 2 s and
+   * 4 s plus jitter, and never sooner than a 429's `retryAfterSeconds`.
+   */
   async token(fresh = false): Promise<string> {
     const cached = this.tokens.get(this.apiKey);
     if (cached && !fresh) return cached;
-    const exchange = await this.call('POST', '/api/auth/token/integration', { auth: { apiKey: this.apiKey } });
-    const token = (exchange.response.body as { access_token?: string })?.access_token;
+    const clock = this.transport.clock;
+    let exchange: Exchange;
+    for (let attempt = 0; ; attempt++) {
+      exchange = await this.paced('POST', TOKEN_PATH, { auth: { apiKey: this.apiKey } }, undefined, true);
+      const status = exchange.response.status;
+      if (!(status === 429 || status >= 500) || attempt >= TOKEN_EXCHANGE_BACKOFF_MS.length) break;
+      const asked = status === 429 ? (retryMetadataOf(exchange).retryAfterSeconds ?? 0) * 1000 : 0;
+      await clock.sleep(Math.max(backoffWithJitter(attempt, clock.random()), asked));
+    }
+    const body = exchange.response.body as { access_token?: unknown; expires_in?: unknown } | null;
+    const token = typeof body?.access_token === 'string' ? body.access_token : undefined;
     if (exchange.response.status !== 200 || !token) {
       throw new Error(`the token exchange answered ${exchange.response.status}: ${exchange.response.text.slice(0, 300)}`);
     }
-    this.tokens.set(this.apiKey, token);
+    this.tokens.set(this.apiKey, token, typeof body?.expires_in === 'number' ? body.expires_in : undefined);
     return token;
   }
 
   async call(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
     const auth = options.auth ?? 'bearer';
-    const first = await this.send(method, path, options, auth === 'bearer' ? await this.token() : undefined);
+    const first = await this.sendHonouringLimits(method, path, options, auth === 'bearer' ? await this.token() : undefined);
     // Spec 5.2: on 401 INVALID_TOKEN, re-exchange the key and retry the request once.
     if (auth === 'bearer' && first.response.status === 401 && (first.response.body as { code?: string })?.code === 'INVALID_TOKEN') {
       this.tokens.drop(this.apiKey);
-      return this.send(method, path, options, await this.token(true));
+      return this.sendHonouringLimits(method, path, options, await this.token(true));
     }
     return first;
+  }
+
+  /**
+   * Sends, and while the answer is 429 waits what it asks (`details.retryAfterSeconds`, else Retry-After)
+   * and sends again (spec 7, 8.1, 8.2), up to {@link PERSISTENT_429_BOUND_MS} past the first wait asked.
+   * With `limits: 'provoke'` the 429 is returned as it came (the check provoking the limit judges it).
+   */
+  private async sendHonouringLimits(method: string, path: string, options: RequestOptions, bearer: string | undefined): Promise<Exchange> {
+    const provoking = options.limits === 'provoke';
+    let exchange = await this.paced(method, path, options, bearer, !provoking);
+    if (provoking) return exchange;
+    let deadline: number | undefined;
+    for (let retry = 0; exchange.response.status === 429; retry++) {
+      const { retryAfterSeconds } = retryMetadataOf(exchange);
+      if (retryAfterSeconds === undefined) {
+        this.sink({ rule: 'rate-limit-retry-metadata', message: `${method} ${path} answered 429 without retry metadata: no details.retryAfterSeconds and no Retry-After (spec 7: on 429 wait details.retryAfterSeconds)`, exchange });
+        return exchange;
+      }
+      const now = this.transport.clock.now();
+      deadline ??= now + retryAfterSeconds * 1000 + PERSISTENT_429_BOUND_MS;
+      if (retry >= MAX_429_RETRIES || now + retryAfterSeconds * 1000 > deadline) {
+        this.sink({ rule: 'rate-limit-persists', message: `${method} ${path} was still answered 429 after ${retry + 1} sends, each after waiting what the previous 429 asked; the first asked ${retryAfterSeconds} s and ${Math.round(PERSISTENT_429_BOUND_MS / 1000)} s more were allowed (spec 7, 8)`, exchange });
+        return exchange;
+      }
+      // The hold the transport learned from the 429 makes the next send of the bucket wait; a 429 that held
+      // nothing this request is paced by (a queue-admission cap, another bucket, no key of ours) is waited here.
+      const named = retryMetadataOf(exchange).bucket;
+      const held = this.keyOf(options, bearer) !== undefined && (named === undefined || named === bucketOf(method, exchange.operation, options.form !== undefined));
+      if (!held) await this.transport.clock.sleep(retryAfterSeconds * 1000);
+      exchange = await this.paced(method, path, options, bearer, true);
+    }
+    return exchange;
+  }
+
+  /** One send, paced within its key's bucket; a 429 teaches the transport the bucket's limit and hold. */
+  private async paced(method: string, path: string, options: RequestOptions, bearer: string | undefined, paced: boolean): Promise<Exchange> {
+    const operation = matchOperation(this.contract.doc, method, path.split('?')[0]);
+    const bucket = bucketOf(method, operation, options.form !== undefined);
+    // Only the key's own traffic is the key's (spec 8.1: buckets of integration-key traffic); a forged or
+    // foreign bearer, or no credential, is not paced.
+    const key = this.keyOf(options, bearer);
+    if (key) await this.transport.admit(key, bucket, paced);
+    const exchange = await this.send(method, path, options, bearer);
+    if (exchange.response.status === 429 && key) this.transport.learn(key, bucket, retryMetadataOf(exchange));
+    return exchange;
+  }
+
+  /** The integration key a request is sent as: this client's, with its own bearer or the key itself. */
+  private keyOf(options: RequestOptions, bearer: string | undefined): string | undefined {
+    const auth = options.auth;
+    const ownKey = typeof auth === 'object' && 'apiKey' in auth && auth.apiKey === this.apiKey;
+    return this.apiKey && (bearer !== undefined || ownKey) ? this.apiKey : undefined;
   }
 
   private async send(method: string, path: string, options: RequestOptions, bearer: string | undefined): Promise<Exchange> {

@@ -8,6 +8,7 @@ import { formatRateLimits } from './budget.js';
 import type { Check, CheckContext } from './check.js';
 import { SkipCheck } from './check.js';
 import { ConformanceClient, TokenCache } from './client.js';
+import { Transport, virtualClock } from './transport.js';
 import { contractForProfile, loadTargetContract } from './contract.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { startRequestMeter } from './request-meter.js';
@@ -51,12 +52,15 @@ export function selectChecks(checks: Check[], only?: string[]): Check[] {
 export async function runSuite(options: TargetOptions, checks: Check[], hooks: RunHooks = {}): Promise<RunReport> {
   const startedAt = new Date().toISOString();
   const contract = contractForProfile(loadTargetContract(options.contract), options.profile);
-  const tokens = new TokenCache();
   const selected = selectChecks(checks, options.only);
   const noSink = () => {};
-  const client = new ConformanceClient(options.baseUrl, options.apiKey, contract, noSink, tokens, options.timeoutMs);
   const scope = options.profile === 'simulator' && options.adminToken ? await runScope(options, contract) : undefined;
   const admin = scope && options.adminToken ? new AdminClient(options.adminUrl ?? rootUrl(options.baseUrl), options.adminToken, noSink, scope) : undefined;
+  // One transport for the run: every check and every tenant's client paces against the same windows; in
+  // the simulator profile its waits move the run's virtual clock (the sandbox counts windows on it).
+  const transport = new Transport(options.rateLimits, admin ? virtualClock((seconds) => admin.advanceClock(seconds)) : undefined);
+  const tokens = new TokenCache(transport.clock);
+  const client = new ConformanceClient(options.baseUrl, options.apiKey, contract, noSink, tokens, options.timeoutMs, undefined, transport);
   let second: ConformanceClient | undefined = options.secondApiKey ? client.withApiKey(options.secondApiKey) : undefined;
   let receiver: Receiver | undefined;
 
@@ -173,6 +177,7 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
     replay: replayCommand(options),
     ...(totals.notRun ? { stopped: { maxDurationMs: options.maxDurationMs!, notRun: totals.notRun } } : {}),
     ...(scope?.problems.length ? { notes: [...scope.problems] } : {}),
+    traffic: { sent: { ...transport.figures.sent }, limited: { ...transport.figures.limited }, waitedMs: Math.round(transport.figures.waitedMs) },
   };
 }
 

@@ -125,4 +125,7 @@ export interface RunReport {
   stopped?: { maxDurationMs: number; notRun: number };
   /** What the run could not give back to a shared sandbox (simulator profile, harness/run-scope.ts). */
   notes?: string[];
+  /** The run's traffic (harness/transport.ts): requests sent per bucket, 429s received per bucket named,
+   *  milliseconds spent pacing or waiting as 429s asked. */
+  traffic?: { sent: Record<string, number>; limited: Record<string, number>; waitedMs: number };
 }

@@ -5,7 +5,7 @@
 // after the screening, the job's counts equal the results, the report names the results' SKUs. The exact
 // ones hold only in a tenant where nothing else screens (a fresh tenant of the control API).
 import { defineCheck, type CheckContext } from '../harness/check.js';
-import { enqueueHonouringLimits, receiptJobId, RUN_NONCE } from '../checks/jobs-support.js';
+import { enqueue, receiptJobId, RUN_NONCE } from '../checks/jobs-support.js';
 import { allResults, evidencePath, isProblem, num, read, REPORT_PATH, SUMMARY_PATH, type ResultsList } from '../checks/sima/support.js';
 import { jobMatchesResults, reportMatchesResults, skusHaveResults, summaryMatchesResults } from './sima.invariants.js';
 import { Steps } from './steps.js';
@@ -62,7 +62,7 @@ export const journeyA = defineCheck({
     }
 
     steps.next('whole-catalog screening');
-    const enqueued = await enqueueHonouringLimits(client, { skus: null }, { admin: ctx.admin });
+    const enqueued = await enqueue(client, { skus: null });
     const jobId = receiptJobId(enqueued);
     if (!steps.expect(jobId !== undefined, 'enqueue-accepted', `POST /api/sima/batch { skus: null } answered ${enqueued.response.status}, not 202 with a jobId (spec 2.3, 4.2)`, enqueued)) return;
 

@@ -5,7 +5,7 @@
 // (trade.invariants.ts): the SKUs are the file's, the issue counts are the issues, and every applied row is
 // screened with its applied HS code.
 import { defineCheck, type CheckContext } from '../harness/check.js';
-import { enqueueHonouringLimits, receiptJobId } from '../checks/jobs-support.js';
+import { enqueue, receiptJobId } from '../checks/jobs-support.js';
 import { allResults, isProblem } from '../checks/sima/support.js';
 import { codeOf, feedCsv, feedForm, feedRows, readPages, send, sessionPath, settleFeed, UPLOAD_PATH } from '../checks/trade/support.js';
 import { judgeFeedSession } from '../models/feed-session.model.js';
@@ -82,7 +82,7 @@ export const journeyB = defineCheck({
     steps.expect(again.response.status === 409 && codeOf(again) === 'ACTION_NOT_ALLOWED', 'feed-apply-once', `a second apply of the APPLIED session answered ${again.response.status}, not 409 ACTION_NOT_ALLOWED (spec 3.2, 7)`, again);
 
     steps.next('whole-catalog screening');
-    const enqueued = await enqueueHonouringLimits(client, { skus: null, screeningAuthority: 'CA' }, { admin: ctx.admin });
+    const enqueued = await enqueue(client, { skus: null, screeningAuthority: 'CA' });
     const jobId = receiptJobId(enqueued);
     if (!steps.expect(jobId !== undefined, 'enqueue-accepted', `POST /api/sima/batch { skus: null } answered ${enqueued.response.status}, not 202 with a jobId (spec 4.2)`, enqueued)) return;
     const screening = await settleJob(ctx, client, jobId!);

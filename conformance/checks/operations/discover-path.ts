@@ -5,7 +5,6 @@ import type { CheckContext } from '../../harness/check.js';
 import type { LoadedContract } from '../../harness/contract.js';
 import { flatten } from '../../harness/schema-arbitraries/resolve.js';
 import { isRead, operationInputs } from './inputs.js';
-import { withRateLimitRetry } from './rate-limit-retry.js';
 import { exampleRequest, prepare, type Prepared } from './requests.js';
 import { send } from './send.js';
 
@@ -52,7 +51,7 @@ export async function discoverPath(ctx: CheckContext, contract: LoadedContract, 
   const list = contract.operations.find((o) => o.method === 'get' && o.path === prefix);
   if (list) {
     const takesLimit = operationInputs(contract.doc, list).params.some((p) => p.name === 'limit' && p.in === 'query');
-    const exchange = await withRateLimitRetry(ctx, () => ctx.client.call('GET', takesLimit ? `${prefix}?limit=5` : prefix, { unchecked: true }));
+    const exchange = await ctx.client.call('GET', takesLimit ? `${prefix}?limit=5` : prefix, { unchecked: true });
     const id = exchange.response.status === 200 ? idFromItems(exchange.response.body, param.name) : undefined;
     if (id) return { [param.name]: id };
   }

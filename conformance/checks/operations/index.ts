@@ -29,7 +29,6 @@ import { operationInputs } from './inputs.js';
 import { normalizationsCheck } from './normalizations.js';
 import { rejectsInvalidInput } from './rejects-invalid-input.js';
 
-export { withRateLimitRetry } from './rate-limit-retry.js';
 
 /** Both checks for every operation of the contract, in the contract's order, then the normalization rules. */
 export function operationChecks(contract: LoadedContract): Check[] {

@@ -6,7 +6,6 @@ import type { LoadedContract } from '../../harness/contract.js';
 import type { OperationInputs } from './inputs.js';
 import { describeAnswer, errorOf, judgeValid, propertyExtra } from './judge.js';
 import { constraintCount, negativeCases, pickCases } from './negative-cases.js';
-import { withRateLimitRetry } from './rate-limit-retry.js';
 import { operationCheck } from './operation-check.js';
 import { exampleRequest, keyExchangeRequest } from './requests.js';
 import { send } from './send.js';
@@ -18,8 +17,9 @@ export function rejectsInvalidInput(contract: LoadedContract, inputs: OperationI
       // Spec 4.1, 7: the exchange without a key (an empty x-api-key) is 400 MISSING_API_KEY.
       const valid = keyExchangeRequest();
       if (!judgeValid(ctx, id, prepared, valid, await send(ctx, prepared, valid))) return;
-      const exchange = await withRateLimitRetry(ctx, () => ctx.client.call('POST', op.path, { auth: { apiKey: '' } }));
-      if (exchange.response.status === 429) ctx.skip('the exchange stayed rate limited (429)');
+      const exchange = await ctx.client.call('POST', op.path, { auth: { apiKey: '' } });
+      // A 429 here was waited out by the client, and reported by it when it persisted (harness/transport.ts).
+      if (exchange.response.status === 429) return;
       const { code } = errorOf(exchange);
       if (ctx.expect(exchange.response.status === 400, 'invalid-input-rejected', `${op.operationId}: an empty x-api-key was answered ${describeAnswer(exchange)}, not 400 MISSING_API_KEY (spec 4.1, 7)`, exchange)) {
         ctx.expect(code === 'MISSING_API_KEY', 'error-code', `${op.operationId}: an empty x-api-key was answered 400 with code ${String(code)}, not MISSING_API_KEY (spec 7)`, exchange);
@@ -34,12 +34,10 @@ export function rejectsInvalidInput(contract: LoadedContract, inputs: OperationI
     const all = negativeCases(contract, prepared, ctx.seed).filter((c) => normative || !c.spec.sandboxDependent);
     const hasInput = inputs.params.length > 0 || inputs.body !== undefined;
     if (!all.length) ctx.skip(hasInput ? 'none of the operation\'s inputs has a rule a request can break (outside the sandbox-defined shapes)' : 'the operation takes no input');
-    let tested = 0;
     // Every constraint the operation's inputs have (input and mutation kind) once, none twice (issue 26 item 6).
     for (const item of pickCases(all, constraintCount(all), ctx.seed)) {
       const exchange = await send(ctx, prepared, item.spec);
       if (exchange.response.status === 429) continue;
-      tested++;
       const extra = propertyExtra(ctx, id, item.spec);
       const { code, details } = errorOf(exchange);
       if (exchange.response.status !== 400 || code !== 'INVALID_REQUEST') {
@@ -53,6 +51,5 @@ export function rejectsInvalidInput(contract: LoadedContract, inputs: OperationI
         ctx.fail('error-names-field', `${op.operationId}: ${item.spec.label} was refused, but details.field is ${JSON.stringify(field)}, not naming ${item.variant.fields.join(' or ')} (spec 7)`, exchange, extra);
       }
     }
-    if (tested === 0) ctx.skip('every invalid request was answered 429: the server stayed rate limited');
   });
 }

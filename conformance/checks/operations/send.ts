@@ -4,7 +4,6 @@ import type { Auth } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
 import { recordSent } from './coverage.js';
 import type { AuthKind } from './inputs.js';
-import { withRateLimitRetry } from './rate-limit-retry.js';
 import { buildForm, urlOf, type Prepared, type RequestSpec } from './requests.js';
 
 function authOf(ctx: CheckContext, kind: AuthKind): Auth {
@@ -28,7 +27,7 @@ export async function send(ctx: CheckContext, prepared: Prepared, spec: RequestS
       form: buildForm(prepared, spec),
       unchecked: options.unchecked,
     });
-  const exchange = await withRateLimitRetry(ctx, call);
+  const exchange = await call();
   // Recorded with its answer: a request still answered 429 exercised nothing (coverage.ts says so).
   recordSent(ctx.options, prepared.inputs.op.operationId, spec, exchange.response.status);
   return exchange;

@@ -73,15 +73,9 @@ async function shipTenant(ctx: Pick<CheckContext, 'client' | 'admin'>, name: str
   return { client: ctx.client.withApiKey(created.integrationKey), fresh: true, tenantId: created.tenantId };
 }
 
-/** A call honouring 429 as spec 7 asks (virtual clock with the control API, else a bounded real wait). */
-export async function call(client: ConformanceClient, method: string, path: string, options: Parameters<ConformanceClient['call']>[2] = {}, admin?: AdminClient): Promise<Exchange> {
-  for (let attempt = 1; ; attempt++) {
-    const exchange = await client.call(method, path, options);
-    if (!isRateLimited(exchange) || attempt > 5) return exchange;
-    const seconds = Number((exchange.response.body as { details?: { retryAfterSeconds?: unknown } }).details?.retryAfterSeconds ?? 1) || 1;
-    if (admin) await admin.advanceClock(seconds);
-    else await sleep(Math.min(seconds, 10) * 1000);
-  }
+/** A call (429s are waited out by the client, harness/transport.ts). */
+export function call(client: ConformanceClient, method: string, path: string, options: Parameters<ConformanceClient['call']>[2] = {}, _admin?: AdminClient): Promise<Exchange> {
+  return client.call(method, path, options);
 }
 
 /** Uploads an invoice file and polls its job to the end; the findings it created come next. */

@@ -6,7 +6,7 @@ import type { AdminClient } from '../../harness/admin.js';
 import type { CheckContext } from '../../harness/check.js';
 import type { ConformanceClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
-import { enqueueHonouringLimits, honouringLimits, isRateLimited, receiptJobId, settleJobs, writeTenant } from '../jobs-support.js';
+import { enqueue, isRateLimited, receiptJobId, settleJobs, writeTenant } from '../jobs-support.js';
 
 export const RESULTS_PATH = '/api/sima/results';
 export const SUMMARY_PATH = '/api/sima/summary';
@@ -55,12 +55,9 @@ export const query = (params: Record<string, string | number | undefined>) =>
     .join('&');
 export const label = (params: Record<string, string | number | undefined>) => query(params) || 'no filter';
 
-/**
- * A GET honouring 429 RATE_LIMITED as spec 7 asks (wait `details.retryAfterSeconds`, or Retry-After): on the
- * virtual clock with the control API, else in real time within a bounded wait. Returns the last exchange.
- */
-export function read(client: ConformanceClient, path: string, admin?: AdminClient, maxWaitMs = 20_000): Promise<Exchange> {
-  return honouringLimits(() => client.call('GET', path), { admin, maxWaitMs });
+/** A GET (429s are waited out by the client, harness/transport.ts). */
+export function read(client: ConformanceClient, path: string, _admin?: AdminClient): Promise<Exchange> {
+  return client.call('GET', path);
 }
 
 export interface ResultsPage {
@@ -178,7 +175,7 @@ export interface Screened {
  * the control API; spec 8.7 polling otherwise, up to `realMs`).
  */
 export async function screenCatalog(client: ConformanceClient, admin: AdminClient | undefined, realMs?: number, screeningAuthority?: 'CA' | 'US'): Promise<Screened | Problem> {
-  const enqueued = await enqueueHonouringLimits(client, { skus: null, ...(screeningAuthority ? { screeningAuthority } : {}) }, { admin });
+  const enqueued = await enqueue(client, { skus: null, ...(screeningAuthority ? { screeningAuthority } : {}) });
   const jobId = receiptJobId(enqueued);
   if (!jobId) return { rule: 'enqueue-accepted', message: `POST /api/sima/batch { skus: null } answered ${enqueued.response.status}, not 202 with a jobId (spec 2.3, 4.2)`, exchange: enqueued };
   let last: Exchange | undefined;

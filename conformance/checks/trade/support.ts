@@ -6,7 +6,7 @@ import { pageItems } from '../../harness/locate.js';
 import type { ConformanceClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
 import { POLL_TERMINAL, isFeedStatus, type FeedSessionStatus } from '../../models/feed-session.model.js';
-import { honouringLimits, isRateLimited, RUN_NONCE, settleJobs, sleep } from '../jobs-support.js';
+import { isRateLimited, RUN_NONCE, settleJobs, sleep } from '../jobs-support.js';
 
 export const UPLOAD_PATH = '/api/trade/feeds/upload';
 export const sessionPath = (id: string) => `/api/trade/feeds/${id}`;
@@ -68,9 +68,9 @@ export async function feedTenant({ client, admin }: Pick<CheckContext, 'client' 
   return { client: client.withApiKey(created.integrationKey), fresh: true, tenantId: created.tenantId };
 }
 
-/** A request with 429s waited out as spec 7 asks (`honouringLimits`); a form is built afresh for each try. */
-export function send(ctx: Pick<CheckContext, 'admin'>, client: ConformanceClient, method: string, path: string, options: { form?: () => FormData; json?: unknown } = {}): Promise<Exchange> {
-  return honouringLimits(() => client.call(method, path, { ...(options.form ? { form: options.form() } : {}), ...(options.json !== undefined ? { json: options.json } : {}) }), { admin: ctx.admin });
+/** A request (429s are waited out by the client, harness/transport.ts). */
+export function send(_ctx: Pick<CheckContext, 'admin'>, client: ConformanceClient, method: string, path: string, options: { form?: () => FormData; json?: unknown } = {}): Promise<Exchange> {
+  return client.call(method, path, { ...(options.form ? { form: options.form() } : {}), ...(options.json !== undefined ? { json: options.json } : {}) });
 }
 
 export interface SettledFeed {

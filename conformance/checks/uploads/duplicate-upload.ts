@@ -33,7 +33,6 @@ export const duplicateUpload = defineCheck({
         return;
       }
       const second = await upload(file);
-      if (isRateLimited(second)) return `${target.operationId} was still rate limited after waiting as the 429 asked`;
       const envelope = expectError(ctx, second, 409, 'DUPLICATE_UPLOAD', `${target.operationId}: the same file (${file.name}, ${file.size} bytes) uploaded again`, extra);
       if (!envelope) return;
       const details = (envelope.details ?? {}) as { existingJobId?: unknown; uploadedAt?: unknown };

@@ -29,7 +29,7 @@ export const fileTooLarge = defineCheck({
     const file = new File([oversizedCsv(bytes)], input.fileName, { type: mimeOf(extension) });
     let exchange: Exchange;
     try {
-      exchange = await upload(ctx, tenant.client, target, file, { waitedMs: 0 });
+      exchange = await upload(tenant.client, target, file);
     } catch (error) {
       ctx.fail('file-too-large', `${target.operationId} (${target.path}) gave no answer to a file of ${bytes} bytes (${(error as Error).message}); spec 8.3, 7: 413 FILE_TOO_LARGE`, undefined, extra);
       return;

@@ -1,5 +1,4 @@
-// The loop the per-operation upload checks share: one tenant for the check, one 429 budget across its
-// uploads, and the operations it could not exercise collected into the reason it is skipped with.
+// The loop the per-operation upload checks share: one tenant for the check, its uploads, and the operations it could not exercise collected into the reason it is skipped with.
 import type { CheckContext } from '../../harness/check.js';
 import type { Exchange } from '../../harness/types.js';
 import { upload, uploadTenant, type UploadTenant } from './send.js';
@@ -11,7 +10,7 @@ export interface UploadVisit {
   /** The operation's position among the check's targets (what per-operation draws are seeded with). */
   index: number;
   tenant: UploadTenant;
-  /** Uploads `file` to the operation as the tenant, 429s waited out within the check's one budget. */
+  /** Uploads `file` to the operation as the tenant. */
   upload(file: File): Promise<Exchange>;
 }
 
@@ -28,13 +27,12 @@ export async function forEachUploadTarget(
 ): Promise<void> {
   const tenant = await uploadTenant(ctx, tenantName, targets);
   const reasons: string[] = [];
-  const budget = { waitedMs: 0 };
   for (const [index, target] of targets.entries()) {
     if (target.unvalued.length) {
       reasons.push(`${target.operationId}: the contract gives no value for required field(s) ${target.unvalued.join(', ')}`);
       continue;
     }
-    const reason = await visit({ target, index, tenant, upload: (file) => upload(ctx, tenant.client, target, file, budget) });
+    const reason = await visit({ target, index, tenant, upload: (file) => upload(tenant.client, target, file) });
     if (reason) reasons.push(reason);
   }
   if (reasons.length) ctx.skip(reasons.join('; '));

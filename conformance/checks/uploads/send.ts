@@ -1,4 +1,4 @@
-// Sending uploads: the tenant a check uploads in, the upload itself with 429s waited out as spec 7 asks,
+// Sending uploads: the tenant a check uploads in, the upload itself (429s are the client's, harness/transport.ts),
 // telling an answer that says nothing about the rule under test, and what a failure reports.
 import fc from 'fast-check';
 import type { CheckContext } from '../../harness/check.js';
@@ -6,7 +6,7 @@ import type { ConformanceClient } from '../../harness/client.js';
 import { replayOf } from '../../harness/runner.js';
 import type { Exchange, Failure } from '../../harness/types.js';
 import { isErrorEnvelope } from '../../harness/expect-error.js';
-import { errorCode, honouringLimits, isRateLimited, RUN_NONCE, seeded } from '../jobs-support.js';
+import { errorCode, RUN_NONCE, seeded } from '../jobs-support.js';
 import { formWith } from './files.js';
 import type { UploadOperation } from './targets.js';
 
@@ -32,24 +32,17 @@ export async function uploadTenant(ctx: CheckContext, name: string, targets: Upl
   return { client: ctx.client.withApiKey(created.integrationKey), fresh: true };
 }
 
-/** Real time a check may spend waiting out 429s (spec 7: wait `details.retryAfterSeconds`). */
-const MAX_WAIT_MS = 15_000;
-
-/**
- * Uploads `file` with the operation's required fields. A 429 (spec 8.1-8.2) is waited out as spec 7 asks
- * (`honouringLimits`), within the check's one real-time `budget`. Returns the last exchange.
- */
-export function upload(ctx: CheckContext, client: ConformanceClient, target: UploadOperation, file: File, budget: { waitedMs: number }): Promise<Exchange> {
-  return honouringLimits(() => client.call('POST', target.path, { form: formWith(target, file) }), { admin: ctx.admin, maxWaitMs: MAX_WAIT_MS, budget });
+/** Uploads `file` with the operation's required fields (429s are waited out by the client, harness/transport.ts). */
+export function upload(client: ConformanceClient, target: UploadOperation, file: File): Promise<Exchange> {
+  return client.call('POST', target.path, { form: formWith(target, file) });
 }
 
 /**
- * Why the answer says nothing about the rule under test, if so: still throttled after waiting, or a key
+ * Why the answer says nothing about the rule under test, if so: a key
  * without the operation's scope (the primary key of a deployment; spec 5.4). With a tenant created for the
  * check, a 403 is an answer to judge, not a reason.
  */
 export function untestable(tenant: UploadTenant, target: UploadOperation, exchange: Exchange): string | undefined {
-  if (isRateLimited(exchange)) return `${target.operationId} was still rate limited after waiting as the 429 asked`;
   if (!tenant.fresh && target.scopes.length && exchange.response.status === 403 && errorCode(exchange) === 'SCOPE_DENIED') {
     return `${target.operationId} needs scope ${target.scopes.join(', ')}, which the given key lacks (403 SCOPE_DENIED); give a key with it, or run the simulator profile`;
   }

@@ -94,21 +94,9 @@ export function deliveryExchange(delivery: ReceivedDelivery, answered = 204): Ex
   };
 }
 
-/**
- * Sends a tenant request; on 429 waits as spec 7 tells clients to (details.retryAfterSeconds, else
- * Retry-After) and tries again, twice at most, so that buckets filled by other checks do not fail this one.
- * In the simulator profile the wait is a move of the virtual clock.
- */
-export async function send(ctx: CheckContext, method: string, path: string, options: RequestOptions = {}, client: ConformanceClient = ctx.client): Promise<Exchange> {
-  for (let attempt = 0; ; attempt++) {
-    const exchange = await client.call(method, path, options);
-    if (exchange.response.status !== 429 || attempt >= 2) return exchange;
-    const retryAfter = (exchange.response.body as { details?: { retryAfterSeconds?: unknown } })?.details?.retryAfterSeconds;
-    const header = Number(exchange.response.headers['retry-after']);
-    const wait = Math.max(1, typeof retryAfter === 'number' ? retryAfter : Number.isFinite(header) ? header : 1);
-    if (ctx.admin) await ctx.admin.advanceClock(wait);
-    else await sleep(Math.min(wait, 30) * 1000);
-  }
+/** Sends a tenant request (429s are waited out by the client, harness/transport.ts). */
+export function send(_ctx: CheckContext, method: string, path: string, options: RequestOptions = {}, client: ConformanceClient = _ctx.client): Promise<Exchange> {
+  return client.call(method, path, options);
 }
 
 /** Posts a SIMA batch of the probe SKU (spec 4.2) with this webhook configuration, as `client`. */
