@@ -94,6 +94,7 @@ export const VARIANT_WORLDS: Record<string, string[]> = {
     'ship.reject-from-carrier-review-only',
     'trade.session-extra-fields',
     'webhooks.first-attempt-delayed',
+    'ship.status-counts-as-list',
   ],
   'limits-and-shapes': [
     'idempotency.expires-after-1h',
@@ -110,6 +111,7 @@ export const VARIANT_WORLDS: Record<string, string[]> = {
     'sima.csv-columns-reordered',
     'sima.evidence-other-shape',
     'ship.finding-extra-fields',
+    'landedcost.breakdown-as-lines',
   ],
 };
 
@@ -121,6 +123,4 @@ export const VARIANT_WORLDS: Record<string, string[]> = {
  * a world.
  */
 export const VARIANTS_AWAITING_SHAPE_FREEDOM: Record<string, string> = {
-  'ship.status-counts-as-list': 'listFindings 200 schema requires `statusCounts` to be an object (response-conformance)',
-  'landedcost.breakdown-as-lines': 'calculateLandedCost 200 schema requires the sandbox breakdown fields dutyAmount, taxAmount, totalLandedCost (response-conformance)',
 };
