@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['contracts/**/*.test.ts', 'simulator/**/*.test.ts', 'conformance/**/*.test.ts', 'scripts/**/*.test.ts', 'fixtures/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Tests that start servers pick free ports themselves; files still run in parallel on the 2 cores.
+    // Tests that start servers pick free ports themselves. On this 2-core machine vitest runs one worker (seen
+    // in CI's process list); scripts/test-all.mjs runs the rate-limit-bound vendor runs in a second process.
     pool: 'forks',
   },
 });
