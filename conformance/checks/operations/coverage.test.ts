@@ -85,11 +85,20 @@ describe('input coverage', () => {
     expect(find(sandbox, 'body (body)', 'invalid', 'wrong-type').reason).toBe(DROP_REASONS.form);
     // Every case built was sent, so every other invalid constraint was exercised.
     expect(sandbox.constraints.filter((c) => c.kind === 'invalid' && !c.exercised && !c.reason?.startsWith('not sendable:'))).toEqual([]);
-    // The orders upload's ingestMode is sandbox-defined: its invalid side is sent only in the simulator profile.
+    // The orders upload's ingestMode values are the spec's (4.3: PATCH or SNAPSHOT): its invalid side is sent in every profile.
     const orders = prepare(contract, operationInputs(contract.doc, contract.operation('uploadOrdersFile')!), 1);
-    expect(negativeCases(contract, orders, 1).filter((c) => c.target === 'ingestMode').every((c) => c.spec.sandboxDependent)).toBe(true);
-    const ordersOf = (profile: 'sandbox' | 'simulator') => coverageOf(contract, new Map([['uploadOrdersFile', [exampleRequest(orders)]]]), { profile, seed: 1 }).operations.find((o) => o.operationId === 'uploadOrdersFile')!;
-    expect(find(ordersOf('sandbox'), 'body ingestMode', 'invalid', 'not-in-enum').reason).toBe(REASONS.sandboxDefined);
-    expect(find(ordersOf('simulator'), 'body ingestMode', 'invalid', 'not-in-enum').reason).toBe(REASONS.stoppedInvalid);
+    expect(negativeCases(contract, orders, 1).filter((c) => c.target === 'ingestMode').some((c) => c.spec.sandboxDependent)).toBe(false);
+    // A claim submission's `notes` bound is the sandbox's (the field is sandbox-defined): its invalid side is sent
+    // only in the simulator profile, and elsewhere says so.
+    const claims = prepare(contract, operationInputs(contract.doc, contract.operation('createClaimSubmission')!), 1);
+    const notesCases = negativeCases(contract, claims, 1).filter((c) => c.target === 'notes');
+    expect(notesCases.length).toBeGreaterThan(0);
+    expect(notesCases.some((c) => c.spec.sandboxDependent)).toBe(true);
+    const notesInvalid = (profile: 'sandbox' | 'simulator') =>
+      coverageOf(contract, new Map([['createClaimSubmission', [exampleRequest(claims)]]]), { profile, seed: 1 })
+        .operations.find((o) => o.operationId === 'createClaimSubmission')!
+        .constraints.filter((c) => c.input === 'body notes' && c.kind === 'invalid');
+    expect(notesInvalid('sandbox').map((c) => c.reason)).toContain(REASONS.sandboxDefined);
+    expect(notesInvalid('simulator').map((c) => c.reason)).not.toContain(REASONS.sandboxDefined);
   });
 });
