@@ -82,8 +82,8 @@ export const MUTATIONS: Mutation[] = [
     id: 'auth.expires-in-overstated',
     family: 'auth',
     file: 'simulator/domains/auth/token.routes.ts',
-    find: 'expires_in: TOKEN_TTL_SECONDS,',
-    replace: 'expires_in: TOKEN_TTL_SECONDS * 2,',
+    find: 'expires_in: tokens.announcedLifetime(),',
+    replace: 'expires_in: tokens.announcedLifetime() * 2,',
     visible: 'spec 2.1, 5.2: expires_in gives the token lifetime; the mutation announces 7200 s for a token refused after 3600 s.',
   },
   {
