@@ -6,7 +6,7 @@ import { at } from '../../kernel/deviations.js';
 import { round2 } from '../../kernel/numbers.js';
 import { EU_LOW_VALUE_BOUNDARY_EUR } from './engine.js';
 import { LANDED_COST_HOOKS as H } from './landed-cost.hooks.js';
-import type { LegacyAlias } from './legacy-aliases.js';
+import type { LegacyAlias } from './landed-cost.types.js';
 
 /** landedcost.hint-format: rule 7's information in a format the spec does not use. */
 const misformattedHint = (flagged: readonly LegacyAlias[]): string => flagged.map(({ alias, canonical }) => `${alias} is deprecated, use ${canonical}`).join(', ');

@@ -4,7 +4,7 @@
 import type { Defects } from '../../kernel/defects.js';
 import { hookPoint } from '../../kernel/deviations.js';
 import type { DeMinimisResult } from './landed-cost.types.js';
-import type { LegacyAlias } from './legacy-aliases.js';
+import type { LegacyAlias } from './landed-cost.types.js';
 import type { ReferenceData } from './reference-data.js';
 
 /** What the quote's pure parts (engine, de minimis, corridor, aliases, provider) need of the deviations in force. */

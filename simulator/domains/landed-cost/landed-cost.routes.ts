@@ -10,9 +10,9 @@ import type { TenantStore } from '../tenants/index.js';
 import { resolveCorridor } from './corridor.js';
 import { quoteLandedCost } from './engine.js';
 import { unconfiguredCorridor } from './landed-cost.response.js';
-import type { LandedCostRequest, QuoteInput } from './landed-cost.types.js';
+import type { LandedCostRequest, LegacyAlias, QuoteInput } from './landed-cost.types.js';
 import { LANDED_COST_HOOKS } from './landed-cost.hooks.js';
-import { deprecationHint, detectAliases, type LegacyAlias } from './legacy-aliases.js';
+import { deprecationHint, detectAliases } from './legacy-aliases.js';
 import type { ReferenceData } from './reference-data.js';
 import type { UsageStore } from './usage.store.js';
 

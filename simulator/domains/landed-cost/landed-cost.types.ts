@@ -72,3 +72,8 @@ export interface LandedCostDomain extends DomainModule {
   usage(tenantId: string, page: { limit: number; offset: number }): Promise<UsagePage>;
 }
 
+/** A legacy request field of spec 4.6 rule 7 and the canonical field it stands for. */
+export interface LegacyAlias {
+  alias: string;
+  canonical: string;
+}

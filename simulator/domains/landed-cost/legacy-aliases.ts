@@ -7,11 +7,7 @@ import { isObject, loadContract, type OpenApiDocument } from '../../../contracts
 import { deref } from '../../../contracts/lib/operations.js';
 import { NO_DEFECTS } from '../../kernel/defects.js';
 import { LANDED_COST_HOOKS, type QuoteDeviations } from './landed-cost.hooks.js';
-
-export interface LegacyAlias {
-  alias: string;
-  canonical: string;
-}
+import type { LegacyAlias } from './landed-cost.types.js';
 
 /** The landed-cost request's aliases, in the contract's order. */
 export function contractAliases(doc: OpenApiDocument = loadContract('v1.3.0')): LegacyAlias[] {
