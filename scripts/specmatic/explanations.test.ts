@@ -13,7 +13,7 @@ const FAMILY_EXAMPLES: Record<string, RecordedExchange> = {
   'legacy-fallback-disabled': exchange({ method: 'POST', url: '/api/trade/landed-cost', status: 401, code: 'INVALID_TOKEN', message: 'Authorization: Bearer <access_token> is required (the x-api-key + x-org-id fallback is disabled)' }),
   'opaque-cursor': exchange({ url: '/api/sima/results?cursor=D', code: 'INVALID_REQUEST', field: 'cursor', message: 'cursor is not one this service issued' }),
   'state-conflict': exchange({ method: 'POST', url: '/api/ship/findings/x/submit', expected: 200, status: 409, code: 'ACTION_NOT_ALLOWED' }),
-  'contract-invalid-request': exchange({ method: 'POST', url: '/api/sima/batch', expected: 202, code: 'INVALID_REQUEST', field: 'webhookUrl', message: 'webhookUrl must match format "uri"' }),
+  'contract-invalid-request': exchange({ method: 'POST', url: '/api/sima/batch', expected: 202, code: 'INVALID_REQUEST', field: 'webhookUrl', message: 'webhookUrl must be an absolute URI' }),
   'multipart-without-file': exchange({ method: 'POST', url: '/api/upload', expected: 202, code: 'INVALID_REQUEST', message: 'a request body is required' }),
   'provider-with-quantity': exchange({ method: 'POST', url: '/api/trade/landed-cost', code: 'INVALID_REQUEST', field: 'provider', message: 'provider may not be sent together with quantity' }),
   'body-not-json': exchange({ method: 'POST', url: '/api/trade/classify/apply', requestBody: 'KTGXEJOWSQ', code: 'INVALID_REQUEST', message: 'the request body could not be parsed' }),

@@ -25,8 +25,13 @@ export interface Explanation {
   matches(exchange: RecordedExchange): boolean;
 }
 
-/** The JSON-schema keyword messages of a contract validator (ajv): the request broke the contract itself. */
-const CONTRACT_KEYWORD = /must match format|must NOT have duplicate items|must match pattern|must have required property/;
+/**
+ * The sandbox's words for the JSON-schema keywords Specmatic does not honour (simulator/kernel/http/
+ * validation-words.ts): a format, unique items, a lookahead pattern (the HS code's words) or a property an
+ * `if`/`then` requires; the request broke the contract itself.
+ */
+const CONTRACT_WORDS = /must be (?:a valid |an absolute URI|a UUID|a date|an e-mail|an HS code)|must not list the same item twice|must match the pattern/;
+const contractRefusal = (e: RecordedExchange): boolean => CONTRACT_WORDS.test(e.message ?? '') || (e.field !== undefined && e.message === `${e.field} is required`);
 
 const pathOf = (exchange: RecordedExchange) => exchange.url.split('?')[0]!;
 
@@ -94,7 +99,7 @@ export const EXPLANATIONS: readonly Explanation[] = [
     id: 'contract-invalid-request',
     kind: 'tool',
     why: 'The request breaks the contract: Specmatic does not honour `format` (uri, date-time), `uniqueItems`, `if`/`then` (a review `override` needs `hsCode`) or patterns with lookaheads, and the server validates requests against the same contract (400 INVALID_REQUEST naming the field).',
-    matches: (e) => e.status === 400 && CONTRACT_KEYWORD.test(e.message ?? ''),
+    matches: (e) => e.status === 400 && contractRefusal(e),
   },
   {
     id: 'multipart-without-file',

@@ -11,6 +11,7 @@
 // faults, or the tenant of a scheduled task), so a hook deep in a domain needs no tenant argument.
 // Every id `has` answers true for inside a request is remembered as having altered it (the request log).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { listed } from './http/validation-words.js';
 import type { DeviationEntry, Hook, HookPoint } from './deviations.js';
 import { invalidRequest } from './errors.js';
 import type { MachineDeviation, MachineSwitches } from './machine.js';
@@ -217,7 +218,7 @@ export function createDefects(initial: string[], entries: readonly (string | Dev
   const validate = (ids: string[], field = 'active'): string[] => {
     const unknown = ids.filter((id) => !catalogue.has(id));
     if (unknown.length) {
-      throw invalidRequest(`unknown defect id(s): ${unknown.join(', ')} (known: ${known.join(', ')})`, field, { unknown });
+      throw invalidRequest(`unknown defect id(s): ${listed(unknown)}; ${nearestIds(unknown, known)}`, field, { unknown });
     }
     const wanted = new Set(ids);
     return known.filter((id) => wanted.has(id));
@@ -350,4 +351,15 @@ export function rewriteSuccessBody(id: string, operations: readonly string[], ch
 /** A response defect on each object item of the list `key` of a 200 answer (a results page, a SKU page). */
 export function rewriteListItems(id: string, operations: readonly string[], key: string, change: (item: Record<string, unknown>) => Record<string, unknown>): ResponseDefect {
   return rewriteSuccessBody(id, operations, (body) => (Array.isArray(body[key]) ? { ...body, [key]: body[key].map((item) => (isBodyObject(item) ? change(item) : item)) } : undefined));
+}
+
+/**
+ * What to try instead of unknown catalogue ids, short enough to read: the ids of the same area (the part
+ * before the first dot), at most ten of them, and where the whole catalogue is listed.
+ */
+export function nearestIds(unknown: readonly string[], known: readonly string[]): string {
+  const areas = new Set(unknown.map((id) => id.split('.')[0]));
+  const near = known.filter((id) => areas.has(id.split('.')[0]));
+  const all = `GET /_sim/defects lists all ${known.length}`;
+  return near.length ? `known in the same area: ${listed(near)} (${all})` : `no known id shares its area (${all})`;
 }

@@ -9,6 +9,7 @@ import { NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import { failFastSchemasOf, LARGE_BODY_VALUES } from './fail-fast-schemas.js';
 import { bodyShape, MAX_BODY_DEPTH } from './json-depth.js';
+import { inWords, listed, patternWordsOf, type PatternWords } from './validation-words.js';
 
 interface RawRequest {
   params: Record<string, string>;
@@ -55,8 +56,17 @@ const maximumOf = (doc: OpenApiDocument, schema: Json): unknown => {
 /** Keywords of a bound (validation.lenient-bounds ignores only these). */
 const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
 
+/** Each document's pattern words, read once (every operation's validator shares them). */
+const wordsOfDocument = new WeakMap<OpenApiDocument, PatternWords>();
+const patternWords = (doc: OpenApiDocument): PatternWords => {
+  let words = wordsOfDocument.get(doc);
+  if (!words) wordsOfDocument.set(doc, (words = patternWordsOf(doc)));
+  return words;
+};
+
 export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperation, schemas: ContractSchemas, options: { defects?: Defects } = {}): RequestValidator {
   const defects = options.defects ?? NO_DEFECTS;
+  const words = patternWords(doc);
   const parameters: ParameterRule[] = [];
   for (const raw of op.parameters) {
     const param = deref(doc, raw);
@@ -90,7 +100,7 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
       if (!validate(coerced)) {
         // defect injection (SIM_DEFECTS): validation.lenient-bounds serves an out-of-range query limit/offset.
         const lenient = defects.has('validation.lenient-bounds') && rule.in === 'query' && (rule.name === 'limit' || rule.name === 'offset');
-        if (!(lenient && (validate.errors ?? []).every((e) => BOUNDS.has(e.keyword)))) throw invalidRequest(`${rule.name} ${describe(validate.errors)}`, rule.name);
+        if (!(lenient && (validate.errors ?? []).every((e) => BOUNDS.has(e.keyword)))) throw invalidRequest(`${rule.name} ${describe(validate.errors, words)}`, rule.name);
       }
       // defect injection (SIM_DEFECTS): validation.limit-max-refused reads a query limit's maximum as
       // exclusive (an off-by-one bound): the largest page the contract allows is 400.
@@ -119,7 +129,7 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
     const validate = shape.values > LARGE_BODY_VALUES ? failFastSchemasOf(doc).validator(chosen.schema) : chosen.validator();
     if (!validate(body)) {
       const field = fieldOf(validate.errors);
-      throw invalidRequest(`${field ?? 'body'} ${describe(validate.errors)}`, field ?? 'body');
+      throw invalidRequest(`${field ?? 'the body'} ${describe(validate.errors, words)}`, field ?? 'body');
     }
     valid.body = body;
     return valid;
@@ -198,11 +208,11 @@ function fieldOf(errors: ErrorObject[] | null | undefined): string | undefined {
   return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '') || undefined;
 }
 
-function describe(errors: ErrorObject[] | null | undefined): string {
+/** The failed rule in words (validation-words.ts); a `not: { required }` of spec 4.6 rule 1 names the fields. */
+function describe(errors: ErrorObject[] | null | undefined, words: PatternWords): string {
   const error = primaryError(errors);
   if (!error) return 'is invalid';
-  if (error.keyword === 'enum') return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
   const forbidden = error.keyword === 'not' ? (error.schema as { required?: unknown } | undefined)?.required : undefined;
-  if (Array.isArray(forbidden) && forbidden.length > 1) return `may not be sent together with ${forbidden.slice(1).join(', ')}`;
-  return error.message ?? 'is invalid';
+  if (Array.isArray(forbidden) && forbidden.length > 1) return `may not be sent together with ${listed(forbidden.slice(1))}`;
+  return inWords(error, words);
 }
