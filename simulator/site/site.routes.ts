@@ -68,16 +68,38 @@ const DOCS_SECURITY_HEADERS = {
 const ROOT_SECURITY_HEADERS = { ...DOCS_SECURITY_HEADERS, 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" };
 
 const CONTRACT_PATH = /^\/contracts\/([A-Za-z0-9.-]+)\/openapi\.(json|yaml)$/;
-const serialized = new Map<string, string>();
-/** A contract as served: bundled once, serialized once per format. */
-function contractText(name: string, format: 'json' | 'yaml'): string {
-  const key = `${name}.${format}`;
-  if (!serialized.has(key)) {
-    const doc = loadContract(name);
-    serialized.set(key, format === 'json' ? JSON.stringify(doc, null, 2) : stringify(doc, { aliasDuplicateObjects: false, lineWidth: 0 }));
-  }
-  return serialized.get(key)!;
+/** The sandbox's own address for a contract it serves (its base path for a version, the root for the control API). */
+function ownServer(name: string, origin: string, versions: SiteOptions['versions']): { url: string; description: string } | null {
+  if (name === CONTROL_CONTRACT) return { url: origin, description: 'This sandbox (the address this document was fetched from)' };
+  const served = versions.find((v) => v.version === name);
+  return served ? { url: `${origin}${served.prefix}`, description: 'This sandbox (the address this document was fetched from)' } : null;
 }
+
+// Issue 29: a contract imported into a tool (Postman, an editor, a generator) targets the sandbox it came from,
+// so its `servers` list that address first, then the document's own. The Host header picks the address, so the
+// texts are kept for a few addresses only (a client sending many Host values cannot grow memory).
+const SERIALIZED_KEPT = 16;
+const serialized = new Map<string, string>();
+/** A contract as served: bundled once, serialized once per format and address. */
+function contractText(name: string, format: 'json' | 'yaml', origin: string, versions: SiteOptions['versions']): string {
+  const key = `${name}.${format}.${origin}`;
+  let text = serialized.get(key);
+  if (text === undefined) {
+    const doc = loadContract(name);
+    const own = ownServer(name, origin, versions);
+    const served = own ? { ...doc, servers: [own, ...((doc.servers as unknown[] | undefined) ?? [])] } : doc;
+    text = format === 'json' ? JSON.stringify(served, null, 2) : stringify(served, { aliasDuplicateObjects: false, lineWidth: 0 });
+    if (serialized.size >= SERIALIZED_KEPT) serialized.delete(serialized.keys().next().value!);
+    serialized.set(key, text);
+  }
+  return text;
+}
+
+/** contracts/README.md: the decisions behind the contracts, which the documents' descriptions point to. */
+const DECISIONS_PATH = '/contracts/README.md';
+const DECISIONS_FILE = path.join(SITE_DIR, '..', '..', 'contracts', 'README.md');
+let decisions: Promise<string> | undefined;
+const decisionsText = () => (decisions ??= readFile(DECISIONS_FILE, 'utf8'));
 
 export function siteRoutes(options: SiteOptions): Middleware {
   const health = (ctx: Context) => {
@@ -109,12 +131,18 @@ export function siteRoutes(options: SiteOptions): Middleware {
       ctx.vary('Accept');
       return;
     }
+    if (ctx.path === DECISIONS_PATH) {
+      ctx.type = 'text/markdown; charset=utf-8';
+      ctx.set('Access-Control-Allow-Origin', '*');
+      ctx.body = await decisionsText();
+      return;
+    }
     const contract = CONTRACT_PATH.exec(ctx.path);
     if (contract && SERVED_CONTRACTS.includes(contract[1])) {
       const format = contract[2] as 'json' | 'yaml';
       ctx.type = format === 'json' ? 'application/json; charset=utf-8' : 'application/yaml; charset=utf-8';
       ctx.set('Access-Control-Allow-Origin', '*'); // a contract is public: editors and generators may fetch it
-      ctx.body = contractText(contract[1], format);
+      ctx.body = contractText(contract[1], format, `${ctx.protocol}://${ctx.host}`, options.versions);
       return;
     }
     const docsName = ctx.path === '/docs' || ctx.path === '/docs/' ? '' : ctx.path.startsWith('/docs/') ? ctx.path.slice('/docs/'.length) : undefined;

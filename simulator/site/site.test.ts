@@ -66,17 +66,33 @@ describe('GET / (the root page)', () => {
 });
 
 describe('GET /contracts/<name>/openapi.{json,yaml}', () => {
-  it('serves each version and the control contract as the bundled document, in JSON and in YAML', async () => {
+  it('serves each version and the control contract as the bundled document, in JSON and in YAML, this sandbox first among its servers', async () => {
+    const index = (await get('/', 'application/json')).body as RootIndex;
     for (const name of [...CONTRACT_VERSIONS, CONTROL_CONTRACT]) {
+      const { servers: bundledServers, ...bundled } = loadContract(name);
+      // supertest listens on a new port per request: the address is this host and the version's base path.
+      const basePath = name === CONTROL_CONTRACT ? '' : new URL(index.api.find((a) => a.version === name)!.baseUrl).pathname.replace(/\/$/, '');
       const json = await get(`/contracts/${name}/openapi.json`);
       expect(json.status).toBe(200);
       expect(json.headers['content-type']).toContain('application/json');
-      expect(JSON.parse(json.text)).toEqual(loadContract(name));
       const yaml = await get(`/contracts/${name}/openapi.yaml`);
       expect(yaml.status).toBe(200);
       expect(yaml.headers['content-type']).toContain('application/yaml');
-      expect(parse(yaml.text)).toEqual(loadContract(name));
+      for (const served of [JSON.parse(json.text), parse(yaml.text)]) {
+        const { servers, ...rest } = served;
+        expect(rest, name).toEqual(bundled);
+        expect(servers[0], name).toEqual({ url: expect.stringMatching(new RegExp(`^http://127\\.0\\.0\\.1:\\d+${basePath}$`)), description: expect.stringMatching(/^This sandbox/) });
+        expect(servers.slice(1), name).toEqual(bundledServers);
+      }
     }
+  });
+
+  it('serves the decisions the contracts point to at /contracts/README.md', async () => {
+    const res = await get('/contracts/README.md');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('text/markdown');
+    expect(res.text).toBe(readFileSync(path.join(ROOT, 'contracts', 'README.md'), 'utf8'));
+    expect(JSON.stringify(loadContract('v1.3.0').info)).toContain('(/contracts/README.md)');
   });
 
   it('answers 404 in the error envelope for a contract it does not have', async () => {
