@@ -2,7 +2,7 @@
 // as data (one file per section), and each rule's verdict in a run: held when a check holding it passed and
 // none failed, failed when one failed, not run when none of its checks ran (skipped or not selected).
 import type { CheckResult } from '../harness/types.js';
-import { isGap, isHeld, isUnheld, type SpecRule } from './rule.js';
+import { contractOf, isGap, isHeld, isUnheld, type SpecRule } from './rule.js';
 import { section2Rules } from './s2-resources.js';
 import { section3Rules } from './s3-states.js';
 import { section41Rules } from './s4-1-auth-billing-jobs.js';
@@ -38,8 +38,9 @@ export const specRules: SpecRule[] = [
   ...section9Rules,
 ];
 
-/** A rule's verdict in a run: held, failed or not run for a rule with checks; unheld or gap otherwise. */
-export type RuleVerdict = 'held' | 'failed' | 'not run' | 'unheld' | 'gap';
+/** A rule's verdict in a run: held, failed or not run for a rule with checks (other contract when its checks
+ *  are another contract's suite and none ran, e.g. signup in a v1.3.0 run); unheld or gap otherwise. */
+export type RuleVerdict = 'held' | 'failed' | 'not run' | 'other contract' | 'unheld' | 'gap';
 
 export interface RuleOutcome {
   rule: SpecRule;
@@ -48,12 +49,20 @@ export interface RuleOutcome {
   checks: Array<{ id: string; verdict: CheckResult['verdict'] | 'absent' }>;
 }
 
-export function ruleOutcomes(results: CheckResult[], rules: SpecRule[] = specRules): RuleOutcome[] {
+/** Each rule's verdict from the results of a run against `contract` (when given). */
+export function ruleOutcomes(results: CheckResult[], rules: SpecRule[] = specRules, contract?: string): RuleOutcome[] {
   const byId = new Map(results.map((result) => [result.id, result.verdict]));
   return rules.map((rule) => {
     if (!isHeld(rule)) return { rule, verdict: isGap(rule) ? 'gap' : 'unheld', checks: [] };
     const checks = rule.checks.map((id) => ({ id, verdict: byId.get(id) ?? ('absent' as const) }));
-    const verdict: RuleVerdict = checks.some((c) => c.verdict === 'failed') ? 'failed' : checks.some((c) => c.verdict === 'passed') ? 'held' : 'not run';
+    const ran = checks.some((c) => c.verdict !== 'absent');
+    const verdict: RuleVerdict = checks.some((c) => c.verdict === 'failed')
+      ? 'failed'
+      : checks.some((c) => c.verdict === 'passed')
+        ? 'held'
+        : !ran && contract !== undefined && contract !== contractOf(rule)
+          ? 'other contract'
+          : 'not run';
     return { rule, verdict, checks };
   });
 }
@@ -66,6 +75,8 @@ export interface SpecRuleTotals {
   held: number;
   failed: number;
   notRun: number;
+  /** Rules whose checks are another contract's suite (none of them ran). */
+  otherContract: number;
   /** Rules no black-box check can hold, each with its reason. */
   unheld: number;
   /** Rules a check could hold and none does yet. */
@@ -80,6 +91,7 @@ export function ruleTotals(outcomes: RuleOutcome[]): SpecRuleTotals {
     held: count('held'),
     failed: count('failed'),
     notRun: count('not run'),
+    otherContract: count('other contract'),
     unheld: outcomes.filter((o) => isUnheld(o.rule)).length,
     gaps: count('gap'),
   };

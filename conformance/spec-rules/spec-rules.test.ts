@@ -137,8 +137,15 @@ describe('rule verdicts in a run', () => {
     expect(ruleOutcomes([result('auth.a', 'passed'), result('auth.b', 'failed')], rules)[0]!.verdict).toBe('failed');
   });
 
+  it('says other contract for a rule whose checks are another contract\'s suite and did not run', () => {
+    const signup = { id: '4.7.a', section: '4.7', kind: 'state' as const, sentence: 's', contract: 'v1.2.0' as const, checks: ['signup.a'] };
+    expect(ruleOutcomes([], [signup], 'v1.3.0')[0]!.verdict).toBe('other contract');
+    expect(ruleOutcomes([], [signup], 'v1.2.0')[0]!.verdict).toBe('not run');
+    expect(ruleOutcomes([], [rules[2]!], 'v1.2.0')[0]!.verdict).toBe('other contract');
+  });
+
   it('counts rules by verdict, with checks, unheld and gaps', () => {
     const totals = ruleTotals(ruleOutcomes([result('auth.a', 'passed'), result('auth.b', 'failed')], rules));
-    expect(totals).toEqual({ rules: 5, withChecks: 3, held: 0, failed: 2, notRun: 1, unheld: 1, gaps: 1 });
+    expect(totals).toEqual({ rules: 5, withChecks: 3, held: 0, failed: 2, notRun: 1, otherContract: 0, unheld: 1, gaps: 1 });
   });
 });
