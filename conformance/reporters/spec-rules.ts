@@ -60,7 +60,8 @@ function totalsText(totals: SpecRuleTotals): string {
   return parts.filter(Boolean).join(', ');
 }
 
-const VERDICT_CLASS: Record<RuleVerdict, string> = { held: 'passed', failed: 'failed', 'not run': 'skipped', 'other contract': 'skipped', unheld: 'not-run', gap: 'failed' };
+/** Row colours: a gap is no failure of the server (the suite lacks the check), so it is not painted as one. */
+const VERDICT_CLASS: Record<RuleVerdict, string> = { held: 'passed', failed: 'failed', 'not run': 'skipped', 'other contract': 'skipped', unheld: 'skipped', gap: 'not-run' };
 
 function ruleRow(outcome: RuleOutcome, escapeHtml: (value: unknown) => string, checkHref: (id: string) => string | undefined): string {
   const { rule, verdict, checks } = outcome;
