@@ -23,6 +23,7 @@ import type { RunContext } from './reporters/format.js';
 import { renderHtml } from './reporters/html.js';
 import { coverageOfRun } from './checks/operations/coverage.js';
 import { COVERAGE_FILE, renderCoverageJson } from './reporters/coverage.js';
+import { specRulesOfRun } from './reporters/spec-rules.js';
 import { renderJson } from './reporters/json.js';
 import { renderJUnit } from './reporters/junit.js';
 import { MergeRefused, mergeShardReports, readShardReport, type ShardReport } from './reporters/merge.js';
@@ -304,10 +305,11 @@ export function writeReports(report: RunReport, dir: string, formats: ReportForm
     writeFileSync(file, render[format]());
     return file;
   });
-  // The input coverage (issue 14) goes beside report.json, when the operation checks ran.
-  if (context.coverage && formats.includes('json')) {
+  // The input coverage (issue 14, when the operation checks ran) and the spec rules held (issue 27) go beside
+  // report.json.
+  if (formats.includes('json')) {
     const file = path.join(dir, COVERAGE_FILE);
-    writeFileSync(file, renderCoverageJson(context.coverage));
+    writeFileSync(file, renderCoverageJson(context.coverage, specRulesOfRun(report)));
     files.push(file);
   }
   return files;

@@ -6,6 +6,7 @@
 // only on a terminal (and never with NO_COLOR).
 import { MultiBar, type SingleBar } from 'cli-progress';
 import { coverageLine } from './coverage.js';
+import { specRulesLine, specRulesOfRun } from './spec-rules.js';
 import type { Check } from '../harness/check.js';
 import type { RunPlan } from '../harness/budget.js';
 import type { RunHooks } from '../harness/runner.js';
@@ -183,6 +184,7 @@ export function renderConsoleSummary(report: RunReport, options: RunContext & { 
   if (part) out.push(options.shard ? `${part} (merge the shards' reports with --merge)` : part);
   out.push(`seed ${target.seed}; replay: ${runReplay(report, options)}`);
   if (options.coverage) out.push(coverageLine(options.coverage));
+  out.push(oneLine(specRulesLine(specRulesOfRun(report).totals), width));
   const notes = report.notes ?? [];
   for (const note of notes.slice(0, NOTES_SHOWN)) out.push(paint('33', oneLine(`note: ${note}`, width)));
   if (notes.length > NOTES_SHOWN) out.push(paint('33', `note: ${notes.length - NOTES_SHOWN} more notes in the reports`));

@@ -1,12 +1,15 @@
 // The input-coverage outputs (issue 14 item 2, issue 26 item 6): `coverage.json` next to report.json (the whole
-// coverage of the run, constraint by constraint, each one not exercised with its reason), the input-coverage
-// section of report.html (the counts per cause, then one row per operation) and the console's one line.
+// coverage of the run, constraint by constraint, each one not exercised with its reason; and, issue 27, the spec
+// rules held: reporters/spec-rules.ts), the input-coverage section of report.html (the counts per cause, then one
+// row per operation) and the console's one line.
 import type { CoverageReport } from '../checks/operations/coverage.js';
+import type { SpecRulesReport } from './spec-rules.js';
 
 export const COVERAGE_FILE = 'coverage.json';
 
-export function renderCoverageJson(coverage: CoverageReport): string {
-  return JSON.stringify(coverage, null, 2) + '\n';
+/** coverage.json: the input coverage (when the operation checks ran) and the spec rules' counts and verdicts. */
+export function renderCoverageJson(coverage: CoverageReport | undefined, specRules?: SpecRulesReport): string {
+  return JSON.stringify({ ...(coverage ?? {}), ...(specRules ? { specRules } : {}) }, null, 2) + '\n';
 }
 
 /** `exercised N of M input constraints; K not: A not generated, B not sendable, ...` (largest cause first). */

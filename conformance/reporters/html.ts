@@ -6,6 +6,7 @@
 // failures (the rest counted, every one in report.json), the skipped checks with their reasons and the
 // checks a --max-duration left not run. Its size grows with the checks and the causes, not the failures.
 import { coverageSectionHtml } from './coverage.js';
+import { specRulesSectionHtml } from './spec-rules.js';
 import type { CheckResult, Failure, RunReport } from '../harness/types.js';
 import { groupFailuresByCause, type FailureCause } from './causes.js';
 import { certified, displayBody, formatDuration, groupByArea, redactExchange, runDurationMs, runReplay, shardLine, totalsLine, truncate, type RunContext } from './format.js';
@@ -229,6 +230,7 @@ ${
     : ''
 }
 ${context.coverage ? coverageSectionHtml(context.coverage, escapeHtml) : ''}
+${specRulesSectionHtml(report, escapeHtml, (id) => (failed.some((result) => result.id === id) ? `#${anchor('check', id)}` : undefined))}
 </main>
 <footer>
   ${escapeHtml(totalsLine(totals))}. Started ${escapeHtml(report.startedAt)}, finished ${escapeHtml(report.finishedAt)}. Credentials are masked to their first characters.
