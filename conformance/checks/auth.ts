@@ -257,4 +257,31 @@ const scopeDenied = defineCheck({
   },
 });
 
-export const authChecks = [missingBearer, malformedBearer, tamperedToken, unknownKey, missingApiKey, expiredToken, expiredKey, revokedKey, principalDenied, scopeDenied];
+/** An invoice file for the ship upload (spec 4.3); its content is not what the allowlist check is about. */
+function shipForm(name: string, adapterId: string): FormData {
+  const form = new FormData();
+  form.append('file', new File([`Carrier,Express or Ground Tracking ID,Net Charge Amount\nFEDEX,${name},1.00\n`], `${name}.csv`, { type: 'text/csv' }));
+  form.append('adapter_id', adapterId);
+  return form;
+}
+
+// Spec 5.4: "An integration key may carry an adapter allowlist checked on `adapter_id` for ship upload"; spec
+// 4.3: the ship upload answers 403 ADAPTER_NOT_ALLOWED (spec 7: "adapter not in the key's allowlist"). The
+// allowlist is given through the control API (the spec shows no public way), so: simulator profile.
+const adapterNotAllowed = defineCheck({
+  id: 'auth.adapter-not-allowed',
+  title: "The ship upload refuses an adapter_id outside the key's allowlist with 403 ADAPTER_NOT_ALLOWED",
+  area: 'auth',
+  needs: ['admin', 'writes'],
+  async run(ctx) {
+    const unique = `conformance-adapter-${ctx.seed}-${Date.now().toString(36)}`;
+    const tenant = await ctx.admin!.createTenant({ name: 'Conformance adapter allowlist', allowedAdapters: ['conformance-allowed-adapter'] });
+    const client = ctx.client.withApiKey(tenant.integrationKey);
+    const denied = await client.call('POST', '/api/ship/upload', { form: shipForm(`${unique}-denied`, 'conformance-other-adapter') });
+    expectError(ctx, denied, 403, 'ADAPTER_NOT_ALLOWED', 'a ship upload naming an adapter outside the key\'s allowlist');
+    const allowed = await client.call('POST', '/api/ship/upload', { form: shipForm(`${unique}-allowed`, 'conformance-allowed-adapter') });
+    ctx.expect(allowed.response.status !== 403, 'adapter-allowed', `a ship upload naming the adapter the key allows answered 403 ${(allowed.response.body as { code?: string })?.code ?? ''}`, allowed);
+  },
+});
+
+export const authChecks = [missingBearer, malformedBearer, tamperedToken, unknownKey, missingApiKey, expiredToken, expiredKey, revokedKey, principalDenied, scopeDenied, adapterNotAllowed];

@@ -3,6 +3,7 @@
 import { defineCheck, type Check, type CheckContext } from '../harness/check.js';
 import type { ConformanceClient } from '../harness/client.js';
 import type { Exchange } from '../harness/types.js';
+import { pageDefaultChecks } from './page-defaults.js';
 import { batchBody, enqueue, isRateLimited, receiptJobId, settleJobs, SKU_POOL, writeTenant } from './jobs-support.js';
 
 /** Jobs wanted in the tenant: several pages at limit 2 and 3, with a short last page. */
@@ -118,4 +119,4 @@ const jobsTraversal = defineCheck({
   },
 });
 
-export const paginationChecks: Check[] = [jobsTraversal];
+export const paginationChecks: Check[] = [jobsTraversal, ...pageDefaultChecks];

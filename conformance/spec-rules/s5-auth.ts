@@ -14,7 +14,7 @@ export const section5Rules = defineRules([
   { id: '5.4.scopes.not-enforced-mostly', section: '5.4', kind: 'security', sentence: 'Most tenant endpoints do not enforce per-route scopes.', unheld: { reason: '"most" names no endpoint; the scope list is not shown, so a check cannot tell which routes may enforce one' } },
   { id: '5.4.scope.ship-upload', section: '5.4', kind: 'error', sentence: 'POST /api/carrier/agreements/upload requires ship:upload, else 403 SCOPE_DENIED with details.required and details.provided.', checks: ['auth.scope-denied'] },
   { id: '5.4.principal.billing', section: '5.4', kind: 'error', sentence: 'Billing setup requires principal type integration, else 403 PRINCIPAL_DENIED with details.required and details.actual.', checks: ['auth.principal-denied'] },
-  { id: '5.4.adapter-allowlist', section: '5.4', kind: 'security', sentence: 'An integration key may carry an adapter allowlist checked on adapter_id for ship upload.', gap: true, would: 'see 4.3.ship.adapter-allowlist: a key with an allowlist, a ship upload naming an adapter outside it is 403 ADAPTER_NOT_ALLOWED' },
+  { id: '5.4.adapter-allowlist', section: '5.4', kind: 'security', sentence: 'An integration key may carry an adapter allowlist checked on adapter_id for ship upload.', checks: ['auth.adapter-not-allowed'] },
   { id: '5.5.dashboard-only', section: '5.5', kind: 'security', sentence: 'Dashboard-only routes (issue acknowledgement, key lifecycle) are not callable with integration tokens.', checks: ['auth.dashboard-route-denied'] },
   { id: '5.6.signup-no-auth', section: '5.6', kind: 'security', contract: 'v1.2.0', sentence: 'Signup endpoints need no authentication.', checks: ['signup.create-rules'] },
 ]);

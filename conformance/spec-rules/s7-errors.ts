@@ -15,7 +15,7 @@ export const section7Rules = defineRules([
   { id: '7.invalid-token', section: '7', kind: 'error', sentence: 'INVALID_TOKEN (401): bearer expired, revoked or invalid.', checks: ['auth.expired-token', 'auth.revoked-key', 'auth.tampered-token', 'auth.missing-bearer'] },
   { id: '7.scope-denied', section: '7', kind: 'error', sentence: 'SCOPE_DENIED (403): missing required scope.', checks: ['auth.scope-denied'] },
   { id: '7.principal-denied', section: '7', kind: 'error', sentence: 'PRINCIPAL_DENIED (403): principal type not allowed.', checks: ['auth.principal-denied', 'auth.dashboard-route-denied'] },
-  { id: '7.adapter-not-allowed', section: '7', kind: 'error', sentence: "ADAPTER_NOT_ALLOWED (403): adapter not in the key's allowlist.", gap: true, would: 'the check of 4.3.ship.adapter-allowlist: 403 ADAPTER_NOT_ALLOWED in the error envelope' },
+  { id: '7.adapter-not-allowed', section: '7', kind: 'error', sentence: "ADAPTER_NOT_ALLOWED (403): adapter not in the key's allowlist.", checks: ['auth.adapter-not-allowed'] },
   { id: '7.not-found.absent', section: '7', kind: 'error', sentence: 'NOT_FOUND (404): resource absent.', checks: ['validation.unknown-route-envelope', 'sima.evidence-served'] },
   { id: '7.not-found.other-tenant', section: '7', kind: 'security', sentence: "NOT_FOUND (404): resource not the tenant's.", checks: ['isolation.jobs', 'sima.evidence-isolated', 'trade.session-isolated', 'journeys.c'], note: 'jobs, SIMA results and evidence, feed sessions with their SKUs and issues, claim packets' },
   { id: '7.action-not-allowed.idempotency', section: '7', kind: 'error', sentence: 'ACTION_NOT_ALLOWED (409): idempotency key reused with a different payload.', checks: ['idempotency.conflict'] },

@@ -23,6 +23,8 @@ export interface TokenChecks {
 export const ALL_TOKEN_CHECKS: Readonly<TokenChecks> = Object.freeze({ unsignedRefused: true, issuerVerified: true, ownKeyOnly: true, signatureVerified: true, expiryChecked: true });
 
 export const AUTH_HOOKS = {
+  /** spec 5.4, 4.3: whether a ship upload's `adapter_id` outside the key's allowlist is refused (403 ADAPTER_NOT_ALLOWED). */
+  adapterAllowlistEnforced: hookPoint<boolean>('auth', 'auth.adapter-allowlist-enforced'),
   /** spec 7: the error an integration key that cannot be used is answered with, by its state (unknown: no such key). */
   keyRefusal: hookPoint<ApiError, { state: KeyState | 'unknown' }>('auth', 'auth.key-refusal'),
   /** Decision 1, spec 7: the error a call without the credentials its operation asks for is answered with. */

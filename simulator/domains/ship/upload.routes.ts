@@ -73,7 +73,7 @@ export function shipUploadRoutes(deps: Pick<KernelDeps, 'config' | 'clocks' | 'd
   return {
     async uploadShipFile(request) {
       const adapterField = request.body.adapter_id;
-      assertAdapterAllowed(request.principal, adapterField);
+      assertAdapterAllowed(request.principal, adapterField, deps.defects);
       // Without adapter_id: the key's default adapter when it is a ship adapter (spec 2.1 default_adapter).
       const fallback = request.principal.defaultAdapter && request.principal.defaultAdapter in SHIP_ADAPTERS ? request.principal.defaultAdapter : null;
       const adapterId = adapterField ?? fallback;

@@ -40,7 +40,7 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
   return {
     async listSimaResults({ principal, query }) {
       const filter = deps.defects.at(SIMA_HOOKS.resultsFilter, { ...filterOf(query), hsInScope: query.hs_in_scope, isStale: query.is_stale });
-      const limit = query.limit ?? SIMA_RESULTS_DEFAULT_LIMIT;
+      const limit = query.limit ?? deps.defects.at(SIMA_HOOKS.resultsDefaultLimit, SIMA_RESULTS_DEFAULT_LIMIT);
       // A cursor continues after the last result of the previous page, so results screened between pages
       // neither shift nor repeat the walk; with one, `offset` is ignored (contracts: SimaCursor).
       const filtered = [query.outcome, query.workflow, query.workflow_not, query.hs_in_scope, query.is_stale].some((v) => v !== undefined);

@@ -15,6 +15,8 @@ export const SIMA_HOOKS = {
   resultsFilter: hookPoint<SimaResultFilter>('store', 'sima.results-filter'),
   /** spec 8.6: the results a listSimaResults page skips (its `offset`); `filtered`: a filter was given. */
   resultsOffset: hookPoint<number, { filtered: boolean }>('store', 'sima.results-offset'),
+  /** spec 8.6: the results page size when the request names no `limit` (default 50). */
+  resultsDefaultLimit: hookPoint<number>('response', 'sima.results-default-limit'),
   /** spec 8.6: how many results of a page its next cursor continues after (all of them: no repeat, no gap). */
   resultsCursorPasses: hookPoint<number>('response', 'sima.results-cursor-passes'),
   /** spec 7: whether a results cursor the service never issued is refused (400 naming `cursor`). */
