@@ -2,6 +2,7 @@
 // `details` { bucket, limit, windowMs, retryAfterSeconds, keyId } and the contract's Retry-After header
 // (RateLimited response), and the bucket serves again once its window has passed.
 import { defineCheck, type CheckContext } from '../harness/check.js';
+import type { ConformanceClient } from '../harness/client.js';
 import type { Exchange, Failure } from '../harness/types.js';
 import { expectError } from '../harness/expect-error.js';
 
@@ -159,45 +160,71 @@ export const retryAfterOn429 = defineCheck({
   },
 });
 
-// Spec 8.2, 7: at a queue-admission cap the enqueue is 429 RATE_LIMITED with retry metadata. With the
-// tenant's SIMA cap at 1 (control API), a second SIMA batch while the first job is in flight (PENDING or
-// PROCESSING) is refused.
-const queueCap = defineCheck({
-  id: 'limits.queue-cap',
-  title: 'An enqueue at a queue-admission cap answers 429 RATE_LIMITED with details and Retry-After',
-  area: 'limits',
-  needs: ['admin', 'writes'],
-  async run(ctx) {
-    const admin = ctx.admin!;
-    const tenant = await admin.createTenant({ name: 'Conformance queue cap' });
-    await admin.updateSettings(tenant.tenantId, { queueCaps: { sima: 1 } });
-    const client = ctx.client.withApiKey(tenant.integrationKey);
-    await client.token();
-    const enqueue = () => client.call('POST', '/api/sima/batch', { json: { skus: null }, ...PROVOKE });
-    const jobIdOf = (exchange: Exchange) => (exchange.response.body as { jobId?: string })?.jobId;
-    // Jobs may finish before the second request lands; that attempt proves nothing and is repeated.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const first = await enqueue();
-      if (!ctx.expect(first.response.status === 202 && typeof jobIdOf(first) === 'string', 'enqueue', `the first SIMA batch answered ${first.response.status}, not 202 with a jobId`, first)) return;
-      const second = await enqueue();
-      if (second.response.status !== 202) {
-        const details = expectRateLimited(ctx, second, 'the second SIMA batch at a SIMA cap of 1', { limit: 1, keyId: tenant.integrationKeyId });
-        if (details && typeof details.bucket === 'string' && RATE_BUCKETS.includes(details.bucket)) {
-          ctx.fail('queue-cap-bucket', `details.bucket is "${details.bucket}", a rate bucket (spec 8.1), not a queue-admission cap (spec 8.2)`, second);
-        }
-        return;
-      }
-      const [firstJob, secondJob] = await Promise.all([client.call('GET', `/api/jobs/${jobIdOf(first)}`), client.call('GET', `/api/jobs/${jobIdOf(second)}`)]);
-      const a = firstJob.response.body as { status?: string; updatedAt?: string };
-      const b = secondJob.response.body as { createdAt?: string };
-      const finishedBefore = (a.status === 'COMPLETED' || a.status === 'FAILED') && Date.parse(String(a.updatedAt)) <= Date.parse(String(b.createdAt));
-      if (!finishedBefore) {
-        ctx.fail('queue-cap-enforced', `a second SIMA batch was accepted (202) while job ${jobIdOf(first)} was in flight with the SIMA cap at 1 (spec 8.2)`, second);
-        return;
-      }
-    }
-    ctx.skip('every first job finished before the second enqueue arrived; the cap could not be observed');
-  },
-});
+// Spec 8.2, 7: "Tenant queue-admission caps on in-flight jobs (PENDING plus PROCESSING): total,
+// upload-family, and SIMA. At a cap, enqueue returns 429 RATE_LIMITED with retry metadata." With one of the
+// tenant's caps at 1 (control API; the values are not shown, so the suite sets them), a second enqueue of
+// that kind while the first job is in flight (PENDING or PROCESSING) is refused.
+interface CapCase {
+  id: string;
+  title: string;
+  /** The control API's cap (sandbox-defined names) set to 1, and what it is called in messages. */
+  cap: 'sima' | 'upload' | 'total';
+  what: string;
+  /** One enqueue of the kind the cap counts; `n` makes each request its own (no duplicate, no replay). */
+  enqueue(client: ConformanceClient, n: number): Promise<Exchange>;
+}
 
-export const limitChecks = [rateLimit, retryAfterOn429, queueCap];
+let catalogFiles = 0;
+/** A small catalog file (spec 4.3 `/api/catalog/upload`, an upload-family enqueue), unique per call. */
+function catalogForm(seed: number): FormData {
+  const form = new FormData();
+  const name = `conformance-cap-${seed}-${Date.now().toString(36)}-${++catalogFiles}`;
+  form.append('file', new File([`sku,productName,hsCode,countryOfOrigin\n${name},Cap probe,7214.20,CN\n`], `${name}.csv`, { type: 'text/csv' }));
+  return form;
+}
+
+const CAP_CASES: CapCase[] = [
+  { id: 'limits.queue-cap', title: 'An enqueue at a queue-admission cap answers 429 RATE_LIMITED with details and Retry-After', cap: 'sima', what: 'SIMA batch', enqueue: (client) => client.call('POST', '/api/sima/batch', { json: { skus: null }, ...PROVOKE }) },
+  { id: 'limits.queue-cap-upload', title: 'An upload at the upload-family queue cap answers 429 RATE_LIMITED with retry metadata', cap: 'upload', what: 'catalog upload', enqueue: (client, n) => client.call('POST', '/api/catalog/upload', { form: catalogForm(n), ...PROVOKE }) },
+  { id: 'limits.queue-cap-total', title: 'An enqueue at the total queue cap answers 429 RATE_LIMITED with retry metadata', cap: 'total', what: 'SIMA batch', enqueue: (client) => client.call('POST', '/api/sima/batch', { json: { skus: null }, ...PROVOKE }) },
+];
+
+const queueCapCheck = (cap: CapCase) =>
+  defineCheck({
+    id: cap.id,
+    title: cap.title,
+    area: 'limits',
+    needs: ['admin', 'writes'],
+    async run(ctx) {
+      const admin = ctx.admin!;
+      const tenant = await admin.createTenant({ name: `Conformance queue cap ${cap.cap}` });
+      await admin.updateSettings(tenant.tenantId, { queueCaps: { [cap.cap]: 1 } });
+      const client = ctx.client.withApiKey(tenant.integrationKey);
+      await client.token();
+      const jobIdOf = (exchange: Exchange) => (exchange.response.body as { jobId?: string })?.jobId;
+      // Jobs may finish before the second request lands; that attempt proves nothing and is repeated.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const first = await cap.enqueue(client, ctx.seed + attempt * 2);
+        if (!ctx.expect(first.response.status === 202 && typeof jobIdOf(first) === 'string', 'enqueue', `the first ${cap.what} answered ${first.response.status}, not 202 with a jobId`, first)) return;
+        const second = await cap.enqueue(client, ctx.seed + attempt * 2 + 1);
+        if (second.response.status !== 202) {
+          const details = expectRateLimited(ctx, second, `the second ${cap.what} at a ${cap.cap} cap of 1`, { limit: 1, keyId: tenant.integrationKeyId });
+          if (details && typeof details.bucket === 'string' && RATE_BUCKETS.includes(details.bucket)) {
+            ctx.fail('queue-cap-bucket', `details.bucket is "${details.bucket}", a rate bucket (spec 8.1), not a queue-admission cap (spec 8.2)`, second);
+          }
+          return;
+        }
+        const [firstJob, secondJob] = await Promise.all([client.call('GET', `/api/jobs/${jobIdOf(first)}`), client.call('GET', `/api/jobs/${jobIdOf(second)}`)]);
+        const a = firstJob.response.body as { status?: string; updatedAt?: string };
+        const b = secondJob.response.body as { createdAt?: string };
+        const finishedBefore = (a.status === 'COMPLETED' || a.status === 'FAILED') && Date.parse(String(a.updatedAt)) <= Date.parse(String(b.createdAt));
+        if (!finishedBefore) {
+          ctx.fail('queue-cap-enforced', `a second ${cap.what} was accepted (202) while job ${jobIdOf(first)} was in flight with the ${cap.cap} cap at 1 (spec 8.2)`, second);
+          return;
+        }
+      }
+      ctx.skip('every first job finished before the second enqueue arrived; the cap could not be observed');
+    },
+  });
+
+export const limitChecks = [rateLimit, retryAfterOn429, ...CAP_CASES.map(queueCapCheck)];
