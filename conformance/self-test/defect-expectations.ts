@@ -95,6 +95,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'trade.session-leaks': ['trade.session-isolated'],
   'trade.sku-hs-dropped': ['journeys.b'],
   'trade.apply-drops-last-row': ['journeys.b'],
+  'landedcost.shipping-default-nonzero': ['landed-cost.shipping-default-zero'],
   'landedcost.hint-format': ['landed-cost.legacy-alias-hint'],
   'landedcost.alias-flagged-beside-canonical': ['landed-cost.legacy-alias-hint'],
   'landedcost.corridor-wildcard-skipped': ['landed-cost.unconfigured-corridor'],

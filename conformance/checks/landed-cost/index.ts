@@ -11,6 +11,7 @@
 //   rules-authority.ts   landed-cost.authority-follows-destination, landed-cost.unsupported-expression (rule 6)
 //   breakdown.ts         landed-cost.breakdown-consistent (rule 8's sandbox-defined breakdown; simulator profile only)
 //   legacy.ts            landed-cost.legacy-alias-hint (rule 7), landed-cost.legacy-pair-off-by-default (5.3)
+//   shipping-default.ts  landed-cost.shipping-default-zero (request fields: shippingCost defaults to 0)
 import type { Check } from '../../harness/check.js';
 import { breakdownConsistent } from './breakdown.js';
 import { unconfiguredCorridor } from './corridor.js';
@@ -19,6 +20,7 @@ import { deMinimisCurrencyMismatch } from './rules-de-minimis.js';
 import { euTrustGate } from './rules-eu-trust.js';
 import { authorityFollowsDestination, unsupportedExpression } from './rules-authority.js';
 import { nonUsdSkipsProvider, providerWithQuantityRejected } from './rules-provider.js';
+import { shippingDefaultZero } from './shipping-default.js';
 
 export const landedCostChecks: Check[] = [
   providerWithQuantityRejected,
@@ -31,4 +33,5 @@ export const landedCostChecks: Check[] = [
   breakdownConsistent,
   legacyAliasHint,
   legacyPairOffByDefault,
+  shippingDefaultZero,
 ];

@@ -12,6 +12,7 @@ import type { LegacyAlias } from './landed-cost.types.js';
 const misformattedHint = (flagged: readonly LegacyAlias[]): string => flagged.map(({ alias, canonical }) => `${alias} is deprecated, use ${canonical}`).join(', ');
 
 export const LANDED_COST_DEFECTS: readonly DefectEntry[] = [
+  { kind: 'defect', id: 'landedcost.shipping-default-nonzero', area: 'landed-cost', description: 'a quote without shippingCost is quoted with a shipping cost of 25 (spec 4.6: defaults to 0)', hooks: [at(H.shippingCostDefault, () => 25)] },
   { kind: 'defect', id: 'landedcost.hint-format', area: 'landed-cost', description: "X-Deprecation-Hint reads `freight is deprecated, use shippingCost`, comma-separated, instead of `use 'shippingCost' not 'freight'` entries", hooks: [at(H.deprecationHint, (_hint, flagged) => misformattedHint(flagged))] },
   { kind: 'defect', id: 'landedcost.alias-flagged-beside-canonical', area: 'landed-cost', description: 'an alias sent alongside its canonical field is flagged in X-Deprecation-Hint', hooks: [at(H.aliasBesideCanonicalFlagged, () => true)] },
   { kind: 'defect', id: 'landedcost.corridor-wildcard-skipped', area: 'landed-cost', description: "configured mode never falls back to the destination's wildcard-origin corridor", hooks: [at(H.wildcardOriginFallback, () => false)] },

@@ -11,6 +11,8 @@ import type { ReferenceData } from './reference-data.js';
 export type QuoteDeviations = Pick<Defects, 'at'>;
 
 export const LANDED_COST_HOOKS = {
+  /** spec 4.6 request fields: the shippingCost a request without one is quoted with (0). */
+  shippingCostDefault: hookPoint<number>('validation', 'landedcost.shipping-cost-default'),
   /** spec 4.6 rule 7: whether an alias sent alongside its canonical field is flagged too (never: it is dropped silently). */
   aliasBesideCanonicalFlagged: hookPoint<boolean, LegacyAlias>('validation', 'landedcost.alias-beside-canonical-flagged'),
   /** spec 4.6 rule 7: whether a lone alias's value is given to its canonical field (never: dropped, the default applies). */

@@ -11,13 +11,13 @@ import { resolveCorridor } from './corridor.js';
 import { quoteLandedCost } from './engine.js';
 import { unconfiguredCorridor } from './landed-cost.response.js';
 import type { LandedCostRequest, LegacyAlias, QuoteInput } from './landed-cost.types.js';
-import { LANDED_COST_HOOKS } from './landed-cost.hooks.js';
+import { LANDED_COST_HOOKS, type QuoteDeviations } from './landed-cost.hooks.js';
 import { deprecationHint, detectAliases } from './legacy-aliases.js';
 import type { ReferenceData } from './reference-data.js';
 import type { UsageStore } from './usage.store.js';
 
 /** The canonical request (aliases dropped), with the checks the contract's schema cannot express. */
-function quoteInput(body: LandedCostRequest, data: ReferenceData): QuoteInput {
+function quoteInput(body: LandedCostRequest, data: ReferenceData, deviations: QuoteDeviations): QuoteInput {
   for (const field of ['productValue', 'shippingCost', 'insurance'] as const) {
     const value = body[field];
     if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw invalidRequest(`${field} must be a non-negative amount`, field);
@@ -33,7 +33,7 @@ function quoteInput(body: LandedCostRequest, data: ReferenceData): QuoteInput {
     hsCode: body.hsCode,
     originCountry: body.originCountry,
     destinationCountry: body.destinationCountry,
-    shippingCost: body.shippingCost ?? 0,
+    shippingCost: body.shippingCost ?? deviations.at(LANDED_COST_HOOKS.shippingCostDefault, 0),
     insurance: body.insurance ?? 0,
     currency: body.currency ?? null,
     quantity: body.quantity ?? null,
@@ -54,7 +54,7 @@ export function landedCostRoutes(deps: KernelDeps, ctx: { tenants: TenantStore; 
         headers['X-Deprecation-Hint'] = deps.defects.at(LANDED_COST_HOOKS.deprecationHint, deprecationHint(aliasing.flagged), aliasing.flagged);
         deps.log.warn({ requestId, tenantId, aliases: aliasing.flagged.map((a) => a.alias) }, 'landed-cost request used legacy field aliases (dropped; X-Deprecation-Hint sent)');
       }
-      const input = quoteInput(aliasing.body as LandedCostRequest, data);
+      const input = quoteInput(aliasing.body as LandedCostRequest, data, deps.defects);
 
       // spec 4.6 rule 5: configured mode.
       const settings = await tenants.settings(tenantId);
