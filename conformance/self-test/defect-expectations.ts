@@ -124,6 +124,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'classify.review-status-filter-ignored': ['advanced-trade.review-status-filter'],
   'classify.apply-pending-review': ['advanced-trade.apply-needs-decision'],
   'classify.batch-counts-off': ['advanced-trade.batch-job-reconciles'],
+  'ship.submissions-status-filter-ignored': ['ship.submissions-traversal'],
   'ship.reopen-from-open': ['ship.finding-model'],
   'ship.dispute-from-dismissed': ['ship.finding-model'],
   'ship.carrier-policy-ignored': ['ship.claim-rules'],

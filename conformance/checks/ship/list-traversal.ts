@@ -8,7 +8,11 @@
 import { pageItems } from '../../harness/locate.js';
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { Exchange } from '../../harness/types.js';
-import { FINDINGS_PATH, SUBMISSIONS_PATH, call, findingAction, isProblem, submissionOf, tenantWithFindings, type Problem, type ShipTenant } from './support.js';
+import { FINDINGS_PATH, SUBMISSIONS_PATH, call, findingAction, isProblem, submissionAction, submissionOf, tenantWithFindings, type Problem, type ShipTenant } from './support.js';
+
+/** spec 3.4: the claim submission states. */
+const SUBMISSION_STATES = ['DRAFT', 'READY', 'SUBMITTED', 'ACKNOWLEDGED', 'CREDIT_CONFIRMED', 'CLOSED', 'FAILED'] as const;
+const SUBMISSIONS_SHAPE: ListShape = { path: SUBMISSIONS_PATH, key: 'submissions', max: 200, judgeEnvelope: true };
 
 /** Page sizes of the walk: with a handful of items, full pages, a short last page and a full last page. */
 const LIMITS = [2, 3];
@@ -120,5 +124,33 @@ export const shipSubmissionsTraversal = defineCheck({
       if (created.response.status !== 201 || !submissionOf(created)) return ctx.fail('claim-created', `a DISPUTED, ELIGIBLE finding bundled alone answered ${created.response.status}, not 201 { submission } (spec 4.5 rule 1)`, created);
     }
     await traverse(ctx, setup.tenant, { path: SUBMISSIONS_PATH, key: 'submissions', max: 200, judgeEnvelope: true }, SUBMISSIONS);
+    await statusFilterHolds(ctx, setup.tenant);
   },
 });
+
+/**
+ * Spec 4.5 GET /api/ship/claims/submissions: "query `status` (submission state)". Two submissions move to
+ * READY (generate-packet), then the list read under each status it holds returns exactly the submissions of
+ * that status, and a status none holds an empty list.
+ */
+async function statusFilterHolds(ctx: CheckContext, tenant: ShipTenant): Promise<void> {
+  const before = await page(tenant, ctx, SUBMISSIONS_SHAPE, 'limit=200');
+  if (isProblem(before)) return ctx.fail(before.rule, before.message, before.exchange);
+  for (const id of before.ids.slice(0, 2)) await submissionAction(tenant.client, id, 'generate-packet', ctx.admin);
+  const all = await call(tenant.client, 'GET', `${SUBMISSIONS_PATH}?limit=200`, {}, ctx.admin);
+  const items = ((all.response.body as { submissions?: Array<{ id?: unknown; status?: unknown }> } | null)?.submissions ?? []).map((s) => ({ id: String(s.id), status: String(s.status) }));
+  const statuses = [...new Set(items.map((s) => s.status))];
+  const unused = SUBMISSION_STATES.find((status) => !statuses.includes(status));
+  for (const status of [...statuses, ...(unused ? [unused] : [])]) {
+    const filtered = await page(tenant, ctx, SUBMISSIONS_SHAPE, `status=${encodeURIComponent(status)}&limit=200`);
+    if (isProblem(filtered)) return ctx.fail(filtered.rule, filtered.message, filtered.exchange);
+    const expected = items.filter((s) => s.status === status).map((s) => s.id).sort();
+    const got = [...filtered.ids].sort();
+    ctx.expect(
+      got.length === expected.length && got.every((id, i) => id === expected[i]),
+      'submissions-status-filter',
+      `GET ${SUBMISSIONS_PATH}?status=${status} listed ${got.length} submission(s), the unfiltered list holds ${expected.length} in ${status} (spec 4.5: the list filters by status)`,
+      filtered.exchange,
+    );
+  }
+}

@@ -37,6 +37,8 @@ export const SHIP_HOOKS = {
   claimMoveEffects: hookPoint<ClaimMoveEffects, ClaimMoveContext>('store', 'ship.claim-move-effects'),
   /** spec 3.4: whether submitting a claim also moves the workflow of the findings it bundles (never: independent). */
   findingsFollowClaimSubmit: hookPoint<boolean>('rule', 'ship.findings-follow-claim-submit'),
+  /** spec 4.5 GET /api/ship/claims/submissions: the `status` the list is filtered by (the query's). */
+  claimsStatusFilter: hookPoint<string | undefined>('store', 'ship.claims-status-filter'),
   /** spec 8.6: the `hasMore` of a claim submissions page. */
   claimsHasMore: hookPoint<boolean>('response', 'ship.claims-has-more'),
   /** Whether a claim packet is served only to the tenant owning its submission (another's reads as absent). */
