@@ -10,11 +10,12 @@
 //   corridor.ts          landed-cost.unconfigured-corridor (rule 5)
 //   rules-authority.ts   landed-cost.authority-follows-destination, landed-cost.unsupported-expression (rule 6)
 //   breakdown.ts         landed-cost.breakdown-consistent (rule 8's sandbox-defined breakdown; simulator profile only)
-//   legacy.ts            landed-cost.legacy-alias-hint (rule 7), landed-cost.legacy-pair-off-by-default (5.3)
+//   legacy.ts            landed-cost.legacy-alias-hint, landed-cost.deprecation-hint-format (rule 7),
+//                        landed-cost.legacy-pair-off-by-default (5.3)
 import type { Check } from '../../harness/check.js';
 import { breakdownConsistent } from './breakdown.js';
 import { unconfiguredCorridor } from './corridor.js';
-import { legacyAliasHint, legacyPairOffByDefault } from './legacy.js';
+import { deprecationHintFormat, legacyAliasHint, legacyPairOffByDefault } from './legacy.js';
 import { deMinimisCurrencyMismatch } from './rules-de-minimis.js';
 import { euTrustGate } from './rules-eu-trust.js';
 import { authorityFollowsDestination, unsupportedExpression } from './rules-authority.js';
@@ -30,5 +31,6 @@ export const landedCostChecks: Check[] = [
   unsupportedExpression,
   breakdownConsistent,
   legacyAliasHint,
+  deprecationHintFormat,
   legacyPairOffByDefault,
 ];

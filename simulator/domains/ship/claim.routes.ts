@@ -113,7 +113,7 @@ export function claimRoutes(deps: Pick<KernelDeps, 'clocks' | 'ids' | 'config' |
       }
       const now = deps.clocks.of(tenantId).nowIso();
       const record: ClaimSubmissionRecord = {
-        id: deps.ids.uuid(), tenantId, status: 'DRAFT', carrier, findingIds: found.map((f) => f.id), packetUrl: null, packetPath: null, submittedAt: null, acknowledgedAt: null,
+        id: deps.ids.uuid(), tenantId, status: 'DRAFT', carrier, findingIds: [...deps.defects.at(SHIP_HOOKS.claimCreateFindingIds, found.map((f) => f.id))], packetUrl: null, packetPath: null, submittedAt: null, acknowledgedAt: null,
         creditConfirmedAt: null, failedAt: null, failureReason: null, externalReference: null, notes: body.notes ?? null, amountsByFinding: null, closedAt: null, createdAt: now, updatedAt: now,
       };
       await claims.create(record);
