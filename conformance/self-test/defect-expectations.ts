@@ -123,6 +123,8 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'classify.review-status-filter-ignored': ['advanced-trade.review-status-filter'],
   'classify.apply-pending-review': ['advanced-trade.apply-needs-decision'],
   'classify.batch-counts-off': ['advanced-trade.batch-job-reconciles'],
+  'classify.override-keeps-suggestion': ['advanced-trade.review-records'],
+  'classify.decided-review-blocks-quote': ['advanced-trade.review-records'],
   'ship.reopen-from-open': ['ship.finding-model'],
   'ship.dispute-from-dismissed': ['ship.finding-model'],
   'ship.carrier-policy-ignored': ['ship.claim-rules'],
