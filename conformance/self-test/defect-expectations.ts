@@ -108,6 +108,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'landedcost.mismatch-exempts': ['landed-cost.de-minimis-currency-mismatch'],
   'landedcost.alias-value-kept': ['landed-cost.legacy-alias-hint'],
   'landedcost.hint-comma-joined': ['landed-cost.deprecation-hint-format'],
+  'landedcost.quantity-rounded': ['landed-cost.quantity-kept'],
   'landedcost.mismatch-drops-threshold': ['landed-cost.de-minimis-currency-mismatch'],
   'signup.slug-taken-accepted': ['signup.create-rules'],
   'signup.wrong-code-accepted': ['signup.verification-lockout', 'signup.lifecycle-model'],

@@ -27,6 +27,7 @@ export const LANDED_COST_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'landedcost.mismatch-exempts', area: 'landed-cost', description: 'a de minimis currency_mismatch is reported with exempt: true', hooks: [at(H.deMinimisMismatchResult, (result) => (result.exempt ? result : { ...result, exempt: true }))] },
   { kind: 'defect', id: 'landedcost.hint-comma-joined', area: 'landed-cost', description: "X-Deprecation-Hint joins its `use 'canonical' not 'alias'` entries with commas instead of semicolons (one alias alone reads right)", hooks: [at(H.deprecationHint, (_hint, flagged) => flagged.map(({ alias, canonical }) => `use '${canonical}' not '${alias}'`).join(', '))] },
   { kind: 'defect', id: 'landedcost.mismatch-drops-threshold', area: 'landed-cost', description: 'a de minimis currency_mismatch no longer reports the threshold (nor its currency)', hooks: [at(H.deMinimisMismatchResult, ({ threshold: _threshold, currency: _currency, ...rest }) => rest)] },
+  { kind: 'defect', id: 'landedcost.quantity-rounded', area: 'landed-cost', description: 'the customs quantity is rounded to a whole unit before quoting (900.37 LTR quoted as 900)', hooks: [at(H.quantityQuoted, (quantity) => (quantity === null ? quantity : Math.max(1, Math.round(quantity))))] },
   { kind: 'defect', id: 'landedcost.alias-value-kept', area: 'landed-cost', description: "a legacy alias sent without its canonical field gives that field its value instead of being dropped (freight: 100 quotes shipping 100)", hooks: [at(H.loneAliasValueKept, () => true)] },
 ];
 
