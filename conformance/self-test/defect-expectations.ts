@@ -145,6 +145,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'ship.eligibility-ignores-workflow': ['ship.claim-eligibility'],
   'ship.eligibility-disputed-only': ['ship.claim-eligibility'],
   'claims.create-keeps-first-finding': ['ship.claim-create-keeps'],
+  'claims.packet-omits-last-finding': ['ship.claim-packet-contents'],
   'ship.credit-records-recoverable': ['ship.finding-credit-recorded'],
   'ship.status-counts-as-raised': ['ship.findings-status-counts'],
   'ship.carrier-review-from-disputed': ['ship.finding-model'],

@@ -9,10 +9,15 @@
 //     record; the credit a CREDITED finding records is the amount confirmed, with the confirmation sent. The
 //     finding's other fields are not shown (2.6), so the record is read where the finding shows one: the
 //     contract's `credit` (sandbox-defined), required in the simulator profile, judged when present elsewhere.
+//   ship.claim-packet-contents (spec 2.7 packetUrl, 3.4 generate-packet; the packet's contents are the
+//     sandbox's, simulator/README.md, so the simulator profile only): the PDF at packetUrl names every finding
+//     the submission claims with its tracking number and the amount claimed, read from the server's own
+//     finding records (the contract's sandbox-defined `trackingNumber` and `recoverableAmount`).
 import fc from 'fast-check';
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import { seeded } from '../jobs-support.js';
-import { SUBMISSIONS_PATH, call, findingAction, isProblem, listFindings, submissionOf, tenantWithFindings, type Finding } from './support.js';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { SUBMISSIONS_PATH, call, findingAction, isProblem, listFindings, submissionAction, submissionOf, tenantWithFindings, type Finding } from './support.js';
 
 /** An id of no finding of any tenant (rule 4 filters it out). */
 const UNKNOWN_FINDING = '00000000-0000-4000-8000-0000000ce4e5';
@@ -112,6 +117,56 @@ export const shipFindingCreditRecorded = defineCheck({
       if (kept !== undefined) {
         ctx.expect(kept?.referenceId === confirmation.referenceId && kept?.source === confirmation.source, 'finding-credit-confirmation', `${where}: finding ${finding.id} records confirmation ${JSON.stringify(kept)}, not the source ${confirmation.source} and referenceId ${confirmation.referenceId} sent (spec 2.6 credit confirmation)`, exchange);
       }
+    }
+  },
+});
+
+/** The text of a PDF, page after page (pdf.js; the packet's text streams are compressed). */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const pdf = await getDocument({ data: bytes, verbosity: 0 }).promise;
+  const parts: string[] = [];
+  for (let i = 1; i <= pdf.numPages; i++) {
+    const content = await (await pdf.getPage(i)).getTextContent();
+    parts.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  return parts.join('\n');
+}
+
+export const shipClaimPacketContents = defineCheck({
+  id: 'ship.claim-packet-contents',
+  title: 'The claim packet names every finding it claims with its tracking number and amount',
+  area: 'ship',
+  needs: ['writes'],
+  async run(ctx: CheckContext) {
+    if (ctx.options.profile !== 'simulator') ctx.skip("the packet's contents are the sandbox's (spec 2.7 gives only packetUrl): the simulator profile only");
+    const setup = await tenantWithFindings(ctx, 'Conformance ship claim packet', 3, 2);
+    if (isProblem(setup)) return ctx.fail(setup.rule, setup.message, setup.exchange);
+    const { client } = setup.tenant;
+    const admin = ctx.admin;
+    const open = setup.findings.filter((f) => f.workflowStatus === 'OPEN');
+    const carrier = open[0] ? carrierOf(open[0]) : undefined;
+    const claimed: Finding[] = [];
+    for (const f of open.filter((x) => carrierOf(x) === carrier)) {
+      const disputed = await findingAction(client, f.id, 'dispute', admin);
+      const shown = disputed.response.body as Finding | null;
+      if (disputed.response.status === 200 && shown?.claimEligibility === 'ELIGIBLE') claimed.push(shown);
+    }
+    if (claimed.length < 2) ctx.skip(`fewer than two findings of one carrier read ELIGIBLE once DISPUTED (${claimed.length})`);
+    const created = await call(client, 'POST', SUBMISSIONS_PATH, { json: { carrier, findingIds: claimed.map((f) => f.id) } }, admin);
+    const id = submissionOf(created)?.id;
+    if (!ctx.expect(created.response.status === 201 && typeof id === 'string', 'claim-created', `a claim bundling ${claimed.length} ELIGIBLE findings answered ${created.response.status}, not 201 { submission } (spec 4.5)`, created)) return;
+    const generated = await submissionAction(client, String(id), 'generate-packet', admin);
+    const url = submissionOf(generated)?.packetUrl;
+    if (!ctx.expect(generated.response.status === 200 && typeof url === 'string' && url !== '', 'packet-generated', `generate-packet of DRAFT submission ${String(id)} answered ${generated.response.status} with packetUrl ${JSON.stringify(url)}, not 200 READY with a packetUrl (spec 2.7, 3.4)`, generated)) return;
+    const fetched = await fetch(String(url), { headers: { authorization: `Bearer ${await client.token()}` } });
+    const bytes = new Uint8Array(await fetched.arrayBuffer());
+    if (!ctx.expect(fetched.status === 200 && Buffer.from(bytes.subarray(0, 5)).toString() === '%PDF-', 'packet-served', `GET packetUrl ${String(url)} answered ${fetched.status} (${bytes.length} bytes), not the PDF packet (spec 2.7, 3.4)`, generated)) return;
+    const text = (await pdfText(bytes)).replace(/\s+/g, ' ');
+    for (const f of claimed) {
+      const tracking = typeof f.trackingNumber === 'string' ? f.trackingNumber : undefined;
+      const amount = typeof f.recoverableAmount === 'number' ? f.recoverableAmount.toFixed(2) : undefined;
+      const missing = [!text.includes(f.id) && `its id ${f.id}`, !(tracking && text.includes(tracking)) && `its tracking number ${JSON.stringify(f.trackingNumber)}`, !(amount && text.includes(amount)) && `the amount claimed ${JSON.stringify(f.recoverableAmount)}`].filter(Boolean);
+      ctx.expect(!missing.length, 'packet-names-findings', `the packet of submission ${String(id)} (packetUrl ${String(url)}) claims finding ${f.id} but its text lacks ${missing.join(', ')}: a carrier packet names every finding it claims with its tracking number and amount`, generated);
     }
   },
 });

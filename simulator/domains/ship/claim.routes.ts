@@ -142,7 +142,7 @@ export function claimRoutes(deps: Pick<KernelDeps, 'clocks' | 'ids' | 'config' |
       const origin = `http://${headers.host ?? `${deps.config.host}:${deps.config.port}`}`;
       const saved = await moveClaim(tenantId, params.submissionId, 'generate-packet', {}, async (s, _to, now) => {
         const bundled = (await Promise.all(s.findingIds.map((id) => findings.get(tenantId, id)))).filter((f): f is FindingRecord => f !== undefined);
-        const packetPath = await writePacket(deps, { submission: s, claimant: { tenantId, name: tenant?.name ?? tenantId }, findings: bundled, generatedAt: now });
+        const packetPath = await writePacket(deps, { submission: s, claimant: { tenantId, name: tenant?.name ?? tenantId }, findings: deps.defects.at(SHIP_HOOKS.packetFindings, bundled), generatedAt: now });
         return { packetPath, packetUrl: `${origin}${PACKET_PATH.replace(':submissionId', s.id)}` };
       }).catch(async (error: unknown) => {
         if (error instanceof ApiError) throw error;

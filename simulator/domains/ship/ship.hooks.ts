@@ -45,6 +45,8 @@ export const SHIP_HOOKS = {
   findingsFollowClaimSubmit: hookPoint<boolean>('rule', 'ship.findings-follow-claim-submit'),
   /** spec 8.6: the `hasMore` of a claim submissions page. */
   claimsHasMore: hookPoint<boolean>('response', 'ship.claims-has-more'),
+  /** The findings a claim packet lists (the submission's, in its order): sandbox-defined packet contents. */
+  packetFindings: hookPoint<FindingRecord[]>('response', 'ship.packet-findings'),
   /** Whether a claim packet is served only to the tenant owning its submission (another's reads as absent). */
   packetOwnerOnly: hookPoint<boolean>('auth', 'ship.packet-owner-only'),
   /** spec 4.3, 7: whether the same file uploaded again to the same endpoint is refused (409 DUPLICATE_UPLOAD). */
