@@ -5,7 +5,9 @@
 //   npm run conform:baseline
 // It refuses to write a baseline from a run where a check failed or was skipped (its counts would not be
 // those of the check doing its work).
-import { writeFileSync } from 'node:fs';
+//   npm run conform:baseline -- --only ID,ID   measures only those checks (ids or id prefixes, as the CLI's
+//   --only) the same way and merges them into the baseline as it stands, the others kept as recorded.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { checksFor } from '../checks/index.js';
 import { BASELINE_FILE, type Baseline, type BaselinePoint } from '../harness/budget.js';
 import { loadTargetContract } from '../harness/contract.js';
@@ -15,9 +17,21 @@ import { AS_DEPLOYED } from '../testing/whole-suite.js';
 
 const RUNS: [number, number] = [10, 100];
 
+/** The `--only` ids of the command line, or undefined for the whole suite. */
+function onlyOption(argv: string[]): string[] | undefined {
+  const at = argv.indexOf('--only');
+  if (at < 0) return undefined;
+  const ids = (argv[at + 1] ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+  if (!ids.length) throw new Error('--only needs comma-separated check ids or id prefixes');
+  return ids;
+}
+
 async function main() {
+  const only = onlyOption(process.argv.slice(2));
   const target = await startTestTarget({ label: 'baseline', env: AS_DEPLOYED });
-  const checks = checksFor(loadTargetContract('v1.3.0'));
+  const all = checksFor(loadTargetContract('v1.3.0'));
+  const checks = only ? all.filter((check) => only.some((id) => check.id === id || check.id.startsWith(`${id}.`))) : all;
+  if (!checks.length) throw new Error(`--only ${only!.join(',')} selects no check of the v1.3.0 suite`);
   const measured: Baseline['checks'] = {};
   try {
     for (const runs of RUNS) {
@@ -41,9 +55,12 @@ async function main() {
   } finally {
     await target.close();
   }
-  const baseline: Baseline = { contract: 'v1.3.0', profile: 'simulator', seed: TEST_SEED, recordedAt: new Date().toISOString(), runs: RUNS, checks: measured };
+  const previous = only ? (JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) as Baseline) : undefined;
+  const baseline: Baseline = previous
+    ? { ...previous, checks: { ...previous.checks, ...measured } }
+    : { contract: 'v1.3.0', profile: 'simulator', seed: TEST_SEED, recordedAt: new Date().toISOString(), runs: RUNS, checks: measured };
   writeFileSync(BASELINE_FILE, JSON.stringify(baseline, null, 1) + '\n');
-  console.log(`wrote ${BASELINE_FILE}: ${Object.keys(measured).length} checks`);
+  console.log(`wrote ${BASELINE_FILE}: ${Object.keys(measured).length} checks measured${previous ? `, merged into the ${Object.keys(previous.checks).length} recorded` : ''}`);
 }
 
 main().then(
