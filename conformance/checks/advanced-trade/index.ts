@@ -9,12 +9,14 @@
 //   apply-needs-decision.ts   advanced-trade.apply-needs-decision
 //   batch-job-reconciles.ts   advanced-trade.batch-job-reconciles
 //   compliance-gates.ts       advanced-trade.compliance-gates
+//   review-records.ts         advanced-trade.review-records (simulator profile)
 import type { Check } from '../../harness/check.js';
 import { applyNeedsDecision } from './apply-needs-decision.js';
 import { batchJobReconciles } from './batch-job-reconciles.js';
 import { complianceGates } from './compliance-gates.js';
 import { reviewDecidedOnce } from './review-decided-once.js';
+import { reviewRecords } from './review-records.js';
 import { reviewStatusFilter } from './review-status-filter.js';
 
 /** The advanced trade checks, in the order they run. */
-export const advancedTradeChecks: Check[] = [reviewDecidedOnce, reviewStatusFilter, applyNeedsDecision, batchJobReconciles, complianceGates];
+export const advancedTradeChecks: Check[] = [reviewDecidedOnce, reviewStatusFilter, applyNeedsDecision, batchJobReconciles, complianceGates, reviewRecords];

@@ -9,13 +9,16 @@
 //   rules-eu-trust.ts    landed-cost.eu-trust-gate (rule 4)
 //   corridor.ts          landed-cost.unconfigured-corridor (rule 5)
 //   rules-authority.ts   landed-cost.authority-follows-destination, landed-cost.unsupported-expression (rule 6)
+//   quantity.ts          landed-cost.quantity-kept (the request's quantity, kept as given)
 //   breakdown.ts         landed-cost.breakdown-consistent (rule 8's sandbox-defined breakdown; simulator profile only)
-//   legacy.ts            landed-cost.legacy-alias-hint (rule 7), landed-cost.legacy-pair-off-by-default (5.3)
+//   legacy.ts            landed-cost.legacy-alias-hint, landed-cost.deprecation-hint-format (rule 7),
+//                        landed-cost.legacy-pair-off-by-default (5.3)
 //   shipping-default.ts  landed-cost.shipping-default-zero (request fields: shippingCost defaults to 0)
 import type { Check } from '../../harness/check.js';
 import { breakdownConsistent } from './breakdown.js';
+import { quantityKept } from './quantity.js';
 import { unconfiguredCorridor } from './corridor.js';
-import { legacyAliasHint, legacyPairOffByDefault } from './legacy.js';
+import { deprecationHintFormat, legacyAliasHint, legacyPairOffByDefault } from './legacy.js';
 import { deMinimisCurrencyMismatch } from './rules-de-minimis.js';
 import { euTrustGate } from './rules-eu-trust.js';
 import { authorityFollowsDestination, unsupportedExpression } from './rules-authority.js';
@@ -31,7 +34,9 @@ export const landedCostChecks: Check[] = [
   authorityFollowsDestination,
   unsupportedExpression,
   breakdownConsistent,
+  quantityKept,
   legacyAliasHint,
+  deprecationHintFormat,
   legacyPairOffByDefault,
   shippingDefaultZero,
 ];

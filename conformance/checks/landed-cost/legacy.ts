@@ -95,6 +95,56 @@ export const legacyAliasHint = defineCheck({
 });
 
 // ---------------------------------------------------------------------------------------------------------
+// Rule 7, the header's format.
+
+const HINT_FORMAT_ID = 'landed-cost.deprecation-hint-format';
+/** One entry of X-Deprecation-Hint exactly as spec 4.6 rule 7 writes it: use 'canonical' not 'alias'. */
+const HINT_ENTRY = /^use '([^']+)' not '([^']+)'$/;
+
+// Spec 4.6 rule 7: X-Deprecation-Hint is "semicolon-separated entries of the form use 'canonical' not
+// 'alias'", one for each alias present without its canonical field. Two such aliases (of two optional
+// fields) in one request: every entry of the header is of exactly that form, and the entries name exactly
+// those two aliases with their canonicals. Without any alias the header names none. Whitespace around a
+// semicolon, and an empty entry after a trailing one, are not the rule's concern.
+export const deprecationHintFormat = defineCheck({
+  id: HINT_FORMAT_ID,
+  title: "X-Deprecation-Hint is semicolon-separated entries use 'canonical' not 'alias', exactly one per lone alias",
+  area: 'landed-cost',
+  needs: ['writes'],
+  async run(ctx) {
+    const lc = landedCost(ctx);
+    const optional = lc.aliases.filter((a) => !lc.required.includes(a.canonical));
+    const canonicals = [...new Set(optional.map((a) => a.canonical))];
+    if (canonicals.length < 2) ctx.skip(`contract ${ctx.contract.version} declares legacy aliases of fewer than two optional landed-cost fields (x-alias-of)`);
+    const tenant = await quoteTenant(ctx, 'Conformance landed cost: deprecation hint format');
+    const send = quoteSender(ctx, lc, tenant, HINT_FORMAT_ID);
+    const [first, second] = seeded(fc.shuffledSubarray(canonicals, { minLength: 2, maxLength: 2 }), ctx.seed, 16);
+    const pick = (canonical: string, index: number) => seeded(fc.constantFrom(...optional.filter((a) => a.canonical === canonical)), ctx.seed, index);
+    const lone = [pick(first, 17), pick(second, 18)];
+    const value = productValue(ctx, 19);
+    const body: Record<string, unknown> = { ...lc.base, productValue: value };
+    for (const a of lone) body[a.alias] = aliasValue(a.canonical, lc.base);
+
+    const { exchange, extra } = await send({ body, what: `a request with ${lone.map((a) => a.alias).join(' and ')}` });
+    if (exchange.response.status !== 200) return ctx.fail('legacy-alias-accepted', `a request with ${lone.map((a) => `${a.alias} instead of ${a.canonical}`).join(' and ')} answered ${describe(exchange)}, not 200: aliases are detected, not rejected (spec 4.6 rule 7)`, exchange, extra);
+    const header = exchange.response.headers['x-deprecation-hint'];
+    const entries = hintEntries(exchange);
+    const malformed = entries.filter((e) => !HINT_ENTRY.test(e));
+    const expected = lone.map((a) => `use '${a.canonical}' not '${a.alias}'`);
+    if (malformed.length) {
+      ctx.fail('deprecation-hint-format', `X-Deprecation-Hint is ${JSON.stringify(header ?? null)}: ${malformed.map((e) => JSON.stringify(e)).join(', ')} ${malformed.length === 1 ? 'is not an entry' : 'are not entries'} of the form use 'canonical' not 'alias', separated by semicolons (spec 4.6 rule 7); expected entries ${expected.map((e) => JSON.stringify(e)).join('; ')}`, exchange, extra);
+    } else if (entries.length !== expected.length || !expected.every((e) => entries.includes(e))) {
+      ctx.fail('deprecation-hint-entries', `a request with ${lone.map((a) => `${a.alias} instead of ${a.canonical}`).join(' and ')}: X-Deprecation-Hint is ${JSON.stringify(header ?? null)}, not exactly the entries ${expected.map((e) => JSON.stringify(e)).join('; ')}, one per alias present without its canonical field (spec 4.6 rule 7)`, exchange, extra);
+    }
+
+    const plain = await send({ body: { ...lc.base, productValue: value }, what: 'the request without aliases' });
+    if (plain.exchange.response.status === 200 && hintEntries(plain.exchange).length) {
+      ctx.fail('deprecation-hint-entries', `a request without any legacy alias answered X-Deprecation-Hint ${JSON.stringify(plain.exchange.response.headers['x-deprecation-hint'])}: the header reports aliases present without their canonical field (spec 4.6 rule 7)`, plain.exchange, plain.extra);
+    }
+  },
+});
+
+// ---------------------------------------------------------------------------------------------------------
 // Spec 5.3.
 
 const LEGACY_PAIR_ID = 'landed-cost.legacy-pair-off-by-default';

@@ -9,11 +9,13 @@
 //   submission-model.ts     ship.submission-model
 //   claim-rules.ts          ship.claim-rules
 //   claim-eligibility.ts    ship.claim-eligibility
+//   claim-records.ts        ship.claim-create-keeps, ship.finding-credit-recorded, ship.claim-packet-contents
 //   status-counts.ts        ship.findings-status-counts
 //   findings-list.ts        ship.findings-list-filters, ship.batch-credit-disabled
 //   list-traversal.ts       ship.findings-traversal, ship.submissions-traversal
 import type { Check } from '../../harness/check.js';
 import { shipClaimEligibility } from './claim-eligibility.js';
+import { shipClaimCreateKeeps, shipClaimPacketContents, shipFindingCreditRecorded } from './claim-records.js';
 import { shipClaimRules } from './claim-rules.js';
 import { shipFindingModel } from './finding-model.js';
 import { shipBatchCreditDisabled, shipFindingsListFilters } from './findings-list.js';
@@ -22,4 +24,4 @@ import { shipFindingsStatusCounts } from './status-counts.js';
 import { shipSubmissionModel } from './submission-model.js';
 
 /** The ship checks, in the order they run. */
-export const shipChecks: Check[] = [shipFindingModel, shipSubmissionModel, shipClaimRules, shipClaimEligibility, shipFindingsListFilters, shipFindingsStatusCounts, shipFindingsTraversal, shipSubmissionsTraversal, shipBatchCreditDisabled];
+export const shipChecks: Check[] = [shipFindingModel, shipSubmissionModel, shipClaimRules, shipClaimEligibility, shipClaimCreateKeeps, shipFindingCreditRecorded, shipClaimPacketContents, shipFindingsListFilters, shipFindingsStatusCounts, shipFindingsTraversal, shipSubmissionsTraversal, shipBatchCreditDisabled];

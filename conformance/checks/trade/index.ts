@@ -5,6 +5,7 @@
 //   support.ts            feeds written for the run, the tenant, upload, settling, pages
 //   lifecycle-model.ts    trade.feed-lifecycle-model
 //   feed-issues.ts        trade.feed-issues
+//   normalization.ts      trade.normalization-end-state, trade.row-overrides-defaults
 //   upload-validation.ts  trade.upload-validation
 //   stale-snapshot.ts     trade.stale-snapshot
 //   acknowledgement.ts    trade.acknowledgement (simulator profile)
@@ -13,9 +14,10 @@ import type { Check } from '../../harness/check.js';
 import { tradeAcknowledgement } from './acknowledgement.js';
 import { tradeFeedIssues } from './feed-issues.js';
 import { tradeFeedLifecycleModel } from './lifecycle-model.js';
+import { tradeNormalizationEndState, tradeRowOverridesDefaults } from './normalization.js';
 import { tradeSessionIsolated } from './session-isolated.js';
 import { tradeStaleSnapshot } from './stale-snapshot.js';
 import { tradeUploadValidation } from './upload-validation.js';
 
 /** The trade feed checks, in the order they run. */
-export const tradeChecks: Check[] = [tradeFeedLifecycleModel, tradeFeedIssues, tradeUploadValidation, tradeStaleSnapshot, tradeAcknowledgement, tradeSessionIsolated];
+export const tradeChecks: Check[] = [tradeFeedLifecycleModel, tradeFeedIssues, tradeNormalizationEndState, tradeRowOverridesDefaults, tradeUploadValidation, tradeStaleSnapshot, tradeAcknowledgement, tradeSessionIsolated];

@@ -59,7 +59,7 @@ export function classificationReviewRoutes(deps: KernelDeps, reviews: Classifica
         apply: (review, status): ClassificationReviewRecord => ({
           ...review,
           status,
-          finalHsCode: status === 'APPROVED' ? review.suggestedHsCode : status === 'OVERRIDDEN' ? body.hsCode! : null,
+          finalHsCode: deps.defects.at(CLASSIFICATION_HOOKS.decidedFinalHsCode, status === 'APPROVED' ? review.suggestedHsCode : status === 'OVERRIDDEN' ? body.hsCode! : null, { status, suggestedHsCode: review.suggestedHsCode, reviewerHsCode: body.hsCode ?? null }),
           note: body.note ?? null,
           decidedAt: deps.clocks.of(tenantId).nowIso(),
         }),

@@ -22,5 +22,7 @@ export const CLASSIFICATION_DEFECTS: readonly DefectEntry[] = [
   },
   { kind: 'defect', id: 'classify.review-status-filter-ignored', area: 'advanced-trade', description: 'the `status` filter of listClassificationReviews is ignored', hooks: [at(CLASSIFICATION_HOOKS.reviewsStatusFilter, () => undefined)] },
   { kind: 'defect', id: 'classify.apply-pending-review', area: 'advanced-trade', description: "applyClassification writes a PENDING review's suggested code instead of answering 409", hooks: [at(CLASSIFICATION_HOOKS.pendingReviewApplyRefused, () => false)] },
+  { kind: 'defect', id: 'classify.override-keeps-suggestion', area: 'advanced-trade', description: "an override records the classifier's suggested code as the review's finalHsCode instead of the reviewer's hsCode", hooks: [at(CLASSIFICATION_HOOKS.decidedFinalHsCode, (code, { status, suggestedHsCode }) => (status === 'OVERRIDDEN' ? suggestedHsCode : code))] },
+  { kind: 'defect', id: 'classify.decided-review-blocks-quote', area: 'advanced-trade', description: "checkCompliance counts a SKU's OVERRIDDEN reviews as blocking instead of its PENDING ones (a pending review no longer keeps it from quoteable; a decided one does)", hooks: [at(CLASSIFICATION_HOOKS.quoteBlockingReviewStatus, () => 'OVERRIDDEN' as const)] },
   { kind: 'defect', id: 'classify.batch-counts-off', area: 'advanced-trade', description: 'a classification batch job reports result.requiresReview one higher than the reviews it opened', hooks: [at(CLASSIFICATION_HOOKS.batchRequiresReview, (count) => count + 1)] },
 ];

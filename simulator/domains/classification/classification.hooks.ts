@@ -15,4 +15,8 @@ export const CLASSIFICATION_HOOKS = {
   pendingReviewApplyRefused: hookPoint<boolean>('rule', 'classify.pending-review-apply-refused'),
   /** spec 2.2 (`result` is free-form): the `requiresReview` count a classification batch job reports. */
   batchRequiresReview: hookPoint<number>('worker', 'classify.batch-requires-review'),
+  /** Contract ClassificationReview.finalHsCode: the code a decision records (the suggestion once APPROVED, the reviewer's once OVERRIDDEN). */
+  decidedFinalHsCode: hookPoint<string | null, { status: string; suggestedHsCode: string; reviewerHsCode: string | null }>('store', 'classify.decided-final-hs-code'),
+  /** The review state that blocks a SKU's quote in the compliance check (classification_confident: PENDING). */
+  quoteBlockingReviewStatus: hookPoint<ClassificationReviewStatus>('rule', 'classify.quote-blocking-review-status'),
 } as const;

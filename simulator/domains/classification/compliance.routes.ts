@@ -10,7 +10,7 @@ import { checkCompliance } from './compliance.js';
 export function complianceRoutes(deps: KernelDeps, reviews: ClassificationReviewStore) {
   return {
     async checkCompliance({ principal, body }) {
-      const pendingReviews = body.sku ? await reviews.countForSku(principal.tenantId, body.sku, 'PENDING') : 0;
+      const pendingReviews = body.sku ? await reviews.countForSku(principal.tenantId, body.sku, deps.defects.at(CLASSIFICATION_HOOKS.quoteBlockingReviewStatus, 'PENDING')) : 0;
       const result = checkCompliance(body, {
         pendingReviews,
         originGateEnforced: deps.defects.at(CLASSIFICATION_HOOKS.originGateEnforced, true),

@@ -17,6 +17,8 @@ export const LANDED_COST_HOOKS = {
   aliasBesideCanonicalFlagged: hookPoint<boolean, LegacyAlias>('validation', 'landedcost.alias-beside-canonical-flagged'),
   /** spec 4.6 rule 7: whether a lone alias's value is given to its canonical field (never: dropped, the default applies). */
   loneAliasValueKept: hookPoint<boolean, LegacyAlias>('validation', 'landedcost.lone-alias-value-kept'),
+  /** spec 4.6: the customs quantity quoted ("kept as given, no rounding or unit conversion"). */
+  quantityQuoted: hookPoint<number | null>('validation', 'landedcost.quantity-quoted'),
   /** spec 4.6 rule 7: the X-Deprecation-Hint for the flagged aliases. */
   deprecationHint: hookPoint<string, readonly LegacyAlias[]>('response', 'landedcost.deprecation-hint'),
   /** spec 4.6 rule 5: whether configured mode falls back to the destination's wildcard-origin corridor. */

@@ -54,7 +54,8 @@ export function landedCostRoutes(deps: KernelDeps, ctx: { tenants: TenantStore; 
         headers['X-Deprecation-Hint'] = deps.defects.at(LANDED_COST_HOOKS.deprecationHint, deprecationHint(aliasing.flagged), aliasing.flagged);
         deps.log.warn({ requestId, tenantId, aliases: aliasing.flagged.map((a) => a.alias) }, 'landed-cost request used legacy field aliases (dropped; X-Deprecation-Hint sent)');
       }
-      const input = quoteInput(aliasing.body as LandedCostRequest, data, deps.defects);
+      const quoted = quoteInput(aliasing.body as LandedCostRequest, data, deps.defects);
+      const input = { ...quoted, quantity: deps.defects.at(LANDED_COST_HOOKS.quantityQuoted, quoted.quantity) };
 
       // spec 4.6 rule 5: configured mode.
       const settings = await tenants.settings(tenantId);

@@ -113,7 +113,7 @@ export function claimRoutes(deps: Pick<KernelDeps, 'clocks' | 'ids' | 'config' |
       }
       const now = deps.clocks.of(tenantId).nowIso();
       const record: ClaimSubmissionRecord = {
-        id: deps.ids.uuid(), tenantId, status: 'DRAFT', carrier, findingIds: found.map((f) => f.id), packetUrl: null, packetPath: null, submittedAt: null, acknowledgedAt: null,
+        id: deps.ids.uuid(), tenantId, status: 'DRAFT', carrier, findingIds: [...deps.defects.at(SHIP_HOOKS.claimCreateFindingIds, found.map((f) => f.id))], packetUrl: null, packetPath: null, submittedAt: null, acknowledgedAt: null,
         creditConfirmedAt: null, failedAt: null, failureReason: null, externalReference: null, notes: body.notes ?? null, amountsByFinding: null, closedAt: null, createdAt: now, updatedAt: now,
       };
       await claims.create(record);
@@ -142,7 +142,7 @@ export function claimRoutes(deps: Pick<KernelDeps, 'clocks' | 'ids' | 'config' |
       const origin = `http://${headers.host ?? `${deps.config.host}:${deps.config.port}`}`;
       const saved = await moveClaim(tenantId, params.submissionId, 'generate-packet', {}, async (s, _to, now) => {
         const bundled = (await Promise.all(s.findingIds.map((id) => findings.get(tenantId, id)))).filter((f): f is FindingRecord => f !== undefined);
-        const packetPath = await writePacket(deps, { submission: s, claimant: { tenantId, name: tenant?.name ?? tenantId }, findings: bundled, generatedAt: now });
+        const packetPath = await writePacket(deps, { submission: s, claimant: { tenantId, name: tenant?.name ?? tenantId }, findings: deps.defects.at(SHIP_HOOKS.packetFindings, bundled), generatedAt: now });
         return { packetPath, packetUrl: `${origin}${PACKET_PATH.replace(':submissionId', s.id)}` };
       }).catch(async (error: unknown) => {
         if (error instanceof ApiError) throw error;

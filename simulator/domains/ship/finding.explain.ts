@@ -30,6 +30,8 @@ export interface ExplainContext {
   today: string;
   /** An active submission the finding is linked to (status not CREDIT_CONFIRMED, CLOSED or FAILED). */
   activeLink: { submissionId: string; status: string } | null;
+  /** The workflow states a claim can bundle (CLAIMABLE_STATES unless a deviation says otherwise). */
+  claimableStates?: readonly FindingWorkflowStatus[];
 }
 
 export interface Explanation {
@@ -59,7 +61,7 @@ export function chargeBlocker(finding: Pick<FindingRecord, 'carrier' | 'recovera
 
 export function explainFinding(finding: Pick<FindingRecord, 'carrier' | 'workflowStatus' | 'recoverableAmount' | 'disputeDeadline' | 'needsEvidence'>, context: ExplainContext): Explanation {
   const charge = chargeBlocker(finding, context);
-  const stateReason = CLAIMABLE_STATES.includes(finding.workflowStatus) ? null : (STATE_REASONS[finding.workflowStatus] ?? `A ${finding.workflowStatus} finding cannot be claimed`);
+  const stateReason = (context.claimableStates ?? CLAIMABLE_STATES).includes(finding.workflowStatus) ? null : (STATE_REASONS[finding.workflowStatus] ?? `A ${finding.workflowStatus} finding cannot be claimed`);
   const linkReason = context.activeLink ? `Already linked to claim submission ${context.activeLink.submissionId} (${context.activeLink.status})` : null;
   const [claimEligibility, claimBlockerReason]: [ClaimEligibility, string | null] = charge ?? (stateReason ? ['INELIGIBLE', stateReason] : linkReason ? ['INELIGIBLE', linkReason] : ['ELIGIBLE', null]);
 

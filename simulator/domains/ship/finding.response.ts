@@ -6,7 +6,7 @@ import { carrierPolicyOf } from './carrier-policy.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { TenantStore } from '../tenants/index.js';
 import type { ClaimStore } from './claim.store.js';
-import { explainFinding, type ExplainContext, type Explanation } from './finding.explain.js';
+import { CLAIMABLE_STATES, explainFinding, type ExplainContext, type Explanation } from './finding.explain.js';
 import { SHIP_HOOKS } from './ship.hooks.js';
 import type { FindingItem, FindingRecord } from './ship.types.js';
 
@@ -45,7 +45,8 @@ export function findingPresenter(deps: Pick<KernelDeps, 'clocks' | 'defects'>, t
     const policies = (await tenants.settings(tenantId)).carrierPolicies;
     const today = deps.clocks.of(tenantId).nowIso().slice(0, 10);
     const policyOf = (carrier: string) => carrierPolicyOf(policies, carrier);
-    const context = async (f: FindingRecord): Promise<ExplainContext> => ({ policy: policyOf(f.carrier), today, activeLink: await claims.activeLink(tenantId, f.id) });
+    const claimableStates = deps.defects.at(SHIP_HOOKS.claimableStates, CLAIMABLE_STATES);
+    const context = async (f: FindingRecord): Promise<ExplainContext> => ({ policy: policyOf(f.carrier), today, activeLink: await claims.activeLink(tenantId, f.id), claimableStates });
     return {
       policyOf,
       context,

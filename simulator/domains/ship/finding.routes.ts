@@ -32,7 +32,7 @@ export function findingRoutes(deps: Pick<KernelDeps, 'clocks' | 'defects'>, find
       case 'carrier-review':
         return { carrierReviewAt: now };
       case 'credit':
-        return { credit: { amount: credit!.amount, confirmation: credit!.confirmation, creditedAt: now }, resolvedAt: now };
+        return { credit: deps.defects.at(SHIP_HOOKS.findingCreditRecorded, { amount: credit!.amount, confirmation: credit!.confirmation, creditedAt: now }, { finding: f }), resolvedAt: now };
       case 'reject':
       case 'dismiss':
         return { resolvedAt: now };

@@ -25,6 +25,12 @@ export const SHIP_HOOKS = {
   findingsHasMore: hookPoint<boolean>('response', 'ship.findings-has-more'),
   /** spec 2.6, 4.5 rule 1: the explanation fields a finding is shown with (claimEligibility ELIGIBLE exactly when it can be bundled). */
   findingExplanation: hookPoint<Explanation, { finding: FindingRecord; context: ExplainContext }>('response', 'ship.finding-explanation'),
+  /** spec 4.5 rule 1: the workflow states a claim can bundle ("Eligible workflow states: DISPUTED, SUBMITTED, CARRIER_REVIEW"). */
+  claimableStates: hookPoint<readonly FindingWorkflowStatus[]>('rule', 'ship.claimable-states'),
+  /** spec 2.7, 4.5 rule 4: the finding ids a new claim submission keeps (the request's, filtered to the tenant). */
+  claimCreateFindingIds: hookPoint<readonly string[]>('store', 'ship.claim-create-finding-ids'),
+  /** spec 4.5 (credit: `amount`, `confirmation`), 3.4: the credit a finding records, given the amount confirmed. */
+  findingCreditRecorded: hookPoint<NonNullable<FindingRecord['credit']>, { finding: FindingRecord }>('store', 'ship.finding-credit-recorded'),
   /** spec 4.5 rules 1-2: whether createClaimSubmission refuses ineligible findings (400 invalidFindingStates). */
   claimCreateEligibilityEnforced: hookPoint<boolean>('rule', 'ship.claim-create-eligibility-enforced'),
   /** spec 4.5 rule 3: whether createClaimSubmission refuses findings an active submission holds (409 duplicateLinks). */
@@ -41,6 +47,8 @@ export const SHIP_HOOKS = {
   claimsStatusFilter: hookPoint<string | undefined>('store', 'ship.claims-status-filter'),
   /** spec 8.6: the `hasMore` of a claim submissions page. */
   claimsHasMore: hookPoint<boolean>('response', 'ship.claims-has-more'),
+  /** The findings a claim packet lists (the submission's, in its order): sandbox-defined packet contents. */
+  packetFindings: hookPoint<FindingRecord[]>('response', 'ship.packet-findings'),
   /** Whether a claim packet is served only to the tenant owning its submission (another's reads as absent). */
   packetOwnerOnly: hookPoint<boolean>('auth', 'ship.packet-owner-only'),
   /** spec 4.3, 7: whether the same file uploaded again to the same endpoint is refused (409 DUPLICATE_UPLOAD). */

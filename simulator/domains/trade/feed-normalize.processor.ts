@@ -18,6 +18,7 @@ import type { FeedSessionAction } from './feed-session.machine.js';
 import { feedSessionMover } from './feed-session.move.js';
 import { countryRule, duplicateRule, feedColumnOf, headerIssues, hsRule, productNameRule, rowFingerprint, skuRule, type FeedColumn, type FeedDefaults, type RowIssue } from './feed-normalize.rules.js';
 import { factsOf } from './feed-session.response.js';
+import { TRADE_HOOKS } from './trade.hooks.js';
 import type { FeedNormalizeInput, FeedSessionRecord } from './trade.types.js';
 
 /** Rows between store flushes: a 50 MB feed's writes go to the journal as it streams, not all at the end. */
@@ -90,8 +91,13 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
           const sku = skuRule(values.sku ?? '', line);
           const name = productNameRule(values.productName ?? '', line);
           const hs = hsRule(values.providedHs ?? '', line);
-          const origin = countryRule('originCountry', values.originCountry ?? '', line, defaults!);
-          const destination = countryRule('destinationCountry', values.destinationCountry ?? '', line, defaults!);
+          // spec 4.4: the upload's countries are feed-level defaults; a row's own column overrides them.
+          const rowCountry = (field: 'originCountry' | 'destinationCountry') => {
+            const found = countryRule(field, values[field] ?? '', line, defaults!);
+            return { ...found, country: deps.defects.at(TRADE_HOOKS.rowCountry, found.country, { field, defaults: defaults! }) };
+          };
+          const origin = rowCountry('originCountry');
+          const destination = rowCountry('destinationCountry');
           const issues = [...sku.issues, ...name.issues, ...hs.issues, ...origin.issues, ...destination.issues];
           const fingerprint = rowFingerprint({ productName: name.productName, providedHs: hs.providedHs, originCountry: origin.country, destinationCountry: destination.country });
           const first = sku.sku ? await firstOf(sku.sku, line) : undefined;

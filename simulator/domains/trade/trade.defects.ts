@@ -16,6 +16,14 @@ export const TRADE_DEFECTS: readonly DefectEntry[] = [
     description: 'a feed with blocking issues normalizes to READY instead of PREVIEW_BLOCKED',
     machine: [deviateMachine(feedSessionMachine, { add: [{ from: ['NORMALIZING'], action: 'finish_blocked', to: (facts) => (facts.blockingIssueCount > 0 ? 'READY' : 'PREVIEW_BLOCKED') }] })],
   },
+  {
+    kind: 'defect',
+    id: 'trade.nonblocking-ready',
+    area: 'trade',
+    description: 'a feed whose issues are all non-blocking normalizes to READY (nothing left to acknowledge) instead of PREVIEW_BLOCKED',
+    machine: [deviateMachine(feedSessionMachine, { add: [{ from: ['NORMALIZING'], action: 'finish_blocked', to: (facts) => (facts.blockingIssueCount === 0 && facts.issueCount > 0 ? 'READY' : 'PREVIEW_BLOCKED') }] })],
+  },
+  { kind: 'defect', id: 'trade.row-destination-ignored', area: 'trade', description: "a row's own destinationCountry is replaced by the feed's defaultDestinationCountry (rows cannot override it)", hooks: [at(TRADE_HOOKS.rowCountry, (country, { field, defaults }) => (field === 'destinationCountry' && country !== null ? defaults.defaultDestinationCountry : country))] },
   { kind: 'defect', id: 'trade.issues-offset-ignored', area: 'trade', description: 'listTradeFeedIssues ignores `offset` (every page is the first)', hooks: [at(TRADE_HOOKS.issuesPage, (page) => (page.offset === 0 ? page : { ...page, offset: 0 }))] },
   {
     kind: 'defect',

@@ -2,6 +2,7 @@
 // (an injected defect or a legitimate variant, declared in trade.defects.ts) may change what is decided.
 // The code deciding there names the point; it never names an entry.
 import { hookPoint } from '../../kernel/deviations.js';
+import type { FeedDefaults } from './feed-normalize.rules.js';
 import type { FeedApplyRow, FeedSkuRecord } from './trade.types.js';
 
 /** One row of an apply body with the session's SKU it names: what apply writes into the tenant catalog. */
@@ -23,4 +24,6 @@ export const TRADE_HOOKS = {
   issuesPage: hookPoint<{ limit: number; offset: number }>('store', 'trade.issues-page'),
   /** spec 4.4: whether a session read by id is found only within its tenant (another tenant's is 404). */
   sessionReadTenantScoped: hookPoint<boolean>('store', 'trade.session-read-tenant-scoped'),
+  /** spec 4.4: the country a normalized row keeps (its own column's, else the feed-level default). */
+  rowCountry: hookPoint<string | null, { field: 'originCountry' | 'destinationCountry'; defaults: FeedDefaults }>('rule', 'trade.row-country'),
 } as const;
