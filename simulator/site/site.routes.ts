@@ -3,7 +3,8 @@
 //   GET /                                  what is here: HTML for a browser, JSON for Accept: application/json
 //   GET /healthz                           200 while the store writes, 503 once a write failed (health.ts)
 //   GET /contracts/<name>/openapi.{json,yaml}   the bundled contracts (contracts/lib/bundle.ts), per version
-//   GET /docs[?version=]                   the API reference, rendered by Redoc from node_modules (docs/)
+//   GET /contracts/v1.3.0/postman.json, postman.environment.json   the Postman collection, baseUrl this sandbox
+//   GET /docs[?version=]                   the API reference with "Try it out", Swagger UI from node_modules (docs/)
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -36,32 +37,30 @@ const SITE_DIR = (() => {
   return here;
 })();
 
-/** Redoc's standalone bundle as npm installed it (one file, no further requests for code). */
-const REDOC_BUNDLE = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
-
-// Redoc's sidebar shows "API docs by Redocly" with a logo it loads from cdn.redoc.ly: the one address outside
-// this server the bundle would fetch. It is swapped for an empty inline image, so the page asks nothing of
-// any other host (the content security policy below would block it anyway, with a console error).
-const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
-const EMPTY_IMAGE = 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E';
-let redocBundle: Promise<Buffer> | undefined;
-const readRedocBundle = () =>
-  (redocBundle ??= readFile(REDOC_BUNDLE, 'utf8').then((code) => {
-    if (!code.includes(REDOC_CDN_LOGO)) return Buffer.from(code); // a later Redoc without the logo
-    return Buffer.from(code.split(REDOC_CDN_LOGO).join(EMPTY_IMAGE));
-  }));
+/** Swagger UI as npm installed it (swagger-ui-dist): its bundle and stylesheet, served from node_modules. */
+const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 /** Files under /docs/ and where each comes from; anything else there is 404. */
-const DOCS_ASSETS: Readonly<Record<string, { file: string; type: string }>> = {
+const DOCS_ASSETS: Readonly<Record<string, { file: string; type: string; vendor?: true }>> = {
   '': { file: path.join(SITE_DIR, 'docs', 'index.html'), type: 'text/html; charset=utf-8' },
   'docs.js': { file: path.join(SITE_DIR, 'docs', 'docs.js'), type: 'text/javascript; charset=utf-8' },
   'docs.css': { file: path.join(SITE_DIR, 'docs', 'docs.css'), type: 'text/css; charset=utf-8' },
-  'redoc.standalone.js': { file: REDOC_BUNDLE, type: 'text/javascript; charset=utf-8' },
+  'swagger-ui-bundle.js': { file: path.join(SWAGGER_UI_DIR, 'swagger-ui-bundle.js'), type: 'text/javascript; charset=utf-8', vendor: true },
+  'swagger-ui.css': { file: path.join(SWAGGER_UI_DIR, 'swagger-ui.css'), type: 'text/css; charset=utf-8', vendor: true },
+};
+const vendorFiles = new Map<string, Promise<Buffer>>();
+const readDocsAsset = (asset: { file: string; vendor?: true }) => {
+  if (!asset.vendor) return readFile(asset.file);
+  let kept = vendorFiles.get(asset.file);
+  if (!kept) vendorFiles.set(asset.file, (kept = readFile(asset.file)));
+  return kept;
 };
 
-// Same origin only. Redoc (styled-components) writes its styles inline and draws icons as data: images.
+// Same origin only: "Try it out" sends its requests with fetch to this sandbox (connect-src 'self'; the served
+// contracts list this sandbox first among their servers). Swagger UI (React) sets inline styles and draws
+// icons as data: images.
 const DOCS_SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };
@@ -100,6 +99,29 @@ const DECISIONS_PATH = '/contracts/README.md';
 const DECISIONS_FILE = path.join(SITE_DIR, '..', '..', 'contracts', 'README.md');
 let decisions: Promise<string> | undefined;
 const decisionsText = () => (decisions ??= readFile(DECISIONS_FILE, 'utf8'));
+
+// Issue 29 item 4: the Postman collection of v1.3.0 and its environment (npm run contracts:postman writes them,
+// scripts/postman/), served with `baseUrl` set to this sandbox's address for that version, as the contracts'
+// `servers` are. Kept per address under the same bound.
+const POSTMAN_PATH = /^\/contracts\/(v1\.3\.0)\/(postman|postman\.environment)\.json$/;
+const POSTMAN_DIR = path.join(SITE_DIR, '..', '..', 'contracts');
+const postmanFiles = new Map<string, Promise<{ variable?: Array<{ key: string; value: unknown }>; values?: Array<{ key: string; value: unknown }> }>>();
+const postmanSerialized = new Map<string, string>();
+async function postmanText(version: string, file: string, baseUrl: string): Promise<string> {
+  const key = `${version}/${file}.${baseUrl}`;
+  let text = postmanSerialized.get(key);
+  if (text === undefined) {
+    const where = path.join(POSTMAN_DIR, version, `${file}.json`);
+    let parsed = postmanFiles.get(where);
+    if (!parsed) postmanFiles.set(where, (parsed = readFile(where, 'utf8').then((t) => JSON.parse(t))));
+    const doc = await parsed;
+    const withBase = (list?: Array<{ key: string; value: unknown }>) => list?.map((v) => (v.key === 'baseUrl' ? { ...v, value: baseUrl } : v));
+    text = JSON.stringify({ ...doc, ...(doc.variable ? { variable: withBase(doc.variable) } : {}), ...(doc.values ? { values: withBase(doc.values) } : {}) }, null, 2);
+    if (postmanSerialized.size >= SERIALIZED_KEPT) postmanSerialized.delete(postmanSerialized.keys().next().value!);
+    postmanSerialized.set(key, text);
+  }
+  return text;
+}
 
 export function siteRoutes(options: SiteOptions): Middleware {
   const health = (ctx: Context) => {
@@ -145,13 +167,21 @@ export function siteRoutes(options: SiteOptions): Middleware {
       ctx.body = contractText(contract[1], format, `${ctx.protocol}://${ctx.host}`, options.versions);
       return;
     }
+    const postman = POSTMAN_PATH.exec(ctx.path);
+    const postmanServer = postman ? ownServer(postman[1], `${ctx.protocol}://${ctx.host}`, options.versions) : null;
+    if (postman && postmanServer) {
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.set('Access-Control-Allow-Origin', '*');
+      ctx.body = await postmanText(postman[1], postman[2], postmanServer.url);
+      return;
+    }
     const docsName = ctx.path === '/docs' || ctx.path === '/docs/' ? '' : ctx.path.startsWith('/docs/') ? ctx.path.slice('/docs/'.length) : undefined;
     const asset = docsName !== undefined && Object.hasOwn(DOCS_ASSETS, docsName) ? DOCS_ASSETS[docsName] : undefined;
     if (asset) {
       ctx.set(DOCS_SECURITY_HEADERS);
-      ctx.set('Cache-Control', asset.file === REDOC_BUNDLE ? 'public, max-age=3600' : 'no-cache');
+      ctx.set('Cache-Control', asset.vendor ? 'public, max-age=3600' : 'no-cache');
       ctx.type = asset.type;
-      ctx.body = asset.file === REDOC_BUNDLE ? await readRedocBundle() : await readFile(asset.file);
+      ctx.body = await readDocsAsset(asset);
       return;
     }
     return next(); // the 404 envelope of the routers after this one

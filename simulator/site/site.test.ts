@@ -95,6 +95,20 @@ describe('GET /contracts/<name>/openapi.{json,yaml}', () => {
     expect(JSON.stringify(loadContract('v1.3.0').info)).toContain('(/contracts/README.md)');
   });
 
+  it("serves v1.3.0's Postman collection and environment as committed, with baseUrl set to this sandbox's address for v1.3.0", async () => {
+    for (const file of ['postman.json', 'postman.environment.json']) {
+      const res = await get(`/contracts/v1.3.0/${file}`).set('Host', 'sandbox.test:4010');
+      expect(res.status, file).toBe(200);
+      const committed = JSON.parse(readFileSync(path.join(ROOT, 'contracts', 'v1.3.0', file), 'utf8'));
+      const variables = (doc: { variable?: Array<{ key: string; value: unknown }>; values?: Array<{ key: string; value: unknown }> }) => doc.variable ?? doc.values ?? [];
+      expect(variables(res.body).find((v) => v.key === 'baseUrl')?.value, file).toBe('http://sandbox.test:4010');
+      // Nothing else differs from the committed file.
+      expect(variables(res.body).filter((v) => v.key !== 'baseUrl')).toEqual(variables(committed).filter((v) => v.key !== 'baseUrl'));
+      expect({ ...res.body, variable: undefined, values: undefined }).toEqual({ ...committed, variable: undefined, values: undefined });
+    }
+    expect((await get('/contracts/v1.2.0/postman.json')).status).toBe(404); // made for the current contract only
+  });
+
   it('answers 404 in the error envelope for a contract it does not have', async () => {
     for (const url of ['/contracts/v9.9.9/openapi.json', '/contracts/v1.3.0/openapi.xml', '/contracts/sandbox-dashboard/openapi.json', '/contracts/../package.json']) {
       const res = await get(url);
@@ -105,11 +119,11 @@ describe('GET /contracts/<name>/openapi.{json,yaml}', () => {
 });
 
 describe('GET /docs', () => {
-  it('serves a page that loads only its own assets, Redoc among them, each answering 200', async () => {
+  it('serves a page that loads only its own assets, Swagger UI among them, each answering 200', async () => {
     const page = await get('/docs');
     expect(page.status).toBe(200);
     const refs = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(refs).toContain('/docs/redoc.standalone.js');
+    expect(refs).toEqual(expect.arrayContaining(['/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css']));
     for (const ref of refs.filter((r) => !r.startsWith('data:'))) {
       expect(ref, ref).toMatch(/^\/(?!\/)/); // this server's own route, never another host
       expect((await get(ref)).status, ref).toBe(200);
@@ -120,7 +134,8 @@ describe('GET /docs', () => {
 
   it('serves nothing else under /docs/', async () => {
     expect((await get('/docs/../package.json')).status).toBe(404);
-    expect((await get('/docs/redoc.standalone.js.map')).status).toBe(404);
+    expect((await get('/docs/swagger-ui-bundle.js.map')).status).toBe(404);
+    expect((await get('/docs/redoc.standalone.js')).status).toBe(404); // Redoc gave way to Swagger UI (issue 29)
   });
 });
 
