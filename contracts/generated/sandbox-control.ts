@@ -1094,13 +1094,15 @@ export interface components {
             upload?: components["schemas"]["BucketLimit"];
         };
         /**
-         * @description Sandbox-defined request chaos of one tenant, off by default: the transient failures spec 4 allows on every enqueue and workflow endpoint, on a schedule. `serverErrorEvery` n >= 1: the n-th, 2n-th, ... write (any method but GET, HEAD, OPTIONS) of the tenant answers 500 INTERNAL_ERROR before anything is done (the request log names the fault `requestChaos.serverError`); 0 or absent: never.
+         * @description Sandbox-defined request chaos of one tenant, off by default: the transient failures spec 4 allows on every enqueue and workflow endpoint, on a schedule. `serverErrorEvery` n >= 1: the n-th, 2n-th, ... write (any method but GET, HEAD, OPTIONS; not the token exchange) of the tenant since the setting was given answers 500 INTERNAL_ERROR before anything is done; `serverErrorAt` lists write numbers that do (the request log names the fault `requestChaos.serverError`); 0 or absent: never.
          * @example {
          *       "serverErrorEvery": 2
          *     }
          */
         RequestChaos: {
             serverErrorEvery?: number;
+            /** @description These writes (1-based numbers since the setting was given) answer 500 INTERNAL_ERROR. */
+            serverErrorAt?: number[];
         };
         RequestLogBody: {
             headers: {
@@ -1540,7 +1542,8 @@ export interface components {
          *         "wrongPrefix": false
          *       },
          *       "requestChaos": {
-         *         "serverErrorEvery": 0
+         *         "serverErrorEvery": 0,
+         *         "serverErrorAt": []
          *       }
          *     }
          */
@@ -1548,7 +1551,7 @@ export interface components {
             tenantId: string;
             defects: string[];
             webhookChaos: WithRequired<components["schemas"]["WebhookChaos"], "duplicate" | "reorder" | "delaySeconds" | "badSignature" | "oldTimestamp" | "wrongPrefix">;
-            requestChaos?: WithRequired<components["schemas"]["RequestChaos"], "serverErrorEvery">;
+            requestChaos?: WithRequired<components["schemas"]["RequestChaos"], "serverErrorEvery" | "serverErrorAt">;
         };
         /**
          * @example {

@@ -34,7 +34,7 @@ describe('faults of one tenant', () => {
     const a = sandbox.identity.tenantId;
     const set = await sandbox.admin('PUT', `/_sim/tenants/${a}/faults`, { defects: ['jobs.list-count-missing'] });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({ tenantId: a, defects: ['jobs.list-count-missing'], webhookChaos: { duplicate: false, reorder: false, delaySeconds: 0, badSignature: false, oldTimestamp: false, wrongPrefix: false }, requestChaos: { serverErrorEvery: 0 } });
+    expect(set.body).toEqual({ tenantId: a, defects: ['jobs.list-count-missing'], webhookChaos: { duplicate: false, reorder: false, delaySeconds: 0, badSignature: false, oldTimestamp: false, wrongPrefix: false }, requestChaos: { serverErrorEvery: 0, serverErrorAt: [] } });
     expect((await listJobs(sandbox)).body).not.toHaveProperty('count');
     expect((await listJobs(sandbox, { token: b.token })).body).toHaveProperty('count', 0);
     expect((await sandbox.admin('GET', `/_sim/tenants/${b.tenantId}/faults`)).body.defects).toEqual([]);
@@ -180,7 +180,7 @@ describe('request chaos of one tenant', () => {
     const b = await otherTenant(sandbox);
     const a = sandbox.identity.tenantId;
     const set = await sandbox.admin('PUT', `/_sim/tenants/${a}/faults`, { defects: [], requestChaos: { serverErrorEvery: 2 } });
-    expect(set.body.requestChaos).toEqual({ serverErrorEvery: 2 });
+    expect(set.body.requestChaos).toEqual({ serverErrorEvery: 2, serverErrorAt: [] });
     const body = { skus: ['UDS-CHAIR-01'] };
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await sandbox.call('POST', '/api/sima/batch', { body, unchecked: true })).status);
@@ -196,6 +196,14 @@ describe('request chaos of one tenant', () => {
     ]);
     await sandbox.admin('PUT', `/_sim/tenants/${a}/faults`, { defects: [] });
     expect((await sandbox.call('POST', '/api/sima/batch', { body, unchecked: true })).status).toBe(202);
+  });
+
+  it('answers the writes a schedule names (counted from the setting) 500, so a write and its retry can both fail', async () => {
+    sandbox = await sandboxWith([]);
+    await sandbox.admin('PUT', `/_sim/tenants/${sandbox.identity.tenantId}/faults`, { defects: [], requestChaos: { serverErrorAt: [1, 2, 4] } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await sandbox.call('POST', '/api/sima/batch', { body: { skus: ['UDS-CHAIR-01'] }, unchecked: true })).status);
+    expect(statuses).toEqual([500, 500, 202, 500, 202]);
   });
 });
 

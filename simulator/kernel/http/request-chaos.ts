@@ -6,7 +6,8 @@
 //
 // `serverErrorEvery: n` (n >= 1): the n-th, 2n-th, ... write (any method but GET/HEAD/OPTIONS) of the tenant
 // since the setting was given answers 500 INTERNAL_ERROR before its handler runs: nothing is created or
-// changed, so a retry is the first real attempt. The count is per process (a cluster's instances count apart).
+// changed, so a retry is the first real attempt. `serverErrorAt: [w, ...]`: those writes (1-based) do.
+// The count is per process (a cluster's instances count apart).
 // The token exchange is not counted. The kernel keeps the setting among the tenant's fault settings under REQUEST_CHAOS_KEY (kernel/defects.ts).
 import { markFault, type Defects, type TenantFaults } from '../defects.js';
 import { internalError } from '../errors.js';
@@ -14,9 +15,12 @@ import { internalError } from '../errors.js';
 export interface RequestChaos {
   /** Every n-th write of the tenant answers 500 INTERNAL_ERROR; 0: never. */
   serverErrorEvery: number;
+  /** These writes (1-based numbers since the setting was given) answer 500 INTERNAL_ERROR: a schedule
+   *  that can refuse a write and its retry in a row. */
+  serverErrorAt: number[];
 }
 
-const NO_CHAOS: Readonly<RequestChaos> = Object.freeze({ serverErrorEvery: 0 });
+const NO_CHAOS: Readonly<RequestChaos> = Object.freeze({ serverErrorEvery: 0, serverErrorAt: [] });
 
 /** The key of the chaos among a tenant's fault settings (also the control API's member name). */
 export const REQUEST_CHAOS_KEY = 'requestChaos';
@@ -27,7 +31,7 @@ export const SERVER_ERROR_FAULT = 'requestChaos.serverError';
 /** The setting to keep for what the control API was given: undefined when it changes nothing. */
 export function requestChaosSetting(given: Partial<RequestChaos> | undefined): RequestChaos | undefined {
   const chaos = { ...NO_CHAOS, ...given };
-  return chaos.serverErrorEvery > 0 ? chaos : undefined;
+  return chaos.serverErrorEvery > 0 || chaos.serverErrorAt.length > 0 ? chaos : undefined;
 }
 
 /** A tenant's request chaos read from its faults (the control API's answer): every member, unset ones off. */
@@ -45,11 +49,11 @@ export function requestChaos(defects: Pick<Defects, 'tenantSetting'>) {
     // The token exchange is decided before the tenant's faults apply (TEST-VALUES.md "Faults per tenant").
     if (!tenantId || READS.has(method.toUpperCase()) || operationId === TOKEN_EXCHANGE) return;
     const setting = defects.tenantSetting(REQUEST_CHAOS_KEY, tenantId) as Partial<RequestChaos> | undefined;
-    const every = setting?.serverErrorEvery ?? 0;
-    if (!setting || every <= 0) return;
+    if (!setting) return;
     const n = (counts.get(setting) ?? 0) + 1;
     counts.set(setting, n);
-    if (n % every !== 0) return;
+    const every = setting.serverErrorEvery ?? 0;
+    if (!(every > 0 && n % every === 0) && !(setting.serverErrorAt ?? []).includes(n)) return;
     markFault(SERVER_ERROR_FAULT);
     throw internalError();
   };
