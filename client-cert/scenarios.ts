@@ -1,0 +1,119 @@
+// The scenarios: what the sandbox does to a tenant while the client works on it. Each sets the tenant's
+// faults and settings through the control API before the client starts, and may act during the run
+// (`drive`), watching the evidence as it accrues. Every action is recorded for the report's timeline.
+import { isExchange } from './evidence.js';
+import type { SandboxControl } from './sandbox.js';
+import type { InjectedAction } from './types.js';
+
+export interface ScenarioContext {
+  control: SandboxControl;
+  tenantId: string;
+  /** Records an action at the current wall time (and how far the tenant clock was moved in all). */
+  record(what: string, clockAdvanceSeconds?: number): void;
+  /** True once the client has exited: drive() returns. */
+  finished(): boolean;
+  sleep(ms: number): Promise<void>;
+}
+
+export interface Scenario {
+  name: string;
+  /** What it provokes, for the report and --help. */
+  description: string;
+  setup(ctx: ScenarioContext): Promise<void>;
+  drive?(ctx: ScenarioContext): Promise<void>;
+}
+
+/** How often a driving scenario looks at the evidence (ms). */
+const WATCH_MS = 150;
+
+export const steady: Scenario = {
+  name: 'steady',
+  description: 'no faults: the client\'s own pace, token reuse, idempotency keys and polling are watched',
+  async setup() {},
+};
+
+/** Small windows so that a 429 asks for seconds, not a minute (spec 8.1 leaves the write and upload limits open). */
+export const THROTTLED_LIMITS = { read: { limit: 3, windowMs: 2000 }, write: { limit: 1, windowMs: 2000 }, upload: { limit: 1, windowMs: 2000 } };
+
+export const throttled: Scenario = {
+  name: 'throttled',
+  description: `rate buckets of the tenant lowered (read ${THROTTLED_LIMITS.read.limit}, write ${THROTTLED_LIMITS.write.limit}, upload ${THROTTLED_LIMITS.upload.limit} per ${THROTTLED_LIMITS.read.windowMs / 1000} s): 429 RATE_LIMITED with details.retryAfterSeconds and Retry-After`,
+  async setup(ctx) {
+    await ctx.control.setSettings(ctx.tenantId, { rateLimits: THROTTLED_LIMITS });
+    ctx.record(`rate limits lowered: ${JSON.stringify(THROTTLED_LIMITS)}`);
+  },
+};
+
+/** The writes refused 500: the first write and its retry, then the next write (often an upload). */
+export const FLAKY_SERVER_ERRORS = [1, 2, 3];
+
+export const flaky: Scenario = {
+  name: 'flaky',
+  description: `writes ${FLAKY_SERVER_ERRORS.join(', ')} of the tenant answer 500 INTERNAL_ERROR (a write and its retry, then the next one); once the client has used its token, the tenant clock passes its expiry so that the next request is 401 INVALID_TOKEN`,
+  async setup(ctx) {
+    await ctx.control.setFaults(ctx.tenantId, { requestChaos: { serverErrorAt: FLAKY_SERVER_ERRORS } });
+    ctx.record(`request chaos: writes ${FLAKY_SERVER_ERRORS.join(', ')} answer 500`);
+  },
+  async drive(ctx) {
+    // The token's expiry, once: after the first request made with it, so the client has one to reuse.
+    while (!ctx.finished()) {
+      const requests = await ctx.control.requests(ctx.tenantId);
+      const exchange = requests.find((r) => isExchange(r) && r.status === 200);
+      if (exchange && requests.some((r) => !isExchange(r) && Date.parse(r.at) > Date.parse(exchange.at))) {
+        const expiresIn = (exchange.response.body as { expires_in?: unknown } | null)?.expires_in;
+        const seconds = (typeof expiresIn === 'number' ? expiresIn : 3600) + 1;
+        await ctx.control.advanceClock(ctx.tenantId, seconds);
+        ctx.record(`tenant clock +${seconds} s: the token expires (next request 401 INVALID_TOKEN)`, seconds);
+        return;
+      }
+      await ctx.sleep(WATCH_MS);
+    }
+  },
+};
+
+/** One kind of chaos per attempt, in this order (the fourth attempt is a delivery's last, spec 6 rule 3). */
+export const WEBHOOK_PHASES = ['badSignature', 'wrongPrefix', 'oldTimestamp', 'duplicate'] as const;
+
+export const webhooks: Scenario = {
+  name: 'webhooks',
+  description: `each webhook attempt altered in turn: ${WEBHOOK_PHASES.join(', ')} (a bad signature, the digest under v0=, a timestamp 600 s old, the same attempt twice); the tenant clock is moved to each retry (30 s, 2 min, 10 min) so they come at once`,
+  async setup(ctx) {
+    await ctx.control.setFaults(ctx.tenantId, { webhookChaos: { [WEBHOOK_PHASES[0]]: true } });
+    ctx.record(`webhook chaos: ${WEBHOOK_PHASES[0]}`);
+  },
+  async drive(ctx) {
+    let phase = 0;
+    while (!ctx.finished() && phase < WEBHOOK_PHASES.length) {
+      const deliveries = await ctx.control.deliveries(ctx.tenantId);
+      const made = deliveries.reduce((n, d) => n + d.attempts.length, 0);
+      if (made > phase) {
+        // The attempt of this phase was made: the next one gets the next chaos (or none after the last).
+        phase += 1;
+        const next = WEBHOOK_PHASES[phase];
+        await ctx.control.setFaults(ctx.tenantId, next ? { webhookChaos: { [next]: true } } : {});
+        ctx.record(next ? `webhook chaos: ${next}` : 'webhook chaos off');
+        // A delivery the receiver refused waits for its retry: move the tenant clock to it.
+        const waiting = deliveries.find((d) => d.status === 'pending' && d.nextAttemptAt && d.attempts.length > 0);
+        if (next && waiting) {
+          const last = waiting.attempts[waiting.attempts.length - 1]!;
+          const seconds = Math.ceil((Date.parse(waiting.nextAttemptAt!) - Date.parse(last.at)) / 1000) + 1;
+          await ctx.control.advanceClock(ctx.tenantId, seconds);
+          ctx.record(`tenant clock +${seconds} s: retry ${waiting.attempts.length + 1} of delivery ${waiting.id}`, seconds);
+        }
+        continue;
+      }
+      await ctx.sleep(WATCH_MS);
+    }
+  },
+};
+
+export const SCENARIOS: readonly Scenario[] = [steady, throttled, flaky, webhooks];
+export const SCENARIO_NAMES = [...SCENARIOS.map((s) => s.name), 'all'] as const;
+
+/** The scenarios a --scenario value runs (`all`: each, on a tenant of its own, at once). */
+export function scenariosFor(name: string): Scenario[] {
+  if (name === 'all') return [...SCENARIOS];
+  const found = SCENARIOS.find((s) => s.name === name);
+  if (!found) throw new Error(`unknown scenario ${name}: one of ${SCENARIO_NAMES.join(', ')}`);
+  return [found];
+}
