@@ -94,6 +94,9 @@ export const webhooks: Scenario = {
         ctx.record(next ? `webhook chaos: ${next}` : 'webhook chaos off');
         // A delivery the receiver refused waits for its retry: move the tenant clock to it.
         const waiting = deliveries.find((d) => d.status === 'pending' && d.nextAttemptAt && d.attempts.length > 0);
+        // Before the duplicate: the client done polling the job (its reaction to the delivery then stands
+        // apart from its polls; a client that never stops polling is judged by polling.stops-when-terminal).
+        if (next === 'duplicate' && waiting) await quietOn(ctx, waiting.jobId);
         if (next && waiting) {
           const last = waiting.attempts[waiting.attempts.length - 1]!;
           const seconds = Math.ceil((Date.parse(waiting.nextAttemptAt!) - Date.parse(last.at)) / 1000) + 1;
@@ -106,6 +109,20 @@ export const webhooks: Scenario = {
     }
   },
 };
+
+/** How long the webhooks scenario waits, at most, for the client to read a job terminal before its duplicate. */
+const QUIET_LIMIT_MS = 20_000;
+
+/** Waits until the client read the job terminal and then a second more (at most QUIET_LIMIT_MS). */
+async function quietOn(ctx: ScenarioContext, jobId: string): Promise<void> {
+  const until = Date.now() + QUIET_LIMIT_MS;
+  while (!ctx.finished() && Date.now() < until) {
+    const requests = await ctx.control.requests(ctx.tenantId);
+    const terminal = requests.some((r) => r.method === 'GET' && r.path.endsWith(`/jobs/${jobId}`) && ['COMPLETED', 'FAILED'].includes(String((r.response.body as { status?: unknown } | null)?.status)));
+    if (terminal) return ctx.sleep(1000);
+    await ctx.sleep(WATCH_MS);
+  }
+}
 
 export const SCENARIOS: readonly Scenario[] = [steady, throttled, flaky, webhooks];
 export const SCENARIO_NAMES = [...SCENARIOS.map((s) => s.name), 'all'] as const;

@@ -7,7 +7,7 @@ import type { ClientRule, Evidence, LoggedRequest } from '../types.js';
 /** Clock tolerance of the pace (the log's arrival times, not the client's). */
 export const PACE_TOLERANCE_MS = 250;
 /** A read this soon after a webhook attempt reached the client is a reaction to it, not a poll. */
-export const WAKE_WINDOW_MS = 2000;
+export const WAKE_WINDOW_MS = 5000;
 /** Reads of a resource allowed after it was seen terminal (a last look, e.g. on its webhook). */
 export const READS_AFTER_TERMINAL = 1;
 
@@ -32,7 +32,7 @@ export const pollingPace: ClientRule = {
   spec: 'spec 8.7',
   sentence: 'spec 8.7: "Polling guidance: every 2-3 seconds during the first minute, then every 5-10 seconds with jitter."',
   level: 'required',
-  how: `A polled resource is a path read with answers carrying a status (a job, a feed session). Between two reads of it (arrival to arrival), at least 2 s while the first is within 60 s of the first read of the resource, at least 5 s after, less ${PACE_TOLERANCE_MS} ms tolerance. Slower polling is not judged (the guidance bounds the load; a client waiting on webhooks may read less). Not judged: the read after one answered other than 2xx (a retry, judged by the retry rules), a read within ${WAKE_WINDOW_MS / 1000} s after a webhook attempt reached the client (a reaction to it). Exercised when a resource was read at least twice.`,
+  how: `A polled resource is a path read with answers carrying a status (a job, a feed session). Between two reads of it (arrival to arrival), at least 2 s while the first is within 60 s of the first read of the resource, at least 5 s after, less ${PACE_TOLERANCE_MS} ms tolerance. Slower polling is not judged (the guidance bounds the load; a client waiting on webhooks may read less). Not polls: reads within ${WAKE_WINDOW_MS / 1000} s after a webhook attempt reached the client (a reaction to it); not judged: the poll after one answered other than 2xx (a retry, judged by the retry rules). Exercised when a resource was read at least twice.`,
   judge(evidence) {
     const lines: string[] = [];
     const failures: string[] = [];
@@ -42,10 +42,12 @@ export const pollingPace: ClientRule = {
       exercised = true;
       const first = atMs(reads[0]!);
       let shortest = Infinity;
-      for (let i = 1; i < reads.length; i++) {
-        const previous = reads[i - 1]!;
-        const r = reads[i]!;
-        if (!is2xx(previous.status) || followsDelivery(evidence, r, WAKE_WINDOW_MS)) continue;
+      // Reactions to a webhook are not polls: the pace is between one poll and the previous poll.
+      const polls = reads.filter((r) => !followsDelivery(evidence, r, WAKE_WINDOW_MS));
+      for (let i = 1; i < polls.length; i++) {
+        const previous = polls[i - 1]!;
+        const r = polls[i]!;
+        if (!is2xx(previous.status)) continue;
         const gap = atMs(r) - atMs(previous);
         const minimum = atMs(previous) - first < 60_000 ? 2000 : 5000;
         shortest = Math.min(shortest, gap);

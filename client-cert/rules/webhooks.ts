@@ -59,7 +59,7 @@ export const rejectsStaleTimestamp = refusesAttempts(
 /** Follow-up requests closer than this to each other right after a duplicate mean it was processed twice. */
 export const DOUBLE_PROCESSING_GAP_MS = 500;
 /** How long after a duplicate pair its follow-ups are looked for (tenant clock). */
-export const FOLLOW_UP_WINDOW_MS = 2000;
+export const FOLLOW_UP_WINDOW_MS = 5000;
 
 const mentions = (evidence: Evidence, jobId: string) =>
   evidence.requests.filter((r) => r.path.includes(jobId) || JSON.stringify(r.request.body ?? null).includes(jobId));
