@@ -32,15 +32,32 @@ export const steady: Scenario = {
   async setup() {},
 };
 
-/** Small windows so that a 429 asks for seconds, not a minute (spec 8.1 leaves the write and upload limits open). */
+/** Every bucket closed at first: the client's first requests are refused 429 with real retry metadata. */
+export const CLOSED_LIMITS = { read: { limit: 0, windowMs: 2000 }, write: { limit: 0, windowMs: 2000 }, upload: { limit: 0, windowMs: 2000 } };
+/** Then small windows, so that a 429 asks for seconds, not a minute (spec 8.1 leaves the write and upload limits open). */
 export const THROTTLED_LIMITS = { read: { limit: 3, windowMs: 2000 }, write: { limit: 1, windowMs: 2000 }, upload: { limit: 1, windowMs: 2000 } };
+/** 429s answered before the buckets open (or this long after the first request). */
+const CLOSED_FOR = { refusals: 2, ms: 8000 };
 
 export const throttled: Scenario = {
   name: 'throttled',
-  description: `rate buckets of the tenant lowered (read ${THROTTLED_LIMITS.read.limit}, write ${THROTTLED_LIMITS.write.limit}, upload ${THROTTLED_LIMITS.upload.limit} per ${THROTTLED_LIMITS.read.windowMs / 1000} s): 429 RATE_LIMITED with details.retryAfterSeconds and Retry-After`,
+  description: `every rate bucket of the tenant closed until the client has been refused ${CLOSED_FOR.refusals} times (429 RATE_LIMITED with details.retryAfterSeconds and Retry-After), then small (read ${THROTTLED_LIMITS.read.limit}, write ${THROTTLED_LIMITS.write.limit}, upload ${THROTTLED_LIMITS.upload.limit} per ${THROTTLED_LIMITS.read.windowMs / 1000} s)`,
   async setup(ctx) {
-    await ctx.control.setSettings(ctx.tenantId, { rateLimits: THROTTLED_LIMITS });
-    ctx.record(`rate limits lowered: ${JSON.stringify(THROTTLED_LIMITS)}`);
+    await ctx.control.setSettings(ctx.tenantId, { rateLimits: CLOSED_LIMITS });
+    ctx.record(`rate limits closed: ${JSON.stringify(CLOSED_LIMITS)}`);
+  },
+  async drive(ctx) {
+    while (!ctx.finished()) {
+      const requests = await ctx.control.requests(ctx.tenantId);
+      const refused = requests.filter((r) => r.status === 429).length;
+      const first = requests[0];
+      if (refused >= CLOSED_FOR.refusals || (first && Date.now() - Date.parse(first.at) > CLOSED_FOR.ms)) {
+        await ctx.control.setSettings(ctx.tenantId, { rateLimits: THROTTLED_LIMITS });
+        ctx.record(`rate limits opened: ${JSON.stringify(THROTTLED_LIMITS)}`);
+        return;
+      }
+      await ctx.sleep(WATCH_MS);
+    }
   },
 };
 
