@@ -1,9 +1,9 @@
 // The scenarios: what the sandbox does to a tenant while the client works on it. Each sets the tenant's
 // faults and settings through the control API before the client starts, and may act during the run
 // (`drive`), watching the evidence as it accrues. Every action is recorded for the report's timeline.
-import { isExchange } from './evidence.js';
+import { isExchange, isWrite } from './evidence.js';
 import type { SandboxControl } from './sandbox.js';
-import type { InjectedAction } from './types.js';
+import type { LoggedRequest } from './types.js';
 
 export interface ScenarioContext {
   control: SandboxControl;
@@ -38,20 +38,34 @@ export const CLOSED_LIMITS = { read: { limit: 0, windowMs: 2000 }, write: { limi
 export const THROTTLED_LIMITS = { read: { limit: 3, windowMs: 2000 }, write: { limit: 1, windowMs: 2000 }, upload: { limit: 1, windowMs: 2000 } };
 /** 429s answered before the buckets open (or this long after the first request). */
 const CLOSED_FOR = { refusals: 2, ms: 8000 };
+/** The write and upload buckets closed again once the client has written: its next write is refused. */
+const WRITES_CLOSED = { ...THROTTLED_LIMITS, write: { limit: 0, windowMs: 2000 }, upload: { limit: 0, windowMs: 2000 } };
+
+const refusedWrites = (requests: LoggedRequest[], sinceMs: number) => requests.filter((r) => isWrite(r) && r.status === 429 && Date.parse(r.at) >= sinceMs).length;
 
 export const throttled: Scenario = {
   name: 'throttled',
-  description: `every rate bucket of the tenant closed until the client has been refused ${CLOSED_FOR.refusals} times (429 RATE_LIMITED with details.retryAfterSeconds and Retry-After), then small (read ${THROTTLED_LIMITS.read.limit}, write ${THROTTLED_LIMITS.write.limit}, upload ${THROTTLED_LIMITS.upload.limit} per ${THROTTLED_LIMITS.read.windowMs / 1000} s)`,
+  description: `every rate bucket of the tenant closed until the client has been refused ${CLOSED_FOR.refusals} times (429 RATE_LIMITED with details.retryAfterSeconds and Retry-After; the token exchange included), then small (read ${THROTTLED_LIMITS.read.limit}, write ${THROTTLED_LIMITS.write.limit}, upload ${THROTTLED_LIMITS.upload.limit} per ${THROTTLED_LIMITS.read.windowMs / 1000} s); after the client's first accepted write, the write and upload buckets close again until a write is refused`,
   async setup(ctx) {
     await ctx.control.setSettings(ctx.tenantId, { rateLimits: CLOSED_LIMITS });
     ctx.record(`rate limits closed: ${JSON.stringify(CLOSED_LIMITS)}`);
   },
   async drive(ctx) {
+    let phase: 'closed' | 'open' | 'writes-closed' = 'closed';
+    let closedAt = 0;
     while (!ctx.finished()) {
       const requests = await ctx.control.requests(ctx.tenantId);
-      const refused = requests.filter((r) => r.status === 429).length;
       const first = requests[0];
-      if (refused >= CLOSED_FOR.refusals || (first && Date.now() - Date.parse(first.at) > CLOSED_FOR.ms)) {
+      if (phase === 'closed' && (requests.filter((r) => r.status === 429).length >= CLOSED_FOR.refusals || (first && Date.now() - Date.parse(first.at) > CLOSED_FOR.ms))) {
+        await ctx.control.setSettings(ctx.tenantId, { rateLimits: THROTTLED_LIMITS });
+        ctx.record(`rate limits opened: ${JSON.stringify(THROTTLED_LIMITS)}`);
+        phase = 'open';
+      } else if (phase === 'open' && requests.some((r) => isWrite(r) && r.status < 300)) {
+        closedAt = Date.now();
+        await ctx.control.setSettings(ctx.tenantId, { rateLimits: WRITES_CLOSED });
+        ctx.record('write and upload buckets closed');
+        phase = 'writes-closed';
+      } else if (phase === 'writes-closed' && (refusedWrites(requests, closedAt) > 0 || Date.now() - closedAt > CLOSED_FOR.ms)) {
         await ctx.control.setSettings(ctx.tenantId, { rateLimits: THROTTLED_LIMITS });
         ctx.record(`rate limits opened: ${JSON.stringify(THROTTLED_LIMITS)}`);
         return;

@@ -20,6 +20,7 @@ export const WRONG_CLIENTS = [
   { client: 'token-per-call', scenario: 'steady', rule: 'token.reused' },
   { client: 'retries-after-400', scenario: 'steady', rule: 'retry.none-after-4xx' },
   { client: 'retries-429-at-once', scenario: 'throttled', rule: 'retry.waits-after-429' },
+  { client: 'exchange-without-backoff', scenario: 'throttled', rule: 'token.exchange-backoff' },
   { client: 'retries-write-thrice', scenario: 'flaky', rule: 'retry.write-once-after-5xx' },
   { client: 'retries-keyless-upload', scenario: 'flaky', rule: 'retry.upload-without-key' },
   { client: 'accepts-bad-signature', scenario: 'webhooks', rule: 'webhook.rejects-bad-signature' },

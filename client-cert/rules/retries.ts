@@ -35,16 +35,16 @@ function chains(evidence: Evidence, keep: (r: LoggedRequest) => boolean): Logged
 
 export const waitsAfter429: ClientRule = {
   id: 'retry.waits-after-429',
-  title: 'After a 429 the same request is not sent again before retryAfterSeconds',
+  title: 'After a 429 the same write is not sent again before retryAfterSeconds',
   spec: 'spec 7',
   sentence: `${RETRY_RULES}: "enqueue and workflow writes ... on 429 wait \`details.retryAfterSeconds\`"; spec 8.2: "At a cap, enqueue returns 429 \`RATE_LIMITED\` with retry metadata."`,
   level: 'required',
-  how: `For every 429 with retry metadata (details.retryAfterSeconds, else Retry-After), the same request (method, path, query, body, Idempotency-Key) sent again must arrive at least that long after the 429 was answered, less ${WAIT_TOLERANCE_MS} ms of clock tolerance. Reads are held to it too: the sandbox gives them the same metadata. Exercised when a 429 with retry metadata was answered.`,
+  how: `For every write (every mutation but the token exchange, which backs off by its own rule) answered 429 with retry metadata (details.retryAfterSeconds, else Retry-After), the same write (method, path, query, body, Idempotency-Key) sent again must arrive at least that long after the 429 was answered, less ${WAIT_TOLERANCE_MS} ms of clock tolerance. Reads are not judged: the sentence names writes. Exercised when a write was answered such a 429.`,
   judge(evidence) {
     const lines: string[] = [];
     const failures: string[] = [];
     let exercised = false;
-    for (const chain of chains(evidence, () => true)) {
+    for (const chain of chains(evidence, isWrite)) {
       chain.forEach((r, i) => {
         if (r.status !== 429) return;
         const wait = retryAfterSeconds(r);

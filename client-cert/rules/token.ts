@@ -1,6 +1,6 @@
 // spec 5.2: the bearer token lives `expires_in` seconds and is re-exchanged on 401 INVALID_TOKEN: a client
 // reuses it until then instead of exchanging the key per call.
-import { errorCode, isExchange, isInvalidToken, label, virtualMs } from '../evidence.js';
+import { answeredMs, atMs, errorCode, isExchange, isInvalidToken, label, virtualMs } from '../evidence.js';
 import type { ClientRule, Evidence, LoggedRequest, RuleOutcome } from '../types.js';
 
 /** Seconds before the announced expiry from which a fresh exchange is fair (a client may renew early). */
@@ -43,5 +43,39 @@ export const tokenReused: ClientRule = {
     lines.push(`${exchanges} successful exchange(s), ${bearerCalls} request(s) with a token`);
     if (bearerCalls === 0) return { verdict: 'not exercised', evidence: lines, failures };
     return { verdict: failures.length ? 'failed' : 'passed', evidence: lines, failures };
+  },
+};
+
+/** Clock tolerance of the exchange's backoff (the log's times, not the client's). */
+const BACKOFF_TOLERANCE_MS = 250;
+
+export const exchangeBackoff: ClientRule = {
+  id: 'token.exchange-backoff',
+  title: 'A refused token exchange is retried at most 3 times, after 1 s, 2 s and 4 s',
+  spec: 'spec 7',
+  sentence: 'spec 7 "Retry rules": "token exchange retries up to 3 times on 429/5xx with exponential backoff (1s, 2s, 4s) plus jitter".',
+  level: 'required',
+  how: `After an exchange answered 429 or 5xx, the n-th exchange that follows in a row (each after a 429 or 5xx) must arrive at least 2^(n-1) s after the previous answer, less ${BACKOFF_TOLERANCE_MS} ms, and n is at most 3. Exercised when an exchange was answered 429 or 5xx.`,
+  judge(evidence: Evidence): RuleOutcome {
+    const lines: string[] = [];
+    const failures: string[] = [];
+    let exercised = false;
+    let retry = 0;
+    let previous: LoggedRequest | null = null;
+    for (const r of evidence.requests.filter(isExchange)) {
+      const refused = previous !== null && (previous.status === 429 || previous.status >= 500);
+      if (refused && previous) {
+        retry += 1;
+        const waited = atMs(r) - answeredMs(previous);
+        const wanted = 1000 * 2 ** (retry - 1);
+        const line = `${label(r, evidence.startedAtMs)}: retry ${retry}, ${(waited / 1000).toFixed(2)} s after ${previous.id} answered ${previous.status}`;
+        if (retry > 3) failures.push(`${line}: more than 3 retries`);
+        else if (waited < wanted - BACKOFF_TOLERANCE_MS) failures.push(`${line}: sooner than ${wanted / 1000} s`);
+        else lines.push(line);
+      } else retry = 0;
+      if (r.status === 429 || r.status >= 500) exercised = true;
+      previous = r;
+    }
+    return { verdict: !exercised ? 'not exercised' : failures.length ? 'failed' : 'passed', evidence: lines, failures };
   },
 };

@@ -25,6 +25,8 @@ export const RIGHT = {
   pollDelayMs: () => 2000 + Math.round(1000 * Math.random()),
   /** Reads of the job after it was seen terminal. */
   pollsAfterTerminal: 0,
+  /** spec 7: the token exchange's backoff before retry n+1 (0-based n): 1 s, 2 s, 4 s plus jitter. */
+  exchangeBackoffMs: (n) => 1000 * 2 ** n + Math.round(Math.random() * 250),
   /** Exchange the key before every request instead of reusing the token. */
   exchangePerCall: false,
   /** Milliseconds to wait on a 429, given what it asked (seconds). */
@@ -53,7 +55,7 @@ export async function runClient(overrides = {}) {
       if (response.ok) return (token = (await response.json()).access_token);
       // spec 7: up to 3 retries on 429/5xx, 1 s, 2 s, 4 s plus jitter.
       if (attempt >= 3 || !(response.status === 429 || response.status >= 500)) throw new Error(`token exchange: ${response.status}`);
-      await sleep(1000 * 2 ** attempt + Math.random() * 250);
+      await sleep(how.exchangeBackoffMs(attempt));
     }
   }
 
