@@ -732,6 +732,10 @@ export interface components {
             durationMs: number;
             /** @description Sandbox-defined: the X-SVC-Signature header this attempt carried (null when unsigned), so an integrator can compare it with what their receiver computed. Absent on attempts recorded before it was kept. */
             signature?: string | null;
+            /** @description Sandbox-defined; the tenant's webhook chaos members that altered this attempt (absent when none did). */
+            chaos?: ("badSignature" | "wrongPrefix" | "oldTimestamp" | "duplicate")[];
+            /** @description Sandbox-defined; under chaos `duplicate`, the receiver's answer to the second copy (null when it gave none). */
+            duplicateStatusCode?: number | null;
         };
         /**
          * @example {
@@ -1088,6 +1092,17 @@ export interface components {
             read?: components["schemas"]["BucketLimit"];
             write?: components["schemas"]["BucketLimit"];
             upload?: components["schemas"]["BucketLimit"];
+        };
+        /**
+         * @description Sandbox-defined request chaos of one tenant, off by default: the transient failures spec 4 allows on every enqueue and workflow endpoint, on a schedule. `serverErrorEvery` n >= 1: the n-th, 2n-th, ... write (any method but GET, HEAD, OPTIONS; not the token exchange) of the tenant since the setting was given answers 500 INTERNAL_ERROR before anything is done; `serverErrorAt` lists write numbers that do (the request log names the fault `requestChaos.serverError`); 0 or absent: never.
+         * @example {
+         *       "serverErrorEvery": 2
+         *     }
+         */
+        RequestChaos: {
+            serverErrorEvery?: number;
+            /** @description These writes (1-based numbers since the setting was given) answer 500 INTERNAL_ERROR. */
+            serverErrorAt?: number[];
         };
         RequestLogBody: {
             headers: {
@@ -1523,14 +1538,20 @@ export interface components {
          *         "reorder": false,
          *         "delaySeconds": 0,
          *         "badSignature": false,
-         *         "oldTimestamp": false
+         *         "oldTimestamp": false,
+         *         "wrongPrefix": false
+         *       },
+         *       "requestChaos": {
+         *         "serverErrorEvery": 0,
+         *         "serverErrorAt": []
          *       }
          *     }
          */
         TenantFaults: {
             tenantId: string;
             defects: string[];
-            webhookChaos: WithRequired<components["schemas"]["WebhookChaos"], "duplicate" | "reorder" | "delaySeconds" | "badSignature" | "oldTimestamp">;
+            webhookChaos: WithRequired<components["schemas"]["WebhookChaos"], "duplicate" | "reorder" | "delaySeconds" | "badSignature" | "oldTimestamp" | "wrongPrefix">;
+            requestChaos?: WithRequired<components["schemas"]["RequestChaos"], "serverErrorEvery" | "serverErrorAt">;
         };
         /**
          * @example {
@@ -1545,6 +1566,7 @@ export interface components {
         TenantFaultsUpdate: {
             defects: string[];
             webhookChaos?: components["schemas"]["WebhookChaos"];
+            requestChaos?: components["schemas"]["RequestChaos"];
         };
         /**
          * @example {
@@ -1841,7 +1863,8 @@ export interface components {
          *       "reorder": false,
          *       "delaySeconds": 30,
          *       "badSignature": false,
-         *       "oldTimestamp": false
+         *       "oldTimestamp": false,
+         *       "wrongPrefix": false
          *     }
          */
         WebhookChaos: {
@@ -1850,6 +1873,8 @@ export interface components {
             delaySeconds?: number;
             badSignature?: boolean;
             oldTimestamp?: boolean;
+            /** @description The right digest under the prefix `v0=` instead of `v1=` (only a receiver that checks the prefix refuses it). */
+            wrongPrefix?: boolean;
         };
     };
     responses: {

@@ -34,7 +34,7 @@ describe('faults of one tenant', () => {
     const a = sandbox.identity.tenantId;
     const set = await sandbox.admin('PUT', `/_sim/tenants/${a}/faults`, { defects: ['jobs.list-count-missing'] });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({ tenantId: a, defects: ['jobs.list-count-missing'], webhookChaos: { duplicate: false, reorder: false, delaySeconds: 0, badSignature: false, oldTimestamp: false } });
+    expect(set.body).toEqual({ tenantId: a, defects: ['jobs.list-count-missing'], webhookChaos: { duplicate: false, reorder: false, delaySeconds: 0, badSignature: false, oldTimestamp: false, wrongPrefix: false }, requestChaos: { serverErrorEvery: 0, serverErrorAt: [] } });
     expect((await listJobs(sandbox)).body).not.toHaveProperty('count');
     expect((await listJobs(sandbox, { token: b.token })).body).toHaveProperty('count', 0);
     expect((await sandbox.admin('GET', `/_sim/tenants/${b.tenantId}/faults`)).body.defects).toEqual([]);
@@ -171,5 +171,54 @@ describe('webhook chaos of one tenant', () => {
     await sandbox.admin('POST', '/_sim/clock/advance', { seconds: 2 });
     await waitFor(() => receiver!.received.length === 2, 'both deliveries');
     expect(receiver.received.map((r) => (r.body.includes(second) ? 'second' : 'first'))).toEqual(['second', 'first']);
+  });
+});
+
+describe('request chaos of one tenant', () => {
+  it('answers every n-th write of the tenant 500 INTERNAL_ERROR before doing anything, and no read nor other tenant', async () => {
+    sandbox = await sandboxWith([]);
+    const b = await otherTenant(sandbox);
+    const a = sandbox.identity.tenantId;
+    const set = await sandbox.admin('PUT', `/_sim/tenants/${a}/faults`, { defects: [], requestChaos: { serverErrorEvery: 2 } });
+    expect(set.body.requestChaos).toEqual({ serverErrorEvery: 2, serverErrorAt: [] });
+    const body = { skus: ['UDS-CHAIR-01'] };
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await sandbox.call('POST', '/api/sima/batch', { body, unchecked: true })).status);
+    expect(statuses).toEqual([202, 500, 202, 500]);
+    // Nothing was enqueued by the refused writes: two jobs, not four.
+    expect((await listJobs(sandbox)).body.count).toBe(2);
+    expect((await sandbox.call('POST', '/api/sima/batch', { token: b.token, body, unchecked: true })).status).toBe(202);
+    expect((await sandbox.call('POST', '/api/sima/batch', { token: b.token, body, unchecked: true })).status).toBe(202);
+    const refused = (await sandbox.admin('GET', `/_sim/requests?tenantId=${a}&status=500`)).body.items;
+    expect(refused.map((r: { faults: string[]; response: { body: { code: string } } }) => [r.faults, r.response.body.code])).toEqual([
+      [['requestChaos.serverError'], 'INTERNAL_ERROR'],
+      [['requestChaos.serverError'], 'INTERNAL_ERROR'],
+    ]);
+    await sandbox.admin('PUT', `/_sim/tenants/${a}/faults`, { defects: [] });
+    expect((await sandbox.call('POST', '/api/sima/batch', { body, unchecked: true })).status).toBe(202);
+  });
+
+  it('answers the writes a schedule names (counted from the setting) 500, so a write and its retry can both fail', async () => {
+    sandbox = await sandboxWith([]);
+    await sandbox.admin('PUT', `/_sim/tenants/${sandbox.identity.tenantId}/faults`, { defects: [], requestChaos: { serverErrorAt: [1, 2, 4] } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await sandbox.call('POST', '/api/sima/batch', { body: { skus: ['UDS-CHAIR-01'] }, unchecked: true })).status);
+    expect(statuses).toEqual([500, 500, 202, 500, 202]);
+  });
+});
+
+describe('webhook chaos recorded with the attempt', () => {
+  it('sends the right digest under v0= with wrongPrefix, and records the chaos and the answer to a duplicate', async () => {
+    receiver = await webhookReceiver(204);
+    sandbox = await sandboxWith([], { webhookAllowTargets: [receiver.target] });
+    await sandbox.admin('PUT', `/_sim/tenants/${sandbox.identity.tenantId}/faults`, { defects: [], webhookChaos: { wrongPrefix: true, duplicate: true } });
+    const jobId = (await enqueue(sandbox, { skus: ['UDS-CHAIR-01'], webhook: { url: receiver.url, secret: SECRET } })).body.jobId;
+    await waitFor(() => receiver!.received.length === 2, 'the delivery sent twice');
+    const [{ headers, body }] = receiver.received;
+    expect(headers['x-svc-signature']).toBe(hmac(`${headers['x-svc-timestamp']}.${body}`).replace(/^v1=/, 'v0='));
+    const delivered = async () => (await sandbox!.admin('GET', `/_sim/webhooks/deliveries?jobId=${jobId}`)).body.deliveries[0];
+    await waitFor(async () => (await delivered())?.attempts.length === 1, 'the attempt recorded');
+    const [attempt] = (await delivered()).attempts;
+    expect([attempt.chaos, attempt.statusCode, attempt.duplicateStatusCode]).toEqual([['wrongPrefix', 'duplicate'], 204, 204]);
   });
 });

@@ -23,6 +23,7 @@ import type { RequestJournal } from '../kernel/request-journal.js';
 import { logHandlers } from './logs.routes.js';
 import { clusterSync } from './cluster-sync.js';
 import { WEBHOOK_CHAOS_KEY, webhookChaosIn, webhookChaosSetting } from '../domains/webhooks/webhook-chaos.js';
+import { REQUEST_CHAOS_KEY, requestChaosIn, requestChaosSetting } from '../kernel/http/request-chaos.js';
 
 export interface ControlOptions {
   deps: KernelDeps;
@@ -41,7 +42,12 @@ const sameSecret = (given: string, expected: string) => {
 };
 
 /** The control API's view of one tenant's faults (sandbox-control contract `TenantFaults`). */
-const tenantFaultsBody = (tenantId: string, faults: TenantFaults) => ({ tenantId, defects: faults.defects, webhookChaos: webhookChaosIn(faults) });
+const tenantFaultsBody = (tenantId: string, faults: TenantFaults) => ({
+  tenantId,
+  defects: faults.defects,
+  webhookChaos: webhookChaosIn(faults),
+  requestChaos: requestChaosIn(faults),
+});
 
 export function createControl(options: ControlOptions) {
   const { deps, domains } = options;
@@ -168,15 +174,16 @@ export function createControl(options: ControlOptions) {
     listSandboxWebhookDeliveries: async ({ query }) => ({ status: 200, body: { deliveries: await domains.webhooks.deliveries({ tenantId: query.tenantId, jobId: query.jobId }) } }),
     // Defect injection (README "Defect injection"): the catalogue and the active set; an unknown id is 400.
     getSandboxDefects: () => ({ status: 200, body: defectState() }),
-    // Faults of one tenant (kernel/defects.ts): catalogue defects, and the webhooks domain's chaos
-    // (webhooks/webhook-chaos.ts), which the kernel keeps without reading; sandbox-defined.
+    // Faults of one tenant (kernel/defects.ts): catalogue defects, the webhooks domain's chaos
+    // (webhooks/webhook-chaos.ts), which the kernel keeps without reading, and the request chaos
+    // (kernel/http/request-chaos.ts: scheduled transient 500s); sandbox-defined.
     getSandboxTenantFaults: async ({ params }) => {
       const tenant = await tenantNamed(params.tenantId);
       return { status: 200, body: tenantFaultsBody(tenant.id, deps.defects.tenant(tenant.id)) };
     },
     setSandboxTenantFaults: async ({ params, body }) => {
       const tenant = await tenantNamed(params.tenantId);
-      const faults = tenantFaultsBody(tenant.id, deps.defects.setTenant(tenant.id, { defects: body.defects, settings: { [WEBHOOK_CHAOS_KEY]: webhookChaosSetting(body.webhookChaos) } }));
+      const faults = tenantFaultsBody(tenant.id, deps.defects.setTenant(tenant.id, { defects: body.defects, settings: { [WEBHOOK_CHAOS_KEY]: webhookChaosSetting(body.webhookChaos), [REQUEST_CHAOS_KEY]: requestChaosSetting(body.requestChaos) } }));
       deps.log.warn(faults, 'tenant faults changed');
       return { status: 200, body: faults };
     },

@@ -13,7 +13,7 @@ import { actionAfter, deliveryMachine, RETRY_GAPS_MS } from './delivery.machine.
 import { isAllowedTarget } from './ssrf.js';
 import type { SecretBox } from './secret-box.js';
 import { AttemptInterrupted, sendAttempt, type AttemptResult, type Resolve } from './transport.js';
-import { OLD_TIMESTAMP_SECONDS, webhookChaosOf } from './webhook-chaos.js';
+import { chaosOfAttempt, OLD_TIMESTAMP_SECONDS, webhookChaosOf, WRONG_SIGNATURE_PREFIX } from './webhook-chaos.js';
 import type { StoredDelivery, WebhookStore } from './webhook.store.js';
 import { WEBHOOKS_HOOKS, type SignatureScheme } from './webhooks.hooks.js';
 import type { DeliveryAttempt } from './webhooks.types.js';
@@ -122,6 +122,7 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
     let result: AttemptResult;
     // Kept with the attempt (sandbox-defined, the console shows it): the X-SVC-Signature header as sent.
     let sentSignature: string | null = null;
+    let duplicateStatusCode: number | null | undefined;
     if (secret === undefined) {
       // Never send unsigned what the integrator asked to be signed.
       result = { statusCode: null, error: 'the webhook secret could not be decrypted' };
@@ -129,6 +130,8 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
       try {
         const sent = asSent(delivery);
         const headers: Record<string, string> = headersFor(sent, number, timestamp, secret, chaos.badSignature);
+        // Chaos `wrongPrefix`: the right digest under a prefix the spec does not define.
+        if (chaos.wrongPrefix && headers['X-SVC-Signature']) headers['X-SVC-Signature'] = WRONG_SIGNATURE_PREFIX + headers['X-SVC-Signature'].replace(/^v1=/, '');
         sentSignature = headers['X-SVC-Signature'] ?? null;
         const send = () =>
           sendAttempt({
@@ -145,6 +148,7 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
         // at-least-once sender may; only the first send's result is the attempt's.
         if (chaos.duplicate) {
           const again = await send();
+          duplicateStatusCode = again.statusCode;
           deps.log.info({ deliveryId: id, attempt: number, statusCode: again.statusCode, error: again.error }, 'webhook attempt duplicated (chaos)');
         }
       } catch (error) {
@@ -167,6 +171,10 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
       error: result.error,
       durationMs: Math.round(performance.now() - started),
       signature: sentSignature,
+      // Sandbox-defined: what chaos altered the attempt and how the receiver answered a duplicate, so a
+      // client check can judge the receiver's answers from this record alone.
+      ...(chaosOfAttempt(chaos).length > 0 ? { chaos: chaosOfAttempt(chaos) } : {}),
+      ...(duplicateStatusCode !== undefined ? { duplicateStatusCode } : {}),
     };
     const saved = await store.updateDelivery({
       ...current,

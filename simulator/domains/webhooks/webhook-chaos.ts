@@ -16,9 +16,12 @@ export interface WebhookChaos {
   badSignature: boolean;
   /** The timestamp (and the signature over it) is OLD_TIMESTAMP_SECONDS before the attempt. */
   oldTimestamp: boolean;
+  /** The right digest under another scheme's prefix (`v0=`): only a receiver that checks `v1=` refuses it
+   *  (spec 6: "Receivers should check the `v1=` prefix"). */
+  wrongPrefix: boolean;
 }
 
-const NO_CHAOS: Readonly<WebhookChaos> = Object.freeze({ duplicate: false, reorder: false, delaySeconds: 0, badSignature: false, oldTimestamp: false });
+const NO_CHAOS: Readonly<WebhookChaos> = Object.freeze({ duplicate: false, reorder: false, delaySeconds: 0, badSignature: false, oldTimestamp: false, wrongPrefix: false });
 
 /** How old an `oldTimestamp` delivery's timestamp is: well past any replay window a receiver keeps (10 min). */
 export const OLD_TIMESTAMP_SECONDS = 600;
@@ -43,3 +46,10 @@ export const webhookChaosOf = (defects: Pick<Defects, 'tenantSetting'>, tenantId
   ...NO_CHAOS,
   ...(defects.tenantSetting(WEBHOOK_CHAOS_KEY, tenantId) as Partial<WebhookChaos> | undefined),
 });
+
+/** The chaos members that altered one attempt as sent, for its record (the deliveries the control API lists). */
+export const chaosOfAttempt = (chaos: WebhookChaos): string[] =>
+  (['badSignature', 'wrongPrefix', 'oldTimestamp', 'duplicate'] as const).filter((member) => chaos[member]);
+
+/** The header's prefix under chaos `wrongPrefix`: a scheme the spec does not define. */
+export const WRONG_SIGNATURE_PREFIX = 'v0=';

@@ -22,6 +22,10 @@ export interface DeliveryAttempt {
   durationMs: number;
   /** The X-SVC-Signature header sent (null when unsigned); absent on attempts stored before it was kept. */
   signature?: string | null;
+  /** Sandbox-defined: the webhook chaos members that altered this attempt (absent when none did). */
+  chaos?: string[];
+  /** Sandbox-defined: under chaos `duplicate`, the receiver's answer to the second copy (null: no answer). */
+  duplicateStatusCode?: number | null;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';

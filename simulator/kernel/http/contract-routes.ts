@@ -12,6 +12,7 @@ import { ApiError, internalError, invalidRequest } from '../errors.js';
 import type { Store } from '../store/collection.js';
 import type { Idempotency } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
+import { requestChaos } from './request-chaos.js';
 import { PUBLIC_OPERATIONS, type ControlHandlerTable, type DashboardHandlerTable, type Handler, type HandlerRequest, type HandlerResponse, type HandlerTable, type Principal, type UploadedFile } from './types.js';
 import { compileRequestValidator } from './validate-request.js';
 
@@ -66,6 +67,8 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
     },
   });
 
+  // The tenant's request chaos (request-chaos.ts; off by default): its scheduled transient 500s.
+  const chaos = requestChaos(defects);
   for (const op of listOperations(options.doc)) {
     const handler = (options.handlers as Record<string, Handler | undefined>)[op.operationId] ?? (unhandled.push(op.operationId), notImplemented(op));
     // The handler's type promises a principal on every authenticated operation: hold the authenticator to it.
@@ -94,6 +97,8 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
       }
       const files = uploadedFiles(ctx);
       try {
+        // After the body is read (an upload's client is not cut off mid-send), before anything is decided.
+        chaos(ctx.method, op.operationId, principal?.tenantId);
         const valid = validate({
           params: ctx.params as Record<string, string>,
           query: ctx.query as Record<string, string | string[] | undefined>,
