@@ -11,6 +11,7 @@ import type { KernelDeps } from '../deps.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { HandlerRequest, UploadedFile } from '../http/types.js';
+import { UploadBoundError } from './table-bounds.js';
 import { readTable, type TableEvent, type TableFormat } from './table-file.js';
 
 /** An upload kept in the artifacts directory for its job. */
@@ -85,11 +86,14 @@ export async function storeUpload(deps: Pick<KernelDeps, 'config'>, file: Upload
 
 export const removeUpload = (upload: Pick<StoredUpload, 'path'>) => rm(upload.path, { force: true });
 
-/** The file's rows (table-file.ts); a parser's error (bad quoting, a broken archive) names the file and its format. */
+/** The file's rows (table-file.ts); a parser's error (bad quoting, a broken archive) names the file and its
+ *  format, a broken bound (table-bounds.ts) the bound. */
 export async function* readUploadedTable(file: StoredUpload): AsyncGenerator<TableEvent> {
   try {
     yield* readTable(file.path, file.format);
   } catch (error) {
+    // A file past the sandbox's bounds is readable, only too costly to read: said as such (table-bounds.ts).
+    if (error instanceof UploadBoundError) throw new Error(`${file.fileName} is beyond the sandbox's bounds for an upload: ${error.message}`);
     const hint = file.format === 'xlsx' ? ' (is it a complete .xlsx workbook?)' : '';
     throw new Error(`${file.fileName} could not be read as ${file.format.toUpperCase()}${hint}: ${(error as Error).message}`);
   }
