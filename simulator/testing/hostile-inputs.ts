@@ -133,13 +133,13 @@ async function deflatedRun(bytes: number, fill: string, prefix: Buffer, suffix: 
 
 /**
  * issue 30's hostile workbook: a well-formed XLSX whose sheet holds a header row and then `spaces` bytes of
- * spaces inside its sheetData (512 MiB deflates to about 520 KB). `sizes` as zipArchive's; `sheetFirst`
+ * spaces inside its sheetData (512 MiB deflates to about 520 KB), or of `fill` repeated. `sizes` as zipArchive's; `sheetFirst`
  * puts the sheet before the workbook part (a reader that needs the workbook first parks it in a temp file).
  */
-export async function spacesXlsx(spaces: number, options: { sizes?: 'local' | 'descriptor' | 'understated'; sheetFirst?: boolean } = {}): Promise<Buffer> {
+export async function spacesXlsx(spaces: number, options: { sizes?: 'local' | 'descriptor' | 'understated'; sheetFirst?: boolean; fill?: string } = {}): Promise<Buffer> {
   const sheet = await deflatedRun(
     spaces,
-    ' ',
+    options.fill ?? ' ',
     Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${SHEET_NS}"><sheetData><row r="1"><c t="inlineStr"><is><t>sku</t></is></c><c t="inlineStr"><is><t>name</t></is></c></row>`),
     Buffer.from('</sheetData></worksheet>'),
   );

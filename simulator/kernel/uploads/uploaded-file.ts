@@ -1,6 +1,7 @@
 // An uploaded table file at the door (spec 4.3, 4.4, 4.5 uploads; 7, 8.3): is there a file part, is its type
 // one the operation accepts (`x-accepted-file-types`, else 415 INVALID_FILE_FORMAT naming `file`), and what
-// it really is (sniffed, not trusted from the name). Then the streamed temp file, which the kernel deletes
+// it really is (sniffed, not trusted from the name), and for a workbook whether its zip directory declares
+// more inflated bytes than the sandbox reads (413). Then the streamed temp file, which the kernel deletes
 // once the handler returns, is moved into the artifacts directory for its job; the jobs domain removes it
 // when the job has ended (jobs/job-files.ts).
 import { randomUUID } from 'node:crypto';
@@ -13,6 +14,7 @@ import { ApiError, invalidRequest } from '../errors.js';
 import type { HandlerRequest, UploadedFile } from '../http/types.js';
 import { UploadBoundError } from './table-bounds.js';
 import { readTable, type TableEvent, type TableFormat } from './table-file.js';
+import { declaredPastBudget } from './zip-directory.js';
 
 /** An upload kept in the artifacts directory for its job. */
 export interface StoredUpload {
@@ -49,6 +51,9 @@ export async function acceptUploadedFile(
   }
   if (head.subarray(0, 4).equals(ZIP)) {
     if (extension === '.csv') throw unsupported(`${file.originalName} is named .csv but is a zip archive (an .xlsx workbook?): name it .xlsx`, accepted);
+    // spec 4.3 413 / spec 7 FILE_TOO_LARGE: too large once inflated, as its own directory says (zip-directory.ts).
+    const tooLarge = await declaredPastBudget(file.path, file.size);
+    if (tooLarge) throw new ApiError('FILE_TOO_LARGE', `${file.originalName} is too large to read: ${tooLarge}`, { field: 'file' });
     return { file, format: 'xlsx' };
   }
   // defect injection (SIM_DEFECTS): uploads.binary-named-csv-accepted takes binary content named .csv for a CSV.
