@@ -8,6 +8,7 @@
 //   npm run bench [-- --seconds 5 --rounds 3 --warmup 2 --connections 10 --records 100000
 //                     --only get-job,sima-results,sima-batch,landed-cost,token --skip-store --large --json FILE
 //                     --cpu-prof DIR]
+//   npm run bench -- --hostile [--sizes understated|descriptor|local]   (issue 30: hostile.ts, and nothing else)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,11 +28,18 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'skip-store': { type: 'boolean', default: false },
     large: { type: 'boolean', default: false },
-    json: { type: 'string', default: path.join(ROOT, 'build', 'bench', 'bench.json') },
+    hostile: { type: 'boolean', default: false },
+    sizes: { type: 'string' },
+    json: { type: 'string' },
     // Where the simulator's V8 CPU profile goes (open the .cpuprofile in Chrome DevTools or speedscope).
     'cpu-prof': { type: 'string' },
   },
 });
+if (values.hostile) {
+  const { runHostileBench } = await import('./hostile.js');
+  process.exit((await runHostileBench({ sizes: values.sizes as 'local' | 'descriptor' | 'understated' | undefined, json: values.json })) ? 0 : 1);
+}
+values.json ??= path.join(ROOT, 'build', 'bench', 'bench.json');
 const options = loadOptionsOf(values);
 const scenarios = scenariosNamed(values.only);
 

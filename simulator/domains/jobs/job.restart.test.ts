@@ -6,6 +6,7 @@ import type { KernelDeps } from '../../kernel/deps.js';
 import { createTestDeps } from '../../testing/kernel.js';
 import { tenantStore } from '../tenants/index.js';
 import { createJobs, type JobProcessor, type JobStatus } from './index.js';
+import { MAX_RESUMES } from './job.worker.js';
 import { SLOW_JOBS, until } from './jobs.testing.js';
 
 // Every job-machine transition the worker asks for, to see which move a restart takes (not only where it lands).
@@ -122,6 +123,43 @@ describe('jobs across a restart', () => {
     expect(jobTransitions.map((t) => t.action)).toEqual(['resume', 'succeed']);
     expect((await get()).result).toEqual({ echoed: 'resumed' });
     await Promise.all([first.deps.store.close(), second.deps.store.close()]);
+  });
+
+  it(`ends a job FAILED with its reason, without running it, once the process stopped under it more than ${MAX_RESUMES} times after resuming it`, async () => {
+    const file = tempFile();
+    const runs: string[] = [];
+    const hangs: JobProcessor = async (picked) => {
+      runs.push(picked.id);
+      return new Promise(() => {}); // every run ends with the process, as an input that crashes it would
+    };
+    let process = await boot(file, hangs);
+    const tenant = await process.tenants.create();
+    const job = await process.jobs.enqueue({ tenantId: tenant.id, keyId: null, type: 'sima_validation', family: 'sima', input: 'crashes' });
+    process.deps.clock.advance(SLOW_JOBS.jobStartDelayMs);
+    await until(async () => runs.length === 1, 'the first run');
+    const stores = [process.deps.store];
+    for (let restart = 1; restart <= MAX_RESUMES; restart++) {
+      await process.deps.store.flush();
+      crash(process.deps);
+      process = await boot(file, hangs);
+      stores.push(process.deps.store);
+      await process.jobs.start!();
+      await until(async () => runs.length === restart + 1, `run ${restart + 1}`);
+      expect((await process.jobs.get(tenant.id, job.id))!).toMatchObject({ status: 'PROCESSING', resumes: restart });
+    }
+    await process.deps.store.flush();
+    crash(process.deps);
+
+    const last = await boot(file, hangs);
+    stores.push(last.deps.store);
+    await last.jobs.start!();
+    const get = async () => (await last.jobs.get(tenant.id, job.id))!;
+    await until(async () => (await get()).resumes === MAX_RESUMES + 1, 'the count written');
+    last.deps.clock.advance(SLOW_JOBS.jobProcessingMs);
+    await until(async () => (await get()).status === 'FAILED', 'FAILED');
+    expect(runs).toHaveLength(MAX_RESUMES + 1); // not run a fourth time
+    expect((await get()).error).toMatch(new RegExp(`^the sandbox stopped ${MAX_RESUMES + 1} times while this job was running`));
+    await Promise.all(stores.map((store) => store.close()));
   });
 
   it('does not run a job twice when start() comes after the job was already scheduled', async () => {

@@ -7,7 +7,9 @@
 // loses a state a client has seen, and the finished event fires only once the terminal state is durable. A
 // restart resumes every PENDING and PROCESSING job. With several instances on one database (issue 17) a job
 // runs where its lease is (kernel/lease-keeper.ts): the instance that created it, or the one that took it
-// over when that instance stopped renewing its leases.
+// over when that instance stopped renewing its leases. A job found under way more than MAX_RESUMES times
+// (its count written before each run) is not run again: it ends FAILED saying so, so that an input that
+// takes the process down cannot do it at every start (issue 30).
 import type { KernelDeps } from '../../kernel/deps.js';
 import { leaseKeeper } from '../../kernel/lease-keeper.js';
 import { canTransition, transition } from '../../kernel/machine.js';
@@ -18,6 +20,13 @@ import { JOBS_HOOKS } from './jobs.hooks.js';
 import type { FinishedJob, JobOutcome, JobProcessor, JobRecord, JobType } from './jobs.types.js';
 
 type Settled = { ok: true; outcome: JobOutcome } | { ok: false; error: string };
+
+/** Resumptions a job gets (sandbox-defined): the one after a crash, and one more; past them it FAILS. */
+export const MAX_RESUMES = 2;
+
+/** spec 3.1: FAILED with a reason, the reason being that every run of it so far ended with the process. */
+const tooManyResumes = (resumes: number) =>
+  `the sandbox stopped ${resumes} times while this job was running (the last ${MAX_RESUMES} after resuming it), so it is not run again: send its input again, or a smaller one`;
 
 /** The message a failed job shows: the error's own words, never a stack. */
 function failureMessage(error: unknown): string {
@@ -137,10 +146,12 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
     const action = pickUpAction(job.status);
     if (!canTransition(jobMachine, job.status, action, deps.defects)) return;
     const now = clockOf(job).nowIso();
-    const started = await save({ ...job, status: next(job, action), progress: 0, startedAt: now, updatedAt: now });
+    // Counted and durable before the run: a run that takes the process down still counts.
+    const resumes = (job.resumes ?? 0) + (action === 'resume' ? 1 : 0);
+    const started = await save({ ...job, status: next(job, action), progress: 0, startedAt: now, updatedAt: now, ...(resumes > 0 ? { resumes } : {}) });
     if (!started) return; // another worker picked it up
     await deps.store.flush();
-    const settled = await runProcessor(started);
+    const settled: Settled = resumes > MAX_RESUMES ? { ok: false, error: tooManyResumes(resumes) } : await runProcessor(started);
     const due = Date.parse(started.startedAt!) + deps.defects.at(JOBS_HOOKS.processingMs, config.jobProcessingMs);
     if (clockOf(started).now() < due) await waitUntil(started, due);
     if (gen !== generation) return;

@@ -50,6 +50,12 @@ export interface JobRecord {
    * clean-up) has run: a crash in between is caught up at the next start (an outbox; never in a response).
    */
   noticePending?: boolean;
+  /**
+   * How many times the job was picked up again while PROCESSING (a restart or a takeover found it under way),
+   * written before it runs again: a job that keeps taking the process down ends FAILED instead of forever
+   * (job.worker.ts MAX_RESUMES). Never in a response.
+   */
+  resumes?: number;
 }
 
 /** What a processor hands back on success; everything but `result` defaults (spec 2.2 zeros and nulls). */

@@ -2,11 +2,15 @@
 // file in memory: CSV through csv-parse's streaming parser, XLSX through exceljs's streaming workbook reader
 // (xlsx-rows.ts). The first non-empty row is the header; every later row is yielded keyed by its column's
 // normalized header (`Product Name` -> `productName`). What the columns mean is each domain's
-// business (e.g. sima/catalog-columns.ts), not this file's.
+// business (e.g. sima/catalog-columns.ts), not this file's. Either way a row is read within the bounds of
+// table-bounds.ts (its width and cell sizes; a CSV record's length while it is parsed, an XLSX part's
+// inflated bytes while they inflate), so a hostile file costs a bounded amount of memory and time.
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { parse } from 'csv-parse';
+import { csvColumnGuard } from './csv-guard.js';
+import { checkRowCells, TABLE_BOUNDS, UploadBoundError } from './table-bounds.js';
 import { xlsxRows, type SheetRow } from './xlsx-rows.js';
 
 export { cellText } from './xlsx-rows.js';
@@ -33,7 +37,7 @@ export function normalizeHeader(label: string): string {
 /** Rows of a CSV or XLSX file: first the header event (if any non-empty row exists), then the data rows. */
 export async function* readTable(path: string, format: TableFormat): AsyncGenerator<TableEvent> {
   const size = (await stat(path)).size;
-  const rows = format === 'csv' ? csvRows(path) : xlsxRows(path);
+  const rows = format === 'csv' ? csvRows(path) : xlsxRows(path, size);
   let keys: string[] | undefined;
   for await (const row of rows) {
     if (row.cells.every((c) => c === '')) continue;
@@ -69,12 +73,32 @@ async function* csvRows(path: string): AsyncGenerator<SheetRow> {
   const source = createReadStream(path, { highWaterMark: 4096 });
   // Forgiving where spreadsheets are sloppy (ragged rows, stray quotes, a BOM); a truly broken file still
   // throws, and the job fails with the parser's message and line.
-  const parser = parse({ delimiter: await sniffDelimiter(path), bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true, info: true });
-  pipeline(source, parser, () => {});
+  // While csv-parse builds a record: its columns counted on the bytes (csv-guard.ts), its characters by
+  // max_record_size.
+  const delimiter = await sniffDelimiter(path);
+  const parser = parse({
+    delimiter,
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    trim: true,
+    info: true,
+    max_record_size: TABLE_BOUNDS.maxRowChars,
+  });
+  pipeline(source, csvColumnGuard(delimiter), parser, () => {});
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      checkRowCells(record, info.lines);
       yield { line: info.lines, cells: record.map((c) => c ?? ''), sheet: null, bytesRead: () => source.bytesRead };
     }
+  } catch (error) {
+    if (error instanceof UploadBoundError) throw error;
+    if ((error as { code?: string }).code === 'CSV_MAX_RECORD_SIZE') {
+      const line = (error as { lines?: number }).lines;
+      throw new UploadBoundError('maxRowChars', `the record${line ? ` on line ${line}` : ''} runs past ${TABLE_BOUNDS.maxRowChars} characters`);
+    }
+    throw error;
   } finally {
     source.destroy(); // a reader that stops early (a failed import) must not leave the file open
   }

@@ -1,6 +1,7 @@
 // An uploaded table file at the door (spec 4.3, 4.4, 4.5 uploads; 7, 8.3): is there a file part, is its type
 // one the operation accepts (`x-accepted-file-types`, else 415 INVALID_FILE_FORMAT naming `file`), and what
-// it really is (sniffed, not trusted from the name). Then the streamed temp file, which the kernel deletes
+// it really is (sniffed, not trusted from the name), and for a workbook whether its zip directory declares
+// more inflated bytes than the sandbox reads (413). Then the streamed temp file, which the kernel deletes
 // once the handler returns, is moved into the artifacts directory for its job; the jobs domain removes it
 // when the job has ended (jobs/job-files.ts).
 import { randomUUID } from 'node:crypto';
@@ -11,7 +12,9 @@ import type { KernelDeps } from '../deps.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { HandlerRequest, UploadedFile } from '../http/types.js';
+import { UploadBoundError } from './table-bounds.js';
 import { readTable, type TableEvent, type TableFormat } from './table-file.js';
+import { declaredPastBudget } from './zip-directory.js';
 
 /** An upload kept in the artifacts directory for its job. */
 export interface StoredUpload {
@@ -48,6 +51,9 @@ export async function acceptUploadedFile(
   }
   if (head.subarray(0, 4).equals(ZIP)) {
     if (extension === '.csv') throw unsupported(`${file.originalName} is named .csv but is a zip archive (an .xlsx workbook?): name it .xlsx`, accepted);
+    // spec 4.3 413 / spec 7 FILE_TOO_LARGE: too large once inflated, as its own directory says (zip-directory.ts).
+    const tooLarge = await declaredPastBudget(file.path, file.size);
+    if (tooLarge) throw new ApiError('FILE_TOO_LARGE', `${file.originalName} is too large to read: ${tooLarge}`, { field: 'file' });
     return { file, format: 'xlsx' };
   }
   // defect injection (SIM_DEFECTS): uploads.binary-named-csv-accepted takes binary content named .csv for a CSV.
@@ -85,11 +91,14 @@ export async function storeUpload(deps: Pick<KernelDeps, 'config'>, file: Upload
 
 export const removeUpload = (upload: Pick<StoredUpload, 'path'>) => rm(upload.path, { force: true });
 
-/** The file's rows (table-file.ts); a parser's error (bad quoting, a broken archive) names the file and its format. */
+/** The file's rows (table-file.ts); a parser's error (bad quoting, a broken archive) names the file and its
+ *  format, a broken bound (table-bounds.ts) the bound. */
 export async function* readUploadedTable(file: StoredUpload): AsyncGenerator<TableEvent> {
   try {
     yield* readTable(file.path, file.format);
   } catch (error) {
+    // A file past the sandbox's bounds is readable, only too costly to read: said as such (table-bounds.ts).
+    if (error instanceof UploadBoundError) throw new Error(`${file.fileName} is beyond the sandbox's bounds for an upload: ${error.message}`);
     const hint = file.format === 'xlsx' ? ' (is it a complete .xlsx workbook?)' : '';
     throw new Error(`${file.fileName} could not be read as ${file.format.toUpperCase()}${hint}: ${(error as Error).message}`);
   }

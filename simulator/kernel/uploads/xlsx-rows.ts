@@ -6,10 +6,17 @@
 //     guard turns that early 'end' into the end of the readable side, so 'end' comes after the last entry.
 //   - a workbook is always read to its end, even when the caller stops early: exceljs parks sheets that come
 //     before the shared strings in temp files and deletes each one only after it was read.
+// And the bounds of table-bounds.ts: every entry the parser hands out passes the file's InflateGuard
+// (inflate-guard.ts: inflated bytes, ratio, XML nodes and cells per row, counted while inflating), and each
+// row is checked (width, cell sizes) before it is built into cells. A broken bound is the error thrown,
+// whatever the truncated workbook parsed to.
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
+import type { ReadStream } from 'node:fs';
 import ExcelJS from 'exceljs';
+import { InflateGuard, type ZipEntry } from './inflate-guard.js';
+import { checkRowCells, TABLE_BOUNDS, UploadBoundError } from './table-bounds.js';
 
 export interface SheetRow {
   line: number;
@@ -23,6 +30,25 @@ const CATALOG_SHEET = 'catalog';
 
 type ZipParser = Readable & { _readableState: { ended: boolean; endEmitted: boolean } };
 
+/** The guard a file stream carries to the zip parser it is piped into. */
+const GUARD = Symbol('inflateGuard');
+type GuardedSource = Readable & { [GUARD]?: InflateGuard };
+type GuardedFile = ReadStream & { [GUARD]?: InflateGuard };
+
+/** Puts every entry of the parser under the guard of the stream piped into it (none: unguarded). */
+function guardEntries(zip: ZipParser): void {
+  zip.once('pipe', (source: GuardedSource) => {
+    const guard = source[GUARD];
+    if (!guard) return;
+    guard.attach(zip, source);
+    const push = zip.push;
+    zip.push = function (this: ZipParser, chunk: unknown, encoding?: BufferEncoding) {
+      if (chunk !== null && typeof chunk === 'object' && typeof (chunk as ZipEntry).path === 'string' && typeof (chunk as ZipEntry).pipe === 'function') guard.entry(chunk as ZipEntry);
+      return push.call(this, chunk, encoding);
+    };
+  });
+}
+
 /** Wraps `unzipper.Parse` (the instance exceljs loads) once per process: see the file comment. */
 function guardZipEnd(): void {
   const fromExceljs = createRequire(createRequire(import.meta.url).resolve('exceljs'));
@@ -31,6 +57,7 @@ function guardZipEnd(): void {
   const parse = unzipper.Parse;
   const guarded = (opts?: object) => {
     const zip = parse(opts);
+    guardEntries(zip);
     const emit = zip.emit;
     zip.emit = function (this: ZipParser, event: string | symbol, ...args: unknown[]) {
       // Node's own 'end' sets endEmitted first; unzipper's early one does not.
@@ -67,8 +94,10 @@ async function drainSheets(sheets: AsyncIterator<ExcelJS.stream.xlsx.WorksheetRe
   for (let next = await sheets.next(); !next.done; next = await sheets.next()) await drain(next.value[Symbol.asyncIterator]());
 }
 
-export async function* xlsxRows(path: string): AsyncGenerator<SheetRow> {
-  const source = createReadStream(path);
+export async function* xlsxRows(path: string, fileSize: number): AsyncGenerator<SheetRow> {
+  const source: GuardedFile = createReadStream(path);
+  const guard = new InflateGuard(fileSize);
+  source[GUARD] = guard;
   // Shared strings and styles are cached (the string table; number formats tell dates from numbers); rows stream.
   const workbook = new ExcelJS.stream.xlsx.WorkbookReader(source, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit' });
   const sheets = workbook[Symbol.asyncIterator]();
@@ -90,12 +119,22 @@ export async function* xlsxRows(path: string): AsyncGenerator<SheetRow> {
       }
       read = true;
       for (let row = await rows.next(); !row.done; row = await rows.next()) {
+        if (guard.failure) throw guard.failure;
         const values = row.value.values as unknown[];
+        // Before the cells are built: a cell may name column 10,000,000 (the values array is sparse).
+        if (values.length - 1 > TABLE_BOUNDS.maxColumns) {
+          throw new UploadBoundError('maxColumns', `row ${row.value.number} reaches column ${values.length - 1}; at most ${TABLE_BOUNDS.maxColumns} columns are read`);
+        }
         const cells = Array.from({ length: Math.max(0, values.length - 1) }, (_, i) => cellText(values[i + 1]));
+        checkRowCells(cells, row.value.number);
         yield { line: row.value.number, cells, sheet: name, bytesRead: () => source.bytesRead };
       }
     }
+    if (guard.failure) throw guard.failure;
     if (!read && wanted) throw new Error(`the workbook names a sheet "${wanted}" but it could not be read`);
+  } catch (error) {
+    // A workbook cut short by the guard may fail to parse: the bound broken is the reason.
+    throw guard.failure ?? error;
   } finally {
     await drain(rows).catch(() => {});
     await drainSheets(sheets).catch(() => {});
