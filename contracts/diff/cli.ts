@@ -4,11 +4,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runSyncCli } from '../lib/entry.js';
+import { runAsyncCli } from '../lib/entry.js';
 import { diffContracts } from './diff.js';
 import { loadDiffInput, type DiffInput } from './load.js';
 import { countsLine, renderReport, renderText, REPORT_FORMATS, type ReportFormat } from './report.js';
 import type { DiffResult } from './types.js';
+import { contractProblems, describeProblems } from './validate.js';
 
 export const EXIT = { ok: 0, changes: 1, usage: 2 } as const;
 
@@ -46,7 +47,8 @@ Options:
   -h, --help                         this text
 
 Exit codes: 0 nothing at or above --fail-on, 1 changes at or above --fail-on, 2 usage error or an input
-            that cannot be loaded, 3 the comparison itself failed (a bug: please report it).
+            that cannot be loaded or is not a valid OpenAPI contract (a $ref pointing to nothing, a
+            schema violation: each named by its JSON pointer), 3 the comparison itself failed (a bug).
 `;
 
 export class UsageError extends Error {}
@@ -79,6 +81,17 @@ export function loadSide(name: string, spec: string, cwd: string): DiffInput {
   } catch (error) {
     throw new UsageError(`cannot load ${name} ${spec}: ${(error as Error).message.split('\n')[0]}`);
   }
+}
+
+/**
+ * Loads BASE or HEAD and refuses it unless it is a contract (validate.ts): compared as it is, a dangling
+ * `$ref` reads as "any value" and invents breaking changes. Both sides are checked before any comparison.
+ */
+export async function loadContract(name: string, spec: string, cwd: string): Promise<DiffInput> {
+  const side = loadSide(name, spec, cwd);
+  const problems = await contractProblems(side.doc);
+  if (problems.length) throw new UsageError(`${name} ${spec} is not a valid OpenAPI contract (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${describeProblems(problems)}`);
+  return side;
 }
 
 export interface DiffSettings {
@@ -121,7 +134,7 @@ export function parseCli(argv: string[]): DiffSettings | 'help' {
   };
 }
 
-export function main(argv: string[], io: CliIo = {}): number {
+export async function main(argv: string[], io: CliIo = {}): Promise<number> {
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
   const cwd = io.cwd ?? process.cwd();
@@ -132,8 +145,8 @@ export function main(argv: string[], io: CliIo = {}): number {
       stdout.write(USAGE);
       return EXIT.ok;
     }
-    const base = loadSide('BASE', settings.base, cwd);
-    const head = loadSide('HEAD', settings.head, cwd);
+    const base = await loadContract('BASE', settings.base, cwd);
+    const head = await loadContract('HEAD', settings.head, cwd);
     const result = diffContracts(base.doc, head.doc, { base: base.label, head: head.label }, { date: settings.date ?? io.now?.() });
     const color = Boolean(stdout.isTTY) && !env.NO_COLOR;
     if (settings.out) {
@@ -155,4 +168,4 @@ export function main(argv: string[], io: CliIo = {}): number {
   }
 }
 
-runSyncCli(import.meta.url, 'contract-diff', (argv) => main(argv));
+runAsyncCli(import.meta.url, 'contract-diff', (argv) => main(argv));

@@ -4,14 +4,15 @@
 // that is missing, empty, says `None.`, or lacks a line naming the change's rule id and operation.
 // `npm run contract:release-check -- --gate [--rev REV] [--notes FILE]` is the CI gate: for every version,
 // REV (default HEAD~1) against the working tree, where a breaking change the guard does not name is "an
-// unannounced breaking change within a version". Exit codes: 0 passed, 1 failed, 2 usage error.
+// unannounced breaking change within a version". Exit codes: 0 passed, 1 failed, 2 usage error or a side
+// that is not a valid OpenAPI contract (refused before any comparison, naming the JSON pointer and why).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CONTRACT_VERSIONS } from '../lib/bundle.js';
-import { runSyncCli } from '../lib/entry.js';
-import { loadSide, parseDate, UsageError, type CliIo } from './cli.js';
+import { runAsyncCli } from '../lib/entry.js';
+import { loadContract, parseDate, UsageError, type CliIo } from './cli.js';
 import { diffContracts } from './diff.js';
 import { REPO_ROOT } from './load.js';
 import { countsLine, renderText } from './report.js';
@@ -141,6 +142,8 @@ export interface GateOutcome {
   reason?: string;
   result?: DiffResult;
   check?: GuardCheck;
+  /** A side was not a contract (validate.ts): nothing was compared, and the gate exits 2, not 1. */
+  notAContract?: true;
 }
 
 export interface GateOptions {
@@ -167,7 +170,7 @@ function git(cwd: string, ...args: string[]): string | undefined {
  * the working tree, judged by the release notes' guard. A version is skipped (with the reason) when REV does
  * not exist (a shallow clone, the first commit) or did not have that version yet.
  */
-export function runGate(options: GateOptions = {}): GateOutcome[] {
+export async function runGate(options: GateOptions = {}): Promise<GateOutcome[]> {
   const cwd = options.cwd ?? REPO_ROOT;
   const rev = options.rev ?? 'HEAD~1';
   const top = git(cwd, 'rev-parse', '--show-toplevel');
@@ -178,16 +181,27 @@ export function runGate(options: GateOptions = {}): GateOutcome[] {
   }
   const notesFile = path.resolve(top, options.notes ?? DEFAULT_NOTES);
   const notes = existsSync(notesFile) ? readFileSync(notesFile, 'utf8') : undefined;
-  return versions.map((version): GateOutcome => {
+  const outcomes: GateOutcome[] = [];
+  for (const version of versions) outcomes.push(await gateVersion(version));
+  return outcomes;
+
+  async function gateVersion(version: string): Promise<GateOutcome> {
     const file = `contracts/${version}/openapi.yaml`;
-    if (git(top, 'cat-file', '-e', `${rev}:${file}`) === undefined) return { version, status: 'skipped', reason: `${file} does not exist at ${rev} (the version's first commit)` };
-    if (!existsSync(path.join(top, file))) return { version, status: 'failed', reason: `${file} exists at ${rev} but not in the working tree: a published version was removed` };
-    const base = loadSide('BASE', `${rev}:${file}`, top);
-    const head = loadSide('HEAD', file, top);
+    if (git(top!, 'cat-file', '-e', `${rev}:${file}`) === undefined) return { version, status: 'skipped', reason: `${file} does not exist at ${rev} (the version's first commit)` };
+    if (!existsSync(path.join(top!, file))) return { version, status: 'failed', reason: `${file} exists at ${rev} but not in the working tree: a published version was removed` };
+    // Not a contract on either side: the version fails saying where, before any comparison.
+    let base, head;
+    try {
+      base = await loadContract('BASE', `${rev}:${file}`, top!);
+      head = await loadContract('HEAD', file, top!);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      return { version, status: 'failed', reason: error.message, notAContract: true };
+    }
     const result = diffContracts(base.doc, head.doc, { base: base.label, head: head.label }, { date: options.date });
     const check = checkGuard(result, notes);
     return { version, status: check.ok ? 'passed' : 'failed', reason: check.problems.join('; ') || undefined, result, check };
-  });
+  }
 }
 
 export function describeGate(outcomes: GateOutcome[], notes = DEFAULT_NOTES): string {
@@ -216,10 +230,11 @@ or the literal None. when there is no breaking change. BASE and HEAD are as for 
 breaking change the guard does not name (an unannounced breaking change within a version); a version is
 skipped when REV or its file does not exist.
 
-Exit codes: 0 passed, 1 a breaking change is not named in the guard, 2 usage error.
+Exit codes: 0 passed, 1 a breaking change is not named in the guard, 2 usage error or a side that is
+            not a valid OpenAPI contract (a $ref pointing to nothing, a schema violation), named by pointer.
 `;
 
-export function main(argv: string[], io: CliIo = {}): number {
+export async function main(argv: string[], io: CliIo = {}): Promise<number> {
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
   const cwd = io.cwd ?? process.cwd();
@@ -243,16 +258,17 @@ export function main(argv: string[], io: CliIo = {}): number {
     const date = values.date === undefined ? io.now?.() : parseDate(values.date);
     if (values.gate) {
       if (positionals.length) throw new UsageError('--gate takes no BASE and HEAD');
-      const outcomes = runGate({ cwd, rev: values.rev, notes: values.notes, date });
+      const outcomes = await runGate({ cwd, rev: values.rev, notes: values.notes, date });
       stdout.write(describeGate(outcomes, values.notes ?? DEFAULT_NOTES));
+      if (outcomes.some((outcome) => outcome.notAContract)) return 2;
       return outcomes.some((outcome) => outcome.status === 'failed') ? 1 : 0;
     }
     if (values.rev) throw new UsageError('--rev goes with --gate');
     if (positionals.length !== 2) throw new UsageError(`expected BASE and HEAD, got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`);
     const notesFile = path.resolve(cwd, values.notes ?? path.join(REPO_ROOT, DEFAULT_NOTES));
     if (!existsSync(notesFile)) throw new UsageError(`release notes ${values.notes ?? DEFAULT_NOTES} not found`);
-    const base = loadSide('BASE', positionals[0]!, cwd);
-    const head = loadSide('HEAD', positionals[1]!, cwd);
+    const base = await loadContract('BASE', positionals[0]!, cwd);
+    const head = await loadContract('HEAD', positionals[1]!, cwd);
     const result = diffContracts(base.doc, head.doc, { base: base.label, head: head.label }, { date });
     const check = checkGuard(result, readFileSync(notesFile, 'utf8'));
     stdout.write(renderText(result, { severities: ['breaking'] }));
@@ -265,4 +281,4 @@ export function main(argv: string[], io: CliIo = {}): number {
   }
 }
 
-runSyncCli(import.meta.url, 'release-check', (argv) => main(argv));
+runAsyncCli(import.meta.url, 'release-check', (argv) => main(argv));

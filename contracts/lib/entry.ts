@@ -21,3 +21,15 @@ export function runSyncCli(moduleUrl: string, name: string, main: (argv: string[
     process.exitCode = 3;
   }
 }
+
+/** Runs an asynchronous CLI `main` when `moduleUrl` is the entry point; an unexpected throw exits with 3. */
+export function runAsyncCli(moduleUrl: string, name: string, main: (argv: string[]) => Promise<number>): void {
+  if (!isEntryModule(moduleUrl)) return;
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      process.stderr.write(`${name}: ${(error as Error).stack ?? error}\n`);
+      process.exitCode = 3;
+    },
+  );
+}

@@ -14,8 +14,29 @@ import type { CapturedBody, RequestRecord } from './request-journal.js';
 
 const KINDS = ['none', 'json', 'text', 'multipart', 'binary'] as const;
 
-/** Headers that carry credentials (spec 5: x-api-key, bearer tokens; the sandbox's admin token; cookies). */
-export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'x-admin-token', 'cookie', 'set-cookie']);
+/**
+ * Names that carry credentials, as header, JSON field, multipart field or query parameter (issue 30 item 5):
+ * compared without case and without separators, so `x-api-key`, `X_API_KEY` and `xApiKey` are one name.
+ * The denylist: spec 5's credentials (x-api-key, bearer tokens in authorization), the sandbox's admin token,
+ * cookies, the webhook `secret` (spec 6), and the names clients commonly use for one. Not identifiers
+ * (sessionId, keyId, jobId): the log is there to show which resource a request named.
+ */
+const CREDENTIAL_NAMES = new Set(
+  [
+    'authorization', 'proxy-authorization', 'cookie', 'set-cookie',
+    'x-api-key', 'api-key', 'apikey', 'x-admin-token', 'x-auth-token', 'x-access-token', 'x-session-token', 'x-csrf-token', 'x-amz-security-token',
+    'access_token', 'refresh_token', 'id_token', 'token', 'secret', 'client_secret', 'webhook_secret', 'password', 'passwd', 'pwd',
+    'passphrase', 'credentials', 'private_key', 'integration_key', 'signing_key',
+  ].map((name) => name.replace(/[^a-z0-9]/gi, '').toLowerCase()),
+);
+/** ...and every name ending like one (magicLinkToken, webhookSecret, X-Partner-Api-Key, db_password). */
+const CREDENTIAL_ENDING = /(token|secret|password|passwd|passphrase|apikey|integrationkey|privatekey|authorization|credentials)$/;
+
+/** Whether a header, field or parameter of this name holds a credential the request log must not show. */
+export function isCredentialName(name: string): boolean {
+  const bare = name.replace(/[^a-z0-9]/gi, '').toLowerCase();
+  return CREDENTIAL_NAMES.has(bare) || CREDENTIAL_ENDING.test(bare);
+}
 /** What a secret reads as in the request log. A credential header's value is kept as it in the ring too
  *  (reading the log would mask it anyway): the ring never holds a secret, and a ~350-character bearer is
  *  not encoded per request. */
@@ -32,7 +53,7 @@ function headersText(headers: IncomingHttpHeaders | OutgoingHttpHeaders): string
     const value = headers[name];
     if (value === undefined) continue;
     count++;
-    text += token(name) + token(SECRET_HEADERS.has(name.toLowerCase()) ? MASK : Array.isArray(value) ? value.join(', ') : String(value));
+    text += token(name) + token(isCredentialName(name) ? MASK : Array.isArray(value) ? value.join(', ') : String(value));
   }
   return token(String(count)) + text;
 }

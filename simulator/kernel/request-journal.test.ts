@@ -1,7 +1,7 @@
 // The request log's ring, filters, paging, masking and body caps, without HTTP.
 import { describe, expect, it } from 'vitest';
 import { decodeRecord, encodeRecord } from './request-journal-codec.js';
-import { BODY_CAP, boundedJson, BYTES_PER_ENTRY, captureText, createRequestJournal, MASK, maskHeaders, maskJson, statusMatches, viewRecord, type RequestRecord } from './request-journal.js';
+import { BODY_CAP, boundedJson, BYTES_PER_ENTRY, captureText, createRequestJournal, MASK, maskHeaders, maskJson, maskJsonText, maskQuery, statusMatches, viewRecord, type RequestRecord } from './request-journal.js';
 
 const entry = (n: number, change: Partial<RequestRecord> = {}): RequestRecord => ({
   id: `req-${n}`,
@@ -170,6 +170,37 @@ describe('secrets in the request log', () => {
     expect(view.response.bodyTruncated).toBe(true);
     expect(view.response.body).toContain(`"access_token":"${MASK}"`);
     expect(view.response.body).not.toContain('eyJ.secret');
+  });
+});
+
+describe('credentials by name in the request log (issue 30 item 5)', () => {
+  it('masks every credential-looking header of the denylist, whatever its case or separators, and no identifier', () => {
+    const headers = { 'X-Auth-Token': 'a', 'x-access-token': 'b', 'X-Partner-Api-Key': 'c', 'proxy-authorization': 'd', cookie: 'e', 'x-amz-security-token': 'f', 'x-request-id': 'id-1', 'idempotency-key': 'k-1', 'x-svc-delivery-id': 'd-1' };
+    expect(maskHeaders(headers)).toEqual({ 'x-auth-token': MASK, 'x-access-token': MASK, 'x-partner-api-key': MASK, 'proxy-authorization': MASK, cookie: MASK, 'x-amz-security-token': MASK, 'x-request-id': 'id-1', 'idempotency-key': 'k-1', 'x-svc-delivery-id': 'd-1' });
+    // The ring itself never holds them: masked as the entry is encoded, not only when it is read.
+    const stored = decodeRecord(Buffer.from(encodeRecord(entry(1, { requestHeaders: headers }))).toString('utf8'));
+    expect(stored.requestHeaders).toMatchObject({ 'X-Auth-Token': MASK, 'x-access-token': MASK, 'X-Partner-Api-Key': MASK, 'x-request-id': 'id-1' });
+    expect(JSON.stringify(stored.requestHeaders)).not.toMatch(/"(a|b|c|d|e|f)"/);
+  });
+
+  it('masks credential query parameters (plain or percent-encoded names) and keeps the others', () => {
+    const query = 'limit=5&access_token=eyJ.q&api_key=tfk_q&token=t1&secret=whsec&Password=pw&client%5Fsecret=cs&sessionId=s-1&keyId=k-1&status=4xx';
+    expect(maskQuery(query)).toBe(`limit=5&access_token=${MASK}&api_key=${MASK}&token=${MASK}&secret=${MASK}&Password=${MASK}&client%5Fsecret=${MASK}&sessionId=s-1&keyId=k-1&status=4xx`);
+    const view = viewRecord(entry(1, { query }));
+    expect(view.query).toBe(maskQuery(query));
+  });
+
+  it('masks the webhook secret inside a multipart JSON part, whole or cut at the cap', () => {
+    const webhook = JSON.stringify({ url: 'https://hooks.example.com/tfas', events: ['job.completed'], secret: 'whsec_multipart_part' });
+    const whole = boundedJson({ webhook, note: 'hello' });
+    expect(whole.text).not.toContain('whsec_multipart_part');
+    expect(JSON.parse(JSON.parse(whole.text).webhook)).toEqual({ url: 'https://hooks.example.com/tfas', events: ['job.completed'], secret: MASK });
+    // A JSON body carrying the part as a string, masked when the log is read.
+    expect(maskJson({ webhook })).toEqual({ webhook: JSON.stringify({ url: 'https://hooks.example.com/tfas', events: ['job.completed'], secret: MASK }) });
+    // Cut text: the escaped field inside the string is masked too.
+    const cut = JSON.stringify({ webhook: '{"url":"https://x","secret":"whsec_cut_text","pad":"' + 'x'.repeat(40) }).slice(0, 70);
+    expect(maskJsonText(cut)).not.toContain('whsec_cut_text');
+    expect(maskJsonText(cut)).toContain(`\\"secret\\":\\"${MASK}\\"`);
   });
 });
 

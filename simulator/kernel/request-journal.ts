@@ -9,7 +9,7 @@
 // Secrets never leave it: credential headers and JSON fields named like secrets read "***" (masking.ts rules
 // below, recursively); multipart bodies are summarized (field values, file names and sizes, never bytes).
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { decodeRecord, encodeRecordParts, MASK, SECRET_HEADERS } from './request-journal-codec.js';
+import { decodeRecord, encodeRecordParts, isCredentialName, MASK } from './request-journal-codec.js';
 import type { QueryOf } from '../../contracts/generated/index.js';
 import { MAX_BODY_DEPTH } from './http/json-depth.js';
 
@@ -19,12 +19,45 @@ export const DEFAULT_REQUEST_LOG_SIZE = 2000;
 const MAX_PAGE = 200;
 export { MASK };
 
-/** JSON fields named like a secret: access_token, magicLinkToken, integrationKey, webhookSecret, password... */
-const SECRET_FIELD = /(token|secret|password|passphrase|api_?key|integration_?key|authorization)$/i;
-/** The same, in JSON text that was cut (so cannot be parsed): a secret-named field's scalar value. */
-const SECRET_FIELD_IN_TEXT = /("[^"\\]*?(?:token|secret|password|passphrase|api_?key|integration_?key|authorization)"\s*:\s*)("(?:[^"\\]|\\.)*"?|-?[0-9][0-9.eE+-]*|true|false)/gi;
+/** JSON fields, multipart fields, headers and query parameters named like a credential (the codec's denylist). */
+const isSecretField = isCredentialName;
 
-const isSecretField = (name: string): boolean => SECRET_FIELD.test(name);
+/** In JSON text that was cut (so cannot be parsed): every `"name": scalar`, and the same escaped inside a
+ *  JSON string (a multipart JSON part such as `webhook`, kept as a string field), whose name is a credential. */
+const FIELD_IN_TEXT = /("((?:[^"\\]|\\.)*?)"\s*:\s*)("(?:[^"\\]|\\.)*"?|-?[0-9][0-9.eE+-]*|true|false)/g;
+const ESCAPED_FIELD_IN_TEXT = /(\\"((?:[^"\\]|\\[^"])*?)\\"\s*:\s*)(\\"(?:[^"\\]|\\[^"])*?(?:\\"|$)|-?[0-9][0-9.eE+-]*|true|false)/g;
+
+/** Cut JSON text with the values of credential-named fields masked, at the top level and escaped within strings. */
+export function maskJsonText(text: string): string {
+  return text
+    .replace(ESCAPED_FIELD_IN_TEXT, (whole, prefix: string, name: string) => (isSecretField(name) ? `${prefix}\\"${MASK}\\"` : whole))
+    .replace(FIELD_IN_TEXT, (whole, prefix: string, name: string) => (isSecretField(name) ? `${prefix}"${MASK}"` : whole));
+}
+
+/** A string that holds a JSON object or array (a multipart JSON part), parsed; undefined for any other string. */
+function embeddedJson(value: string): object | undefined {
+  const first = value.trimStart()[0];
+  if (first !== '{' && first !== '[') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return parsed !== null && typeof parsed === 'object' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A query string with the value of every credential-named parameter masked (`access_token=***`). */
+export function maskQuery(query: string): string {
+  return query.replace(/(^|&)([^=&]*)=([^&]*)/g, (whole, start: string, name: string) => {
+    let decoded = name;
+    try {
+      decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      // a malformed escape: judged by its raw text
+    }
+    return isSecretField(decoded) ? `${start}${name}=${MASK}` : whole;
+  });
+}
 
 /** A body as captured: text (JSON or not) cut at BODY_CAP, a multipart summary, or bytes not kept. */
 export type CapturedBody =
@@ -102,6 +135,12 @@ export function boundedJson(value: unknown, cap = BODY_CAP): { text: string; tru
       truncated = true;
       return;
     }
+    if (typeof node === 'string') {
+      // A multipart JSON part (the `webhook` field and its `secret`) arrives as a string: masked inside.
+      const embedded = embeddedJson(node);
+      text += JSON.stringify(embedded ? JSON.stringify(maskJson(embedded)) : node);
+      return;
+    }
     if (node === null || typeof node !== 'object') {
       text += JSON.stringify(node) ?? 'null';
       return;
@@ -148,6 +187,10 @@ const flatCopy = (slice: string): string => Buffer.from(slice, 'utf8').toString(
 export function maskJson(value: unknown, depth = 0): unknown {
   if (depth > MAX_LOGGED_DEPTH && value !== null && typeof value === 'object') return `(nested deeper than ${MAX_LOGGED_DEPTH} levels)`;
   if (Array.isArray(value)) return value.map((item) => maskJson(item, depth + 1));
+  if (typeof value === 'string') {
+    const embedded = embeddedJson(value);
+    return embedded ? JSON.stringify(maskJson(embedded, depth + 1)) : value;
+  }
   if (value === null || typeof value !== 'object') return value;
   const masked: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) masked[key] = isSecretField(key) && item !== null ? MASK : maskJson(item, depth + 1);
@@ -159,7 +202,7 @@ export function maskHeaders(headers: IncomingHttpHeaders | OutgoingHttpHeaders):
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const lower = name.toLowerCase();
-    shown[lower] = SECRET_HEADERS.has(lower) ? MASK : Array.isArray(value) ? value.join(', ') : String(value);
+    shown[lower] = isCredentialName(lower) ? MASK : Array.isArray(value) ? value.join(', ') : String(value);
   }
   return shown;
 }
@@ -171,7 +214,7 @@ function viewBody(captured: CapturedBody): Pick<BodyView, 'body' | 'bodyTruncate
     case 'binary':
       return { body: { binary: true, contentType: captured.contentType, bytes: captured.bytes }, bodyTruncated: false, bodyBytes: captured.bytes };
     case 'multipart': {
-      const fields = captured.truncated ? captured.fields.replace(SECRET_FIELD_IN_TEXT, `$1"${MASK}"`) : JSON.parse(captured.fields);
+      const fields = captured.truncated ? maskJsonText(captured.fields) : maskJson(JSON.parse(captured.fields));
       return { body: { multipart: { fields, files: captured.files } }, bodyTruncated: captured.truncated, bodyBytes: null };
     }
     default: {
@@ -182,7 +225,7 @@ function viewBody(captured: CapturedBody): Pick<BodyView, 'body' | 'bodyTruncate
           // Not JSON after all (a defect may send anything): shown as text, masked as text.
         }
       }
-      return { body: captured.text.replace(SECRET_FIELD_IN_TEXT, `$1"${MASK}"`), bodyTruncated: captured.truncated, bodyBytes: captured.bytes };
+      return { body: maskJsonText(captured.text), bodyTruncated: captured.truncated, bodyBytes: captured.bytes };
     }
   }
 }
@@ -191,6 +234,7 @@ export function viewRecord(record: RequestRecord): RequestLogItem {
   const { atMs, virtualAtMs, requestHeaders, requestBody, responseHeaders, responseBody, ...rest } = record;
   return {
     ...rest,
+    query: maskQuery(rest.query),
     at: new Date(atMs).toISOString(),
     virtualAt: new Date(virtualAtMs).toISOString(),
     request: { headers: maskHeaders(requestHeaders), ...viewBody(requestBody) },

@@ -16,6 +16,7 @@ import type { JobsDomain } from './jobs.types.js';
 import { queueAdmission } from './queue-admission.js';
 
 export type * from './jobs.types.js';
+export { earlierVerdict, settledBy, type SettledBy } from './jobs.settlement.js';
 
 export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): JobsDomain {
   const jobs = jobStore(deps);

@@ -108,14 +108,16 @@ describe('jobs across a restart', () => {
       stored.push((await get()).status);
       return seenByProcessor.length === 1;
     }, 'the resumed run');
+    await until(async () => Boolean((await get()).settled), 'its verdict saved');
 
     expect(jobTransitions).toEqual([{ from: 'PROCESSING', action: 'resume', to: 'PROCESSING' }]);
     expect(seenByProcessor).toEqual([{ status: 'PROCESSING', progress: 0 }]);
     const resumed = await get();
     expect(resumed.status).toBe('PROCESSING');
     expect(resumed.startedAt).not.toBe(beforeRestart.startedAt);
-    // A compare-and-set write of the record the restart read: one revision later.
-    expect(resumed.rev).toBe(beforeRestart.rev! + 1);
+    // A compare-and-set write of the record the restart read (one revision later), then the processor's
+    // verdict saved before the job waits out its processing time (one more).
+    expect(resumed.rev).toBe(beforeRestart.rev! + 2);
     expect(stored).not.toContain('PENDING');
 
     second.deps.clock.advance(SLOW_JOBS.jobProcessingMs);
@@ -160,6 +162,43 @@ describe('jobs across a restart', () => {
     expect(runs).toHaveLength(MAX_RESUMES + 1); // not run a fourth time
     expect((await get()).error).toMatch(new RegExp(`^the sandbox stopped ${MAX_RESUMES + 1} times while this job was running`));
     await Promise.all(stores.map((store) => store.close()));
+  });
+
+  it('ends a job whose processor settled before the crash with that verdict, never running the processor again (issue 30 item 3)', async () => {
+    const file = tempFile();
+    // The processor's domain work is done (one succeeds, one fails for its input); the crash comes while
+    // each job waits out its processing time, before either is COMPLETED or FAILED.
+    const first = await boot(file, async (job) => {
+      if (job.input === 'bad input') throw new Error('the file has no SKU column');
+      return { result: { shipmentsCreated: 3 }, reconciliation: { rowsUploaded: 3 } };
+    });
+    const tenant = await first.tenants.create();
+    const good = await first.jobs.enqueue({ tenantId: tenant.id, keyId: null, type: 'sima_validation', family: 'sima', input: 'good input' });
+    const bad = await first.jobs.enqueue({ tenantId: tenant.id, keyId: null, type: 'sima_validation', family: 'sima', input: 'bad input' });
+    first.deps.clock.advance(SLOW_JOBS.jobStartDelayMs);
+    const settledIn = (jobs: typeof first.jobs) => async () => Boolean((await jobs.get(tenant.id, good.id))?.settled && (await jobs.get(tenant.id, bad.id))?.settled);
+    await until(settledIn(first.jobs), 'both verdicts saved');
+    await first.deps.store.flush();
+    crash(first.deps);
+
+    let runs = 0;
+    const second = await boot(file, async () => {
+      runs += 1;
+      throw new Error('normalize is not allowed when the trade feed session is READY'); // what a rerun would meet
+    });
+    const finished: string[] = [];
+    second.jobs.onFinished(({ job }) => void finished.push(`${job.id} ${job.status}`));
+    const get = async (id: string) => (await second.jobs.get(tenant.id, id))!;
+    expect((await get(good.id)).status).toBe('PROCESSING');
+    await second.jobs.start!();
+    // The new process's clock starts where the first one's did: the jobs' processing time runs from their start.
+    second.deps.clock.advance(SLOW_JOBS.jobStartDelayMs + SLOW_JOBS.jobProcessingMs);
+    await until(async () => finished.length === 2, 'both jobs ended');
+    expect(runs).toBe(0);
+    expect(await get(good.id)).toMatchObject({ status: 'COMPLETED', progress: 100, result: { shipmentsCreated: 3 }, reconciliation: { rowsUploaded: 3 }, error: null, settled: null });
+    expect(await get(bad.id)).toMatchObject({ status: 'FAILED', error: 'the file has no SKU column', settled: null });
+    expect(finished.sort()).toEqual([`${good.id} COMPLETED`, `${bad.id} FAILED`].sort());
+    await Promise.all([first.deps.store.close(), second.deps.store.close()]);
   });
 
   it('does not run a job twice when start() comes after the job was already scheduled', async () => {

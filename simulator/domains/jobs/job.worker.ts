@@ -5,7 +5,12 @@
 // deviations that are on, jobs.defects.ts) and is a compare-and-set on the job's revision, so two workers
 // (or instances) cannot both move one job; each is flushed before anything else happens, so a crash never
 // loses a state a client has seen, and the finished event fires only once the terminal state is durable. A
-// restart resumes every PENDING and PROCESSING job. With several instances on one database (issue 17) a job
+// restart resumes every PENDING and PROCESSING job. A resumed job tells the truth (issue 30 item 3): the
+// processor's verdict is saved on the job the moment it settles, before the job waits out its processing
+// time, so a job found PROCESSING with a verdict finishes with it (COMPLETED with its result, or FAILED
+// with its reason) instead of running again over work already done; a job without one runs again, and
+// each processor recognises from its domain's records what an earlier run of the same job already did
+// (jobs.settlement.ts). With several instances on one database (issue 17) a job
 // runs where its lease is (kernel/lease-keeper.ts): the instance that created it, or the one that took it
 // over when that instance stopped renewing its leases. A job found under way more than MAX_RESUMES times
 // (its count written before each run) is not run again: it ends FAILED saying so, so that an input that
@@ -17,9 +22,7 @@ import { jobMachine, pickUpAction, type JobAction } from './job.machine.js';
 import { toFinishedJob } from './job.response.js';
 import { emptyReconciliation, emptySkippedRows, zeroOutcomes, type JobStore } from './job.store.js';
 import { JOBS_HOOKS } from './jobs.hooks.js';
-import type { FinishedJob, JobOutcome, JobProcessor, JobRecord, JobType } from './jobs.types.js';
-
-type Settled = { ok: true; outcome: JobOutcome } | { ok: false; error: string };
+import type { FinishedJob, JobProcessor, JobRecord, JobSettlement as Settled, JobType } from './jobs.types.js';
 
 /** Resumptions a job gets (sandbox-defined): the one after a crash, and one more; past them it FAILS. */
 export const MAX_RESUMES = 2;
@@ -119,6 +122,7 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
           finishedAt: now,
         }
       : failedJob(job, settled.error, now);
+    ended.settled = null; // the verdict now is the terminal state
     // The terminal state and the pending notice are one write: a crash before the listeners ran (webhook
     // delivery, file clean-up) is caught up by the next start instead of losing the webhook for good.
     const saved = await save({ ...ended, noticePending: true });
@@ -143,19 +147,34 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
     if (gen !== generation || !job || jobMachine.terminal.includes(job.status)) return;
     // start (PENDING) or resume (PROCESSING, caught by a restart: it runs again from the start). A job the
     // table in force does not let move stays where it is (background work: there is no one to answer 409).
+    // A job whose processor had already settled before the restart is not run again: it ends with that
+    // verdict once its processing time (from its first start) is over.
+    if (job.status === 'PROCESSING' && job.settled) return settle(job, job.settled, gen);
     const action = pickUpAction(job.status);
     if (!canTransition(jobMachine, job.status, action, deps.defects)) return;
     const now = clockOf(job).nowIso();
     // Counted and durable before the run: a run that takes the process down still counts.
     const resumes = (job.resumes ?? 0) + (action === 'resume' ? 1 : 0);
-    const started = await save({ ...job, status: next(job, action), progress: 0, startedAt: now, updatedAt: now, ...(resumes > 0 ? { resumes } : {}) });
+    const started = await save({ ...job, status: next(job, action), progress: 0, startedAt: now, updatedAt: now, settled: null, ...(resumes > 0 ? { resumes } : {}) });
     if (!started) return; // another worker picked it up
     await deps.store.flush();
     const settled: Settled = resumes > MAX_RESUMES ? { ok: false, error: tooManyResumes(resumes) } : await runProcessor(started);
+    if (gen !== generation) return;
+    // The verdict is durable before the wait: a crash from here on cannot make the job run again.
+    const latest = await jobs.get(jobId);
+    if (!latest || latest.status !== 'PROCESSING') return; // reset, or finished elsewhere
+    const checkpoint = await save({ ...latest, settled });
+    if (!checkpoint) return; // another worker moved it meanwhile
+    await deps.store.flush();
+    await settle(checkpoint, settled, gen);
+  };
+
+  /** Waits out the job's processing time (from its start), then ends it with the processor's verdict. */
+  const settle = async (started: JobRecord, settled: Settled, gen: number) => {
     const due = Date.parse(started.startedAt!) + deps.defects.at(JOBS_HOOKS.processingMs, config.jobProcessingMs);
     if (clockOf(started).now() < due) await waitUntil(started, due);
     if (gen !== generation) return;
-    await finish(jobId, settled);
+    await finish(started.id, settled);
   };
 
   const launch = (job: JobRecord, whenMs: number) => {

@@ -56,7 +56,16 @@ export interface JobRecord {
    * (job.worker.ts MAX_RESUMES). Never in a response.
    */
   resumes?: number;
+  /**
+   * The processor's verdict, saved (and flushed) the moment it settles, while the job still waits out its
+   * processing time: a restart or a takeover finishes the job with it instead of running the processor
+   * again over domain work already done (issue 30 item 3). Cleared with the terminal state; never sent.
+   */
+  settled?: JobSettlement | null;
 }
+
+/** What a processor's run came to: its outcome, or the message it failed with. */
+export type JobSettlement = { ok: true; outcome: JobOutcome } | { ok: false; error: string };
 
 /** What a processor hands back on success; everything but `result` defaults (spec 2.2 zeros and nulls). */
 export interface JobOutcome {

@@ -70,3 +70,36 @@ describe('feed normalization of repeated SKUs', () => {
     expect(second.result).toEqual(first.result);
   });
 });
+
+describe('feed normalization run again after its session ended (issue 30 item 3)', () => {
+  it('ends with the verdict stored in the session\'s final move instead of being refused by a READY session', async () => {
+    const { sessions, session, run, stored } = await setUp();
+    const first = await run();
+    const ended = (await sessions.get('t1', session.id))!;
+    expect(ended.status).toBe('PREVIEW_BLOCKED'); // issues to acknowledge
+    expect(ended.settledBy).toEqual({ jobId: 'job-1', settlement: { ok: true, outcome: first } });
+    const records = await stored();
+    // The crash came after the session's final move, before the job ended: the job runs again.
+    const again = await run();
+    expect(again).toEqual(first);
+    expect(await stored()).toEqual(records);
+    expect((await sessions.get('t1', session.id))!.rev).toBe(ended.rev); // nothing written again
+  });
+
+  it('fails again with the reason it failed with, when the session it failed is FAILED', async () => {
+    const { sessions, session, run } = await setUp();
+    writeFileSync(path.join(dir, 'feed.csv'), 'name,price\nx,1\n');
+    const reason = await run().then(() => 'completed', (error: Error) => error.message);
+    expect(reason).toMatch(/no SKU column/);
+    expect((await sessions.get('t1', session.id))!.status).toBe('FAILED');
+    await expect(run()).rejects.toThrow(reason);
+    writeFileSync(path.join(dir, 'feed.csv'), FEED);
+  });
+
+  it('is still refused for a session another job ended (the verdict is only its own job\'s)', async () => {
+    const { sessions, session, run } = await setUp();
+    await run();
+    await sessions.modify(session.id, (s) => ({ ...s, settledBy: { ...s.settledBy!, jobId: 'job-other' } }));
+    await expect(run()).rejects.toThrow(/normalize is not allowed when the trade feed session is PREVIEW_BLOCKED/);
+  });
+});

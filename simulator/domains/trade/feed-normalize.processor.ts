@@ -7,11 +7,14 @@
 //   - no issue, SKUs to classify                                  -> READY
 // A file that cannot be read (no header, no SKU column, no rows, broken) fails the session: FAILED with the
 // reason on the session and as a blocking issue, and the job fails with the same message.
+// The job's verdict is written in the move that ends the session (`settledBy`): run again after a restart
+// that came between that move and the job's end, the job ends with it instead of being refused by a
+// session already READY (issue 30 item 3).
 import { COUNTRY_CODES } from '#fixtures/trade/countries.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { internedRecords, internedValues } from '../../kernel/uploads/interned-values.js';
 import { labelsFound, readTableRows, skippedRowLog } from '../../kernel/uploads/table-processor.js';
-import type { JobOutcome, JobProcessor } from '../jobs/index.js';
+import { earlierVerdict, settledBy, type JobOutcome, type JobProcessor } from '../jobs/index.js';
 import { feedIssueId, feedSkuId, type FeedRowsStore } from './feed-rows.store.js';
 import type { FeedSessionStore } from './feed-session.store.js';
 import type { FeedSessionAction } from './feed-session.machine.js';
@@ -40,6 +43,9 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
     const { sessionId, file } = job.input as FeedNormalizeInput;
     const session = await sessions.get(job.tenantId, sessionId);
     if (!session) throw new Error(`trade feed session ${sessionId} no longer exists`);
+    // This job already ended the session before a restart: its verdict is on the session.
+    const earlier = earlierVerdict(session, job.id);
+    if (earlier) return earlier;
     // A restart finds the session NORMALIZING: the run starts again and rewrites the same records.
     await move(job.tenantId, sessionId, session.status === 'NORMALIZING' ? 'resume' : 'normalize', { normalizationProgress: 0 });
 
@@ -138,25 +144,36 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
     } catch (error) {
       const reason = String((error as Error).message);
       await record({ issueKey: 'file_unreadable:file', issueType: 'file_unreadable', isBlocking: true, field: 'file', message: reason }, null);
-      await move(job.tenantId, sessionId, 'fail', { failureReason: reason, issueCount: counts.issues, blockingIssueCount: counts.blocking, openIssueCount: counts.open, skuCount: counts.skus, unclassifiedCount: counts.unclassified });
+      await move(job.tenantId, sessionId, 'fail', { settledBy: settledBy(job.id, { ok: false, error: reason }), failureReason: reason, issueCount: counts.issues, blockingIssueCount: counts.blocking, openIssueCount: counts.open, skuCount: counts.skus, unclassifiedCount: counts.unclassified });
       throw new Error(reason);
     }
 
     const blocked = counts.blocking > 0 || counts.open > 0 || counts.unclassified === 0;
-    const done = await move(job.tenantId, sessionId, blocked ? 'finish_blocked' : 'finish_clean', {
+    const action = blocked ? 'finish_blocked' : 'finish_clean';
+    // The outcome names the status the move lands on (the table in force decides it): computed with the
+    // move, from the session as it stands, so the verdict stored with it is the one the job reports.
+    const outcomeAt = (sessionStatus: string): JobOutcome => ({
+      result: { sessionId, sessionStatus, skuCount: counts.skus, issueCount: counts.issues, blockingIssueCount: counts.blocking, skusWithoutHs: counts.unclassified, issuesByType: byType },
+      reconciliation: { rowsUploaded: counts.rows, rowsSkipped: counts.skipped, rowsDeduplicated: counts.duplicates, skusFound: counts.skus, skusScreened: 0, skusNotApplicable: 0 },
+      skippedRows: { counts: Object.fromEntries(Object.entries(byType).filter(([type]) => BLOCKING_ROW_TYPES.has(type))), sample: skipped.rows.sample },
+      warnings: counts.open ? { nonBlockingIssues: counts.open } : null,
+    });
+    const finished = {
       normalizationProgress: 100,
       skuCount: counts.skus,
       issueCount: counts.issues,
       blockingIssueCount: counts.blocking,
       openIssueCount: counts.open,
       unclassifiedCount: counts.unclassified,
-    });
-    return {
-      result: { sessionId, sessionStatus: done.status, skuCount: counts.skus, issueCount: counts.issues, blockingIssueCount: counts.blocking, skusWithoutHs: counts.unclassified, issuesByType: byType },
-      reconciliation: { rowsUploaded: counts.rows, rowsSkipped: counts.skipped, rowsDeduplicated: counts.duplicates, skusFound: counts.skus, skusScreened: 0, skusNotApplicable: 0 },
-      skippedRows: { counts: Object.fromEntries(Object.entries(byType).filter(([type]) => BLOCKING_ROW_TYPES.has(type))), sample: skipped.rows.sample },
-      warnings: counts.open ? { nonBlockingIssues: counts.open } : null,
     };
+    const done = await moveSession({
+      tenantId: job.tenantId,
+      sessionId,
+      action,
+      facts: (s) => factsOf({ ...s, ...finished }),
+      changes: (_s, to) => ({ ...finished, settledBy: settledBy(job.id, { ok: true, outcome: outcomeAt(to) }) }),
+    });
+    return outcomeAt(done.status);
   };
 }
 

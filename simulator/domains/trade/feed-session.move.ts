@@ -18,9 +18,9 @@ export interface FeedSessionStep {
   facts?(session: FeedSessionRecord): FeedSessionFacts;
   /**
    * What the move sets besides the state (`updatedAt` is now unless set here), on the session as loaded
-   * (again after a lost race); may throw to refuse.
+   * (again after a lost race), knowing the state it lands on; may throw to refuse.
    */
-  changes?(session: FeedSessionRecord): Partial<FeedSessionRecord> | Promise<Partial<FeedSessionRecord>>;
+  changes?(session: FeedSessionRecord, to: FeedSessionRecord['status']): Partial<FeedSessionRecord> | Promise<Partial<FeedSessionRecord>>;
 }
 
 export function feedSessionMover(deps: Pick<KernelDeps, 'clocks' | 'defects'>, sessions: FeedSessionStore) {
@@ -34,7 +34,7 @@ export function feedSessionMover(deps: Pick<KernelDeps, 'clocks' | 'defects'>, s
       load: () => sessions.get(step.tenantId, step.sessionId),
       missing: () => notFound('trade feed session'),
       state: (s) => s.status,
-      apply: async (s, to) => ({ ...s, updatedAt: deps.clocks.of(s.tenantId).nowIso(), ...(await step.changes?.(s)), status: to }),
+      apply: async (s, to) => ({ ...s, updatedAt: deps.clocks.of(s.tenantId).nowIso(), ...(await step.changes?.(s, to)), status: to }),
       save: (next) => sessions.update(next),
     });
     return record;

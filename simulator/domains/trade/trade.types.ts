@@ -1,3 +1,4 @@
+import type { SettledBy } from '../jobs/index.js';
 // The trade domain's types (spec 2.5, 3.2, 4.4: durable trade feed sessions).
 import type { Schema } from '../../../contracts/generated/index.js';
 import type { StoredUpload } from '../../kernel/uploads/uploaded-file.js';
@@ -41,6 +42,9 @@ export interface FeedSessionRecord {
   createdAt: string;
   updatedAt: string;
   appliedAt: string | null;
+  /** The normalization job's verdict, written with the move that ended it (READY, PREVIEW_BLOCKED or
+   *  FAILED): that job run again after a restart ends with it (jobs.settlement.ts). Never sent. */
+  settledBy?: SettledBy | null;
 }
 
 export interface FeedSkuRecord {

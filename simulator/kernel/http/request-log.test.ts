@@ -59,6 +59,25 @@ describe('the request log', () => {
     expect(entry!.response.body).toEqual(res.body);
   });
 
+  it('masks every credential-looking header and query parameter and the webhook secret inside a multipart JSON part (issue 30 item 5)', async () => {
+    const file = Buffer.concat([agreementCsv('UPS'), Buffer.from('\n')]); // not the file uploaded above (409 DUPLICATE_UPLOAD)
+    const secrets = { part: 'whsec_part_9f3e1c', query: 'eyJ_query_token_77', apiKey: 'tfk_query_key_41', auth: 'auth_header_5521', access: 'access_header_8812' };
+    const webhook = JSON.stringify({ url: 'https://hooks.example.com/tfas', events: ['job.completed'], secret: secrets.part });
+    const res = await sandbox.call('POST', `/api/carrier/agreements/upload?access_token=${secrets.query}&api_key=${secrets.apiKey}&note=kept`, {
+      headers: { 'x-auth-token': secrets.auth, 'x-access-token': secrets.access },
+      form: (req) => req.field('webhook', webhook).attach('file', file, 'agreement-ups.csv'),
+    });
+    expect([202, 400]).toContain(res.status); // whatever the answer, the request is logged without its secrets
+    const entry = await entryOf(res.headers['x-request-id']);
+    expect(entry).toBeDefined();
+    expect(entry!.query).toBe(`access_token=${MASK}&api_key=${MASK}&note=kept`);
+    expect(entry!.request.headers).toMatchObject({ 'x-auth-token': MASK, 'x-access-token': MASK, authorization: MASK });
+    const webhookShown = entry!.request.body.multipart.fields.webhook;
+    expect(typeof webhookShown === 'string' ? JSON.parse(webhookShown) : webhookShown).toMatchObject({ url: 'https://hooks.example.com/tfas', secret: MASK });
+    const text = JSON.stringify(entry);
+    for (const secret of Object.values(secrets)) expect(text).not.toContain(secret);
+  });
+
   it('lists the faults that altered a request', async () => {
     await sandbox.admin('PUT', '/_sim/defects', { active: ['error.wrong-code'] });
     try {

@@ -15,16 +15,23 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** Requests the handler saw, and refusals reported to onRefused (the request log's feed). */
+let reached: string[] = [];
+let refused: Array<{ requestId: string; status: number; code: string | undefined }> = [];
+
 /** A server whose handler reads the whole body and answers 200 with its length. */
 async function listen(timeouts = { requestTimeoutMs: 1_000, headersTimeoutMs: 500 }): Promise<number> {
+  reached = [];
+  refused = [];
   server = createHttpServer(
     (req, res) => {
+      reached.push(`${req.method} ${req.url}`);
       let length = 0;
       req.on('data', (chunk: Buffer) => (length += chunk.length));
       req.on('end', () => res.end(JSON.stringify({ length })));
       req.on('error', () => undefined);
     },
-    { log: pino({ level: 'silent' }), ids: seededIds(7), timeouts },
+    { log: pino({ level: 'silent' }), ids: seededIds(7), timeouts, onRefused: (r) => refused.push({ requestId: r.requestId, status: r.status, code: r.code }) },
   );
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
@@ -92,5 +99,45 @@ describe('createHttpServer', () => {
     const { text, ms } = await exchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ');
     expect(parse(text).body.details?.reason).toBe('request_timeout');
     expect(ms).toBeLessThan(5_000);
+  });
+
+  // Issue 30 item 5: requests Node answers itself unless told otherwise, and pipelines.
+  it.each([
+    ['an HTTP/1.1 request without Host', 'GET /api/jobs HTTP/1.1\r\n\r\n', 'missing_host'],
+    ['an Expect other than 100-continue', 'GET /api/jobs HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\n\r\n', 'unsupported_expectation'],
+  ])('answers %s with 400 INVALID_REQUEST in the envelope and a request id, reported to the request log', async (_name, raw, reason) => {
+    const port = await listen();
+    const response = parse((await exchange(port, raw)).text);
+    expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.connection).toBe('close');
+    expect(response.body).toMatchObject({ code: 'INVALID_REQUEST', details: { reason } });
+    expect(reached).toEqual([]);
+    expect(refused).toEqual([{ requestId: response.headers['x-request-id'], status: 400, code: expect.any(String) }]);
+  });
+
+  it('lets an HTTP/1.0 request without Host and an Expect: 100-continue request through to the app', async () => {
+    const port = await listen();
+    expect((await exchange(port, 'GET /old HTTP/1.0\r\n\r\n')).text).toMatch(/^HTTP\/1\.1 200[^]*\{"length":0\}$/);
+    const { text } = await exchange(port, 'POST /continue HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\nab');
+    expect(text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200[^]*\{"length":2\}$/);
+    expect(reached).toEqual(['GET /old', 'POST /continue']);
+  });
+
+  it.each([
+    ['a malformed request', 'GARBAGE\r\n\r\n', 'malformed_request'],
+    ['a request without Host', 'GET /second HTTP/1.1\r\n\r\n', 'missing_host'],
+    ['an unmet expectation', 'GET /second HTTP/1.1\r\nHost: x\r\nExpect: nope\r\n\r\n', 'unsupported_expectation'],
+  ])('answers a pipeline of a good request then %s in order: the good one 200, then the refusal in the envelope', async (_name, second, reason) => {
+    const port = await listen();
+    const { text } = await exchange(port, `GET /first HTTP/1.1\r\nHost: x\r\n\r\n${second}`);
+    const answers = text.split(/(?=HTTP\/1\.1 \d{3} )/);
+    expect(answers).toHaveLength(2);
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 200[^]*\{"length":0\}$/);
+    const refusal = parse(answers[1]!);
+    expect([refusal.status, refusal.body.code, refusal.body.details?.reason]).toEqual([400, 'INVALID_REQUEST', reason]);
+    expect(refusal.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(reached).toEqual(['GET /first']);
   });
 });
