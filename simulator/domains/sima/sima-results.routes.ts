@@ -69,7 +69,7 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
     },
 
     async getSimaSummary({ principal, query }) {
-      const filter = filterOf(query);
+      const filter = deps.defects.at(SIMA_HOOKS.summaryFilter, filterOf(query));
       const memoKey = `${principal.tenantId} ${JSON.stringify(filter)}`;
       const countedNow = deps.defects.at(SIMA_HOOKS.summaryCountedNow, true);
       const memo = countedNow ? undefined : staleSummaries.get(memoKey);

@@ -21,9 +21,11 @@ export const SIMA_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'sima.filtered-offset-one-short', area: 'sima', description: 'listSimaResults skips one result too few at offset > 0 when a filter is given (a filtered walk repeats a result at each page boundary)', hooks: [at(SIMA_HOOKS.resultsOffset, (offset, { filtered }) => (filtered && offset > 0 ? offset - 1 : offset))] },
   { kind: 'defect', id: 'sima.cursor-repeats-row', area: 'sima', description: "a results page's next cursor starts at its last result again", hooks: [at(SIMA_HOOKS.resultsCursorPasses, (passed) => (passed > 1 ? passed - 1 : passed))] },
   { kind: 'defect', id: 'sima.cursor-garbage-accepted', area: 'sima', description: 'a results cursor the service never issued reads as the first page', hooks: [at(SIMA_HOOKS.unknownCursorRefused, () => false)] },
+  { kind: 'defect', id: 'sima.summary-workflow-ignored', area: 'sima', description: 'getSimaSummary ignores its `workflow` and `workflow_not` filters (counts and sums every result)', hooks: [at(SIMA_HOOKS.summaryFilter, (filter) => without(without(filter, 'workflow'), 'workflowNot'))] },
   { kind: 'defect', id: 'sima.summary-exposure-off', area: 'sima', description: 'getSimaSummary reports totalExposure x10' },
   { kind: 'defect', id: 'sima.exposure-on-cleared', area: 'sima', description: 'listSimaResults gives CLEARED results exposureAnnual 1000' },
   { kind: 'defect', id: 'sima.exposure-negative', area: 'sima', description: 'listSimaResults gives AT_RISK results a negative exposureAnnual' },
+  { kind: 'defect', id: 'sima.combined-rate-one-absent-null', area: 'sima', description: 'listSimaResults reports combinedRate null when only one of adRate and cvdRate is stated (an SQL NULL + x)' },
   { kind: 'defect', id: 'sima.combined-rate-ad-only', area: 'sima', description: 'listSimaResults reports combinedRate as the AD rate alone when a CVD rate is also given' },
   { kind: 'defect', id: 'sima.csv-no-header', area: 'sima', description: 'the CSV report has no header row', hooks: [at(SIMA_HOOKS.csvReportHeader, () => false)] },
   { kind: 'defect', id: 'sima.report-flagged-includes-cleared', area: 'sima', description: 'the report under `filter=flagged` includes CLEARED results', hooks: [at(SIMA_HOOKS.reportSelection, (selection) => (selection === 'flagged' ? undefined : selection))] },
@@ -72,5 +74,6 @@ export const SIMA_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
   },
   eachResult('sima.exposure-on-cleared', (item) => (item.outcome === 'CLEARED' ? { ...item, exposureAnnual: 1000 } : item)),
   eachResult('sima.combined-rate-ad-only', (item) => (typeof item.adRate === 'number' && typeof item.cvdRate === 'number' && item.cvdRate > 0 ? { ...item, combinedRate: item.adRate } : item)),
+  eachResult('sima.combined-rate-one-absent-null', (item) => ((typeof item.adRate === 'number') !== (typeof item.cvdRate === 'number') ? { ...item, combinedRate: null } : item)),
   eachResult('sima.exposure-negative', (item) => (item.outcome === 'AT_RISK' && typeof item.exposureAnnual === 'number' ? { ...item, exposureAnnual: -Math.abs(item.exposureAnnual) - 1 } : item)),
 ];

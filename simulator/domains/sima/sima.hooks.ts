@@ -19,6 +19,8 @@ export const SIMA_HOOKS = {
   resultsCursorPasses: hookPoint<number>('response', 'sima.results-cursor-passes'),
   /** spec 7: whether a results cursor the service never issued is refused (400 naming `cursor`). */
   unknownCursorRefused: hookPoint<boolean>('validation', 'sima.unknown-cursor-refused'),
+  /** spec 4.2 (summary: "query `outcome`, `workflow`, `workflow_not` as above"): the filters getSimaSummary applies. */
+  summaryFilter: hookPoint<SimaResultFilter>('store', 'sima.summary-filter'),
   /** spec 4.2: whether getSimaSummary counts the results as they are now (else it answers a kept summary). */
   summaryCountedNow: hookPoint<boolean>('store', 'sima.summary-counted-now'),
   /** spec 7: whether the evidence of a SKU without a result is 404 NOT_FOUND. */
