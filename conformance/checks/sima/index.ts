@@ -10,8 +10,10 @@
 //   summary.ts          sima.summary-matches-results
 //   exposure.ts         sima.exposure-believable
 //   evidence.ts         sima.evidence-served, sima.evidence-isolated
+//   evidence-current.ts sima.evidence-current-result
 //   report.ts           sima.report-formats
 import type { Check } from '../../harness/check.js';
+import { simaEvidenceCurrentResult } from './evidence-current.js';
 import { simaEvidenceIsolated, simaEvidenceServed } from './evidence.js';
 import { simaExposureBelievable } from './exposure.js';
 import { simaReportFormats } from './report.js';
@@ -27,5 +29,6 @@ export const simaChecks: Check[] = [
   simaExposureBelievable,
   simaEvidenceServed,
   simaEvidenceIsolated,
+  simaEvidenceCurrentResult,
   simaReportFormats,
 ];

@@ -96,7 +96,7 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
       if (!current && !deps.defects.at(SIMA_HOOKS.evidenceNeedsResult, true)) current = (await results.list(principal.tenantId, {}, { limit: 1 })).items[0];
       if (!current) throw notFound('SIMA result');
       const [history, item] = await Promise.all([results.history(principal.tenantId, current.sku), catalog.get(principal.tenantId, current.sku)]);
-      return { status: 200, body: simaEvidence(current, history, item) };
+      return { status: 200, body: simaEvidence(deps.defects.at(SIMA_HOOKS.evidenceShows, current, { history }), history, item) };
     },
 
     async exportSimaReport({ principal, query }) {

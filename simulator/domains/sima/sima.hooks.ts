@@ -3,7 +3,7 @@
 // The code deciding there names the point; it never names an entry.
 import { hookPoint } from '../../kernel/deviations.js';
 import type { JobOutcomeCounts } from '../jobs/index.js';
-import type { SimaResultFilter } from './sima-result.store.js';
+import type { SimaResultFilter, SimaResultRecord } from './sima-result.store.js';
 import type { ReportColumn } from './sima-report.js';
 
 export const SIMA_HOOKS = {
@@ -25,6 +25,8 @@ export const SIMA_HOOKS = {
   summaryCountedNow: hookPoint<boolean>('store', 'sima.summary-counted-now'),
   /** spec 7: whether the evidence of a SKU without a result is 404 NOT_FOUND. */
   evidenceNeedsResult: hookPoint<boolean>('rule', 'sima.evidence-needs-result'),
+  /** spec 2.4, 4.2: the screening a SKU's evidence shows (its current result); `history` is every screening, oldest first. */
+  evidenceShows: hookPoint<SimaResultRecord, { history: readonly SimaResultRecord[] }>('store', 'sima.evidence-shows'),
   /** spec 4.2: the `filter` of exportSimaReport (flagged, covered, or none). */
   reportSelection: hookPoint<'flagged' | 'covered' | undefined>('store', 'sima.report-selection'),
   /** spec 4.2: whether the CSV report starts with its header row. */
