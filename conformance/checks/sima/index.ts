@@ -12,11 +12,13 @@
 //   evidence.ts         sima.evidence-served, sima.evidence-isolated
 //   evidence-current.ts sima.evidence-current-result
 //   report.ts           sima.report-formats
+//   report-rows.ts      sima.report-rows-match-results
 import type { Check } from '../../harness/check.js';
 import { simaEvidenceCurrentResult } from './evidence-current.js';
 import { simaEvidenceIsolated, simaEvidenceServed } from './evidence.js';
 import { simaExposureBelievable } from './exposure.js';
 import { simaReportFormats } from './report.js';
+import { simaReportRowsMatchResults } from './report-rows.js';
 import { simaResultsCursorWalksOnce } from './results-cursor.js';
 import { simaResultsFiltersHold } from './results-filters.js';
 import { simaSummaryMatchesResults } from './summary.js';
@@ -31,4 +33,5 @@ export const simaChecks: Check[] = [
   simaEvidenceIsolated,
   simaEvidenceCurrentResult,
   simaReportFormats,
+  simaReportRowsMatchResults,
 ];

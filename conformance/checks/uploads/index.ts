@@ -15,6 +15,7 @@
 //   duplicate-upload.ts  uploads.duplicate-upload
 //   file-too-large.ts    uploads.file-too-large
 //   binary-content.ts    uploads.binary-named-csv (sandbox rule: content sniffed; simulator profile only)
+import { uploadRunPolicy } from './run-policy.js';
 import type { Check } from '../../harness/check.js';
 import { acceptedReceipt } from './accepted-receipt.js';
 import { duplicateUpload } from './duplicate-upload.js';
@@ -23,4 +24,4 @@ import { unsupportedType } from './unsupported-type.js';
 
 export { sandboxUploadChecks } from './binary-content.js';
 
-export const uploadChecks: Check[] = [acceptedReceipt, unsupportedType, duplicateUpload, fileTooLarge];
+export const uploadChecks: Check[] = [acceptedReceipt, uploadRunPolicy, unsupportedType, duplicateUpload, fileTooLarge];

@@ -102,7 +102,7 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
     async exportSimaReport({ principal, query }) {
       const selection = deps.defects.at(SIMA_HOOKS.reportSelection, query.filter);
       const records = await everyResult(principal.tenantId, reportFilter(selection, query.status));
-      if (query.format === 'csv') return { status: 200, body: csvReport(records, { header: deps.defects.at(SIMA_HOOKS.csvReportHeader, true), columns: deps.defects.at(SIMA_HOOKS.csvReportColumns, REPORT_CSV_COLUMNS) }), contentType: 'text/csv; charset=utf-8' };
+      if (query.format === 'csv') return { status: 200, body: csvReport(deps.defects.at(SIMA_HOOKS.csvReportRecords, records), { header: deps.defects.at(SIMA_HOOKS.csvReportHeader, true), columns: deps.defects.at(SIMA_HOOKS.csvReportColumns, REPORT_CSV_COLUMNS) }), contentType: 'text/csv; charset=utf-8' };
       const generatedAt = deps.clocks.of(principal.tenantId).nowIso();
       return { status: 200, body: jsonReport(records, { tenantId: principal.tenantId, generatedAt, configVersion: await config.versionOf(principal.tenantId) }) };
     },

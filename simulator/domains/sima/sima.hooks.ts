@@ -9,6 +9,8 @@ import type { ReportColumn } from './sima-report.js';
 export const SIMA_HOOKS = {
   /** spec 4.2: the screeningAuthority as read (trimmed, upper-cased); the context is the value as sent. */
   screeningAuthorityAsRead: hookPoint<string, { sent: string }>('validation', 'sima.screening-authority-as-read'),
+  /** spec 4.3 (`runPolicy`: `always` default / `skip_exact_duplicates`): the policy an upload's screening runs under; `sent` is the form's. */
+  uploadRunPolicy: hookPoint<'always' | 'skip_exact_duplicates', { sent: string | undefined }>('validation', 'sima.upload-run-policy'),
   /** spec 4.2: whether a blank screeningAuthority means CA (else it is refused like an unknown one). */
   blankScreeningAuthorityDefaults: hookPoint<boolean>('validation', 'sima.blank-screening-authority-defaults'),
   /** spec 4.2: the filters listSimaResults applies (outcome, workflow, workflow_not, hs_in_scope, is_stale). */
@@ -31,6 +33,8 @@ export const SIMA_HOOKS = {
   reportSelection: hookPoint<'flagged' | 'covered' | undefined>('store', 'sima.report-selection'),
   /** spec 4.2: whether the CSV report starts with its header row. */
   csvReportHeader: hookPoint<boolean>('response', 'sima.csv-report-header'),
+  /** spec 4.2: the results the CSV report writes, one row each (the tenant's current results under its query). */
+  csvReportRecords: hookPoint<readonly SimaResultRecord[]>('response', 'sima.csv-report-records'),
   /** spec 4.2 ("CSV text when `format=csv`", no columns given): the columns of the CSV report, in order. */
   csvReportColumns: hookPoint<readonly ReportColumn[]>('response', 'sima.csv-report-columns'),
   /** spec 2.4 (`cursor: string or null`, no format given): the cursor a results page sends, from the store's. */

@@ -20,6 +20,8 @@ export const WEBHOOKS_HOOKS = {
   attemptDeliveryId: hookPoint<string, { newId: () => string }>('delivery', 'webhooks.attempt-delivery-id'),
   /** spec 6 delivery body: the `job` a delivery describes (the job as it ended: its progress, timestamps, result, error). */
   deliveryJob: hookPoint<FinishedJob['job']>('delivery', 'webhooks.delivery-job'),
+  /** spec 6 rule 2, 8.8: how long an attempt waits for the receiver's answer before it counts as failed (10 s). */
+  attemptTimeoutMs: hookPoint<number>('delivery', 'webhooks.attempt-timeout'),
   /** spec 6 rule 3, decision 9: the wait after failed attempt `attempt` before the next one. */
   retryGapMs: hookPoint<number, { attempt: number }>('delivery', 'webhooks.retry-gap'),
 } as const;
