@@ -50,7 +50,7 @@ async function main() {
     ? { ...loadBaseline(), checks: { ...loadBaseline().checks, ...measured } }
     : { contract: 'v1.3.0', profile: 'simulator', seed: TEST_SEED, recordedAt: new Date().toISOString(), runs: RUNS, checks: measured };
   writeFileSync(BASELINE_FILE, JSON.stringify(baseline, null, 1) + '\n');
-  console.log(`wrote ${BASELINE_FILE}: ${Object.keys(measured).length} checks`);
+  console.log(`wrote ${BASELINE_FILE}: ${Object.keys(measured).length} checks measured${only ? `, merged into the ${Object.keys(baseline.checks).length} entries` : ''}`);
 }
 
 main().then(
