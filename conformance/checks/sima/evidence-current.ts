@@ -5,8 +5,11 @@
 // is screened anew, whatever a server's `skip_exact_duplicates` would skip. Then, for each:
 //   rescreen-listed      the listed result is that new screening: its analysisDate is not before the job was
 //                        created (a second of slack: the two stamps may come from different clocks' rounding);
-//   evidence-current     the evidence's `result` is the listed result: the same id and the same analysisDate.
-// Nothing is assumed about whether a new screening gets a new id (a server may update one record per SKU).
+//   evidence-current     the evidence's `result` shows the listed result, not the one listed before: spec 2.4
+//                        makes `result` a free-form object, so it is searched (at any depth) for the two ids;
+//                        naming the earlier id and not the current one is showing the earlier screening.
+//                        Naming neither says nothing (a shape without ids), and when the re-screening kept the
+//                        id (a server may update one record per SKU) there is nothing to tell apart.
 // In a shared tenant another client may screen the same SKUs meanwhile: a mismatch counts only when a second
 // read shows it again.
 import { defineCheck, type CheckContext } from '../../harness/check.js';
@@ -17,11 +20,19 @@ import { allResults, evidencePath, isProblem, OUTCOMES, read, simaTenant, type P
 
 const instant = (value: unknown) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? Date.parse(value) : undefined);
 
+/** Every string inside `value`, at any depth (a free-form object's ids wherever its shape puts them). */
+function stringsIn(value: unknown, into = new Set<string>()): Set<string> {
+  if (typeof value === 'string') into.add(value);
+  else if (Array.isArray(value)) for (const item of value) stringsIn(item, into);
+  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) stringsIn(item, into);
+  return into;
+}
+
 /** The first listed SKU of each outcome. */
 const onePerOutcome = (items: SimaItem[]) =>
   OUTCOMES.map((outcome) => items.find((item) => item.outcome === outcome && typeof item.sku === 'string')).filter((item): item is SimaItem => item !== undefined);
 
-async function judge(ctx: CheckContext, client: ConformanceClient, skus: string[], jobCreated: number, jobId: string): Promise<Problem[]> {
+async function judge(ctx: CheckContext, client: ConformanceClient, skus: string[], before: Map<string, string>, jobCreated: number, jobId: string): Promise<Problem[]> {
   const listed = await allResults(client, {}, ctx.admin);
   if (isProblem(listed)) return [listed];
   const problems: Problem[] = [];
@@ -41,11 +52,11 @@ async function judge(ctx: CheckContext, client: ConformanceClient, skus: string[
       problems.push({ rule: 'evidence-served', message: `the evidence of SKU ${sku}, listed in the results, answered ${exchange.response.status}, not 200 (spec 4.2)`, exchange });
       continue;
     }
-    const shown = (exchange.response.body as { result?: { id?: unknown; analysisDate?: unknown } } | null)?.result;
-    const sameId = shown?.id === item.id;
-    const sameDate = shown?.analysisDate === undefined || instant(shown.analysisDate) === analysed;
-    if (!sameId || !sameDate) {
-      problems.push({ rule: 'evidence-current', message: `after SKU ${sku} was screened again (job ${jobId}), its evidence shows result ${JSON.stringify(shown?.id)} of analysisDate ${JSON.stringify(shown?.analysisDate)}, but the results list its current result as ${String(item.id)} of analysisDate ${JSON.stringify(item.analysisDate)} (spec 2.4, 4.2: the evidence of the SKU's result)`, exchange });
+    const earlier = before.get(sku);
+    if (earlier === undefined || earlier === item.id) continue;
+    const named = stringsIn((exchange.response.body as { result?: unknown } | null)?.result);
+    if (named.has(earlier) && !named.has(String(item.id))) {
+      problems.push({ rule: 'evidence-current', message: `after SKU ${sku} was screened again (job ${jobId}), its evidence's result names ${earlier}, the result listed before, and not ${String(item.id)}, the one the results list now (spec 2.4, 4.2: the evidence of the SKU's result)`, exchange });
     }
   }
   return problems;
@@ -53,13 +64,15 @@ async function judge(ctx: CheckContext, client: ConformanceClient, skus: string[
 
 export const simaEvidenceCurrentResult = defineCheck({
   id: 'sima.evidence-current-result',
-  title: "After a SKU is screened again (runPolicy default always), the results list the new screening and its evidence shows that result",
+  title: "After a SKU is screened again (runPolicy default always), the results list the new screening and its evidence does not show the earlier one",
   area: 'sima',
   needs: ['writes'],
   async run(ctx: CheckContext) {
     const tenant = await simaTenant(ctx, 'Conformance SIMA evidence current');
     if (!tenant) return;
-    const skus = onePerOutcome(tenant.results.items).map((item) => item.sku as string);
+    const picked = onePerOutcome(tenant.results.items);
+    const skus = picked.map((item) => item.sku as string);
+    const before = new Map(picked.map((item) => [item.sku as string, String(item.id)]));
     const enqueued = await enqueue(tenant.client, { skus });
     const jobId = receiptJobId(enqueued);
     if (!ctx.expect(jobId !== undefined, 'enqueue-accepted', `POST /api/sima/batch { skus: ${JSON.stringify(skus)} } answered ${enqueued.response.status}, not 202 with a jobId (spec 2.3, 4.2)`, enqueued)) return;
@@ -73,8 +86,8 @@ export const simaEvidenceCurrentResult = defineCheck({
     if (job.status !== 'COMPLETED') ctx.skip(`the screening ${jobId} ended ${String(job.status)}: nothing new to compare`);
     const created = instant(job.createdAt);
     if (!ctx.expect(created !== undefined, 'job-created-at', `job ${jobId} has createdAt ${JSON.stringify(job.createdAt)}, not a date-time (spec 2.2)`, last)) return;
-    let problems = await judge(ctx, tenant.client, skus, created!, jobId!);
-    if (problems.length && !tenant.fresh) problems = await judge(ctx, tenant.client, skus, created!, jobId!);
+    let problems = await judge(ctx, tenant.client, skus, before, created!, jobId!);
+    if (problems.length && !tenant.fresh) problems = await judge(ctx, tenant.client, skus, before, created!, jobId!);
     for (const problem of problems) ctx.fail(problem.rule, problem.message, problem.exchange);
   },
 });

@@ -13,12 +13,14 @@
 //   evidence-current.ts sima.evidence-current-result
 //   report.ts           sima.report-formats
 //   report-rows.ts      sima.report-rows-match-results
+//   review-rescreen.ts  sima.review-survives-rescreen (sandbox-defined, simulator profile)
 import type { Check } from '../../harness/check.js';
 import { simaEvidenceCurrentResult } from './evidence-current.js';
 import { simaEvidenceIsolated, simaEvidenceServed } from './evidence.js';
 import { simaExposureBelievable } from './exposure.js';
 import { simaReportFormats } from './report.js';
 import { simaReportRowsMatchResults } from './report-rows.js';
+import { simaReviewSurvivesRescreen } from './review-rescreen.js';
 import { simaResultsCursorWalksOnce } from './results-cursor.js';
 import { simaResultsFiltersHold } from './results-filters.js';
 import { simaSummaryMatchesResults } from './summary.js';
@@ -34,4 +36,5 @@ export const simaChecks: Check[] = [
   simaEvidenceCurrentResult,
   simaReportFormats,
   simaReportRowsMatchResults,
+  simaReviewSurvivesRescreen,
 ];

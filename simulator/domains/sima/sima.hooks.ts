@@ -43,6 +43,8 @@ export const SIMA_HOOKS = {
   cursorRead: hookPoint<string>('validation', 'sima.cursor-read'),
   /** spec 2.4: the exposureAnnual a screening records (annual import value x combined rate / 100). */
   recordedExposure: hookPoint<number | null>('worker', 'sima.recorded-exposure'),
+  /** Sandbox-defined (spec 3.5: transitions not shown; simulator/README.md): whether a reviewer's decision survives a re-screening with the same outcome and measure. */
+  reviewKeptOnRescreen: hookPoint<boolean>('worker', 'sima.review-kept-on-rescreen'),
   /** spec 2.2: the outcome counts a sima_validation job reports. */
   jobOutcomes: hookPoint<JobOutcomeCounts>('worker', 'sima.job-outcomes'),
 } as const;
