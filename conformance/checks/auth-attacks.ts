@@ -9,7 +9,7 @@
 // Every forged token is sent exactly as built (no re-exchange on 401) to a cheap read every deployment
 // serves; each must be 401 INVALID_TOKEN with the error envelope (spec 7), and a 2xx fails with a rule of
 // its own (the attack worked).
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { base64url, decodeJwt, decodeProtectedHeader, exportJWK, SignJWT, UnsecuredJWT, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
 import { defineCheck, type CheckContext } from '../harness/check.js';
 import type { ConformanceClient } from '../harness/client.js';
@@ -244,4 +244,77 @@ const dashboardRouteDenied = defineCheck({
   },
 });
 
-export const authAttackChecks = [algNoneToken, foreignKeyToken, wrongIssuerToken, tokenBindsTenant, dashboardRouteDenied];
+/** The product's names, as the spec's title and the project's short forms give them. */
+const PRODUCT_NAMES = ['Trade Compliance and Freight Audit Service', 'trade-compliance-freight-audit', 'tfas', 'TFAS', 'tcfas', 'tcfa', 'svc', 'SVC'];
+/** Secrets found in tutorials, defaults of frameworks and leaked configurations (jwt.io's own among them). */
+const COMMON_SECRETS = ['', 'secret', 'Secret', 'SECRET', 'secretkey', 'secret-key', 'jwt-secret', 'jwt_secret', 'jwtsecret', 'your-256-bit-secret', 'your-secret-key', 'changeme', 'change-me', 'password', 'test', 'dev', 'development', 'sandbox', 'staging', 'key', 'default', '123456'];
+
+/** `header.payload` signed with HMAC-SHA256 keyed by `secret` as UTF-8 bytes (node:crypto takes an empty key, a JWT library may not). */
+const signHs256 = (header: object, claims: JWTPayload, secret: string) => {
+  const input = `${encodeSegment(header)}.${encodeSegment(claims)}`;
+  return `${input}.${createHmac('sha256', Buffer.from(secret, 'utf8')).update(input).digest('base64url')}`;
+};
+
+// Spec 5.1, 7 (issue 27 item 4): a server whose signing secret is one an attacker would guess first (empty,
+// `secret`, the product's name, the key id, the tenant id, the issuer) lets anyone mint bearers. The genuine
+// claims re-signed (HS256, the header the server uses, else a bare one) with each such secret must be refused
+// like any other forged token. Candidates read from the genuine token (iss, sub, kid, the tenant claims) and
+// the integration key itself (an HMAC keyed with the key the client sends) are tried beside the fixed list.
+const weakSecretToken = defineCheck({
+  id: 'auth.weak-secret-token',
+  title: 'A token with genuine claims signed with a common weak secret (empty, `secret`, the product name, the key id, ...) is refused with 401 INVALID_TOKEN',
+  area: 'auth',
+  needs: [],
+  async run(ctx) {
+    const genuine = await genuineToken(ctx);
+    if (!genuine) return;
+    const fromToken = [genuine.claims.iss, genuine.claims.sub, genuine.header.kid, ...TENANT_CLAIMS.map((name) => genuine.claims[name])].filter((v): v is string => typeof v === 'string' && v !== '');
+    const candidates = [...new Set([...COMMON_SECRETS, ...PRODUCT_NAMES, ...fromToken, ctx.client.apiKey])];
+    const header = { ...genuine.header, alg: 'HS256' };
+    for (const secret of candidates) {
+      const shown = secret === ctx.client.apiKey ? 'the integration key itself' : JSON.stringify(secret);
+      await expectRefused(ctx, signHs256(header, genuine.claims, secret), `the genuine claims re-signed (HS256) with the weak secret ${shown}`, 'weak-secret-token-accepted');
+    }
+  },
+});
+
+// Spec 2.1, 5.2, RFC 7519 section 4.1.4: a JWT "MUST NOT be accepted for processing" on or after its `exp`.
+// auth.expired-token shows a token refused a second after expires_in; this one presents a fresh tenant's token
+// 20 ms into exactly its `exp` second (within the latency of one request) on that tenant's
+// virtual clock, where a server comparing `exp < now` still lets it in. Virtual time only moves forward, so
+// whatever the latency, the request is served at or after `exp`: any 2xx is a failure. The tenant's clock
+// is read before and after so the report says how close to `exp` the request came.
+const tokenRefusedAtExp = defineCheck({
+  id: 'auth.token-refused-at-exp',
+  title: 'A token presented at exactly its exp second is refused with 401 INVALID_TOKEN (RFC 7519: on or after exp)',
+  area: 'auth',
+  needs: ['admin'],
+  async run(ctx) {
+    const admin = ctx.admin!;
+    const tenant = await admin.createTenant({ name: 'Conformance token at exp' });
+    const issued = await exchangeKey(ctx, tenant.integrationKey, 'the token to present at its exp');
+    if (!issued) return;
+    let exp: unknown;
+    try {
+      exp = decodeJwt(issued.token).exp;
+    } catch {
+      exp = undefined;
+    }
+    if (!ctx.expect(typeof exp === 'number' && Number.isInteger(exp), 'token-has-exp', `the access_token carries no integer exp claim (spec 5.1: a JWT; RFC 7519 section 4.1.4), so its expiry cannot be presented: ${JSON.stringify(exp)}`, issued.exchange)) return;
+    const expMs = (exp as number) * 1000;
+    const before = Date.parse((await admin.clock(tenant.tenantId)).now);
+    if (!ctx.expect(before < expMs, 'token-not-born-expired', `the token's exp ${new Date(expMs).toISOString()} is not after the tenant's clock ${new Date(before).toISOString()} at issue`, issued.exchange)) return;
+    // 20 ms into the exp second: a request's latency under a second still lands inside it.
+    await admin.advanceClock((expMs + 20 - before) / 1000, tenant.tenantId);
+    const reached = Date.parse((await admin.clock(tenant.tenantId)).now);
+    const atExp = await ctx.client.call('GET', READ_PATH, { auth: { bearer: issued.token } });
+    const what = `the token presented ${((reached - expMs) / 1000).toFixed(3)} s after its exp second began (exp ${exp}, expires_in ${issued.expiresIn})`;
+    if (atExp.response.status >= 200 && atExp.response.status < 300) {
+      ctx.fail('token-accepted-at-exp', `${what} opened GET ${READ_PATH} (${atExp.response.status}); RFC 7519 4.1.4 and spec 5.2 require 401 INVALID_TOKEN on or after exp`, atExp);
+      return;
+    }
+    expectError(ctx, atExp, 401, 'INVALID_TOKEN', what);
+  },
+});
+
+export const authAttackChecks = [algNoneToken, foreignKeyToken, wrongIssuerToken, weakSecretToken, tokenRefusedAtExp, tokenBindsTenant, dashboardRouteDenied];

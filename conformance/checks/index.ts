@@ -20,7 +20,7 @@ import { simaChecks } from './sima/index.js';
 import { signupChecks } from './signup.js';
 import { tokenExchange } from './token-exchange.js';
 import { tradeChecks } from './trade/index.js';
-import { sandboxUploadChecks, uploadChecks } from './uploads.js';
+import { sandboxUploadChecks, uploadChecks, uploadRunPolicy } from './uploads.js';
 import { validationChecks } from './validation.js';
 import { webhookChecks } from './webhooks.js';
 
@@ -39,6 +39,7 @@ const allChecks: Check[] = [
   ...idempotencyChecks,
   ...webhookChecks,
   ...uploadChecks,
+  uploadRunPolicy,
   ...sandboxUploadChecks,
   ...landedCostChecks,
   ...limitChecks,

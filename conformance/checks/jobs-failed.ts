@@ -58,10 +58,16 @@ const failedJob = defineCheck({
     const error = job.error;
     ctx.expect(typeof error === 'string' && error.trim().length > 0, 'job-failed-error', `the FAILED job ${jobId} has error ${JSON.stringify(error)}, not a message (spec 2.2, 6: filled for failed jobs)`, ended);
 
-    // Spec 3.1: FAILED is terminal; a later read (after more time) shows the same status and error.
+    // Spec 2.2: progress is an integer on the scale where 100 means completed; a FAILED job may stop anywhere
+    // on it (the spec names no value), but not off it.
+    const progress = job.progress;
+    ctx.expect(Number.isInteger(progress) && (progress as number) >= 0 && (progress as number) <= 100, 'job-failed-progress', `the FAILED job ${jobId} reports progress ${JSON.stringify(progress)}, not an integer from 0 to 100 (spec 2.2: 100 for completed jobs)`, ended);
+
+    // Spec 3.1: FAILED is terminal; a later read (after more time) shows the same status, error and progress.
     await ctx.admin!.advanceClock(3_600);
     const later = await readJob(ctx, tenant.client, jobId);
     ctx.expect(jobOf(later).status === 'FAILED' && jobOf(later).error === error, 'job-failed-terminal', `an hour later the FAILED job ${jobId} reads status ${JSON.stringify(jobOf(later).status)} with error ${JSON.stringify(jobOf(later).error)} (spec 3.1: FAILED is terminal)`, later);
+    ctx.expect(jobOf(later).progress === progress, 'job-failed-terminal', `an hour later the FAILED job ${jobId} reads progress ${JSON.stringify(jobOf(later).progress)}, not ${JSON.stringify(progress)} (spec 3.1: FAILED is terminal)`, later);
 
     // Spec 4.1: the list filtered by status=FAILED holds it (the tenant is this check's alone).
     const list = await tenant.client.call('GET', '/api/jobs?status=FAILED&limit=100');
@@ -74,6 +80,8 @@ const failedJob = defineCheck({
     const body = bodyOf(delivery!);
     const exchange = deliveryExchange(delivery!);
     ctx.expect(body.event === 'job.failed' && body.job?.status === 'FAILED', 'webhook-job-failed', `the delivery for the FAILED job ${jobId} reads event ${JSON.stringify(body.event)}, job.status ${JSON.stringify(body.job?.status)}, not job.failed / FAILED (spec 6)`, exchange);
+    // Spec 6: the delivery's job is the job as it ended: the progress it stopped at, not the 100 of a completed one.
+    ctx.expect(body.job?.progress === progress, 'webhook-job-failed-progress', `the job.failed delivery's job.progress is ${JSON.stringify(body.job?.progress)}, not the FAILED job's progress ${JSON.stringify(progress)} (spec 2.2, 6)`, exchange);
     const deliveredError = (body.job as { error?: unknown } | undefined)?.error;
     ctx.expect(typeof deliveredError === 'string' && deliveredError === error, 'webhook-job-failed-error', `the job.failed delivery's job.error is ${JSON.stringify(deliveredError)}, not the job's error ${JSON.stringify(error)} (spec 6: filled for failed jobs)`, exchange);
   },

@@ -28,7 +28,7 @@ describe('webhook checks against a healthy simulator', () => {
     expect(report.results.filter((r) => r.verdict !== 'passed'), describeResults(report)).toEqual([]);
   }, 120_000);
 
-  it('pass in the sandbox profile without the control API (the retry schedule is skipped: it needs admin)', async () => {
+  it('pass in the sandbox profile without the control API (the retry schedule and the attempt timeout are skipped: they need admin)', async () => {
     const port = await freePort();
     process.env.CONFORM_WEBHOOK_PORT = String(port);
     try {
@@ -37,6 +37,7 @@ describe('webhook checks against a healthy simulator', () => {
       expect(verdicts, describeResults(report)).toEqual({
         ...Object.fromEntries(webhookChecks.map((c) => [c.id, 'passed'])),
         'webhooks.retry-schedule': 'skipped',
+        'webhooks.attempt-timeout': 'skipped',
       });
     } finally {
       delete process.env.CONFORM_WEBHOOK_PORT;

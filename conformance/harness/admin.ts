@@ -88,6 +88,10 @@ export class AdminClient {
   dashboardToken(tenantId: string) {
     return this.call<{ access_token: string }>('POST', `/_sim/tenants/${tenantId}/dashboard-token`);
   }
+  /** A dashboard review move on a SKU's current SIMA result (sandbox-defined: spec 3.5 shows no transitions). */
+  reviewSimaResult(tenantId: string, sku: string, body: { action: 'accept' | 'override' | 'dismiss' | 'reopen'; note?: string }) {
+    return this.call<Record<string, unknown>>('POST', `/_sim/tenants/${tenantId}/sima/results/${encodeURIComponent(sku)}/review`, body);
+  }
   settings(tenantId: string) {
     return this.call<Record<string, unknown>>('GET', `/_sim/tenants/${tenantId}/settings`);
   }

@@ -14,6 +14,8 @@ export interface ReceiverHandle {
   waitFor(predicate: (delivery: ReceivedDelivery) => boolean, timeoutMs?: number): Promise<ReceivedDelivery>;
   /** Answer the next `count` deliveries with this status (to provoke retries). */
   failNext(count: number, status?: number): void;
+  /** Hold the answer (the usual 204, or a failNext status) to the next `count` deliveries for `ms` (attempt timeouts). */
+  holdNext(count: number, ms: number): void;
 }
 
 export interface ReceivedDelivery {

@@ -12,6 +12,7 @@ export async function startReceiver(options: { publicUrl?: string; host?: string
   const received: ReceivedDelivery[] = [];
   const waiters: Array<{ predicate: (d: ReceivedDelivery) => boolean; resolve: (d: ReceivedDelivery) => void }> = [];
   let failures: Array<number> = [];
+  let holds: Array<number> = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -27,7 +28,9 @@ export async function startReceiver(options: { publicUrl?: string; host?: string
       const delivery: ReceivedDelivery = { receivedAt: Date.now(), path: req.url ?? '/', headers, rawBody, body };
       received.push(delivery);
       const status = failures.shift() ?? 204;
-      res.writeHead(status).end();
+      const hold = holds.shift() ?? 0;
+      if (hold > 0) setTimeout(() => res.writeHead(status).end(), hold);
+      else res.writeHead(status).end();
       for (const waiter of waiters.filter((w) => w.predicate(delivery))) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve(delivery);
@@ -54,6 +57,9 @@ export async function startReceiver(options: { publicUrl?: string; host?: string
     },
     failNext(count, status = 503) {
       failures = Array.from({ length: count }, () => status);
+    },
+    holdNext(count, ms) {
+      holds = Array.from({ length: count }, () => ms);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

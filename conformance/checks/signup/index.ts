@@ -7,6 +7,7 @@ import { signupLifecycleModel } from './lifecycle-model.js';
 import { signupProvisionFlow } from './provision-flow.js';
 import { signupSessionExpiry } from './session-expiry.js';
 import { signupSurfaceByVersion } from './surface.js';
+import { signupVerificationExpiry } from './verification-expiry.js';
 import { signupVerificationLockout } from './verification-lockout.js';
 
 export const signupChecks: Check[] = [
@@ -16,5 +17,6 @@ export const signupChecks: Check[] = [
   signupProvisionFlow,
   signupLifecycleModel,
   signupSessionExpiry,
+  signupVerificationExpiry,
   signupFeatureDisabled,
 ];

@@ -1,7 +1,7 @@
 // sima.exposure-believable (spec 2.4): the exposure fields of each result hang together, as far as the spec
 // names them: a CLEARED result carries no exposure (exposureAnnual null or 0); an AT_RISK result with a
 // combinedRate has no negative exposure (null is allowed: the import value may be unknown); combinedRate is
-// adRate + cvdRate when both are given (within 0.01). Nothing is assumed about the rates' unit. With a fresh
+// adRate + cvdRate when both are given, and the one given when only one is (within 0.01). Nothing is assumed about the rates' unit. With a fresh
 // tenant, the catalog is also screened under the other authority (spec 4.2 `screeningAuthority: US`): AD and
 // CVD orders together are more common there, so the sum rule has something to judge.
 //
@@ -21,7 +21,7 @@ const describeItem = (item: SimaItem) =>
 
 export const simaExposureBelievable = defineCheck({
   id: 'sima.exposure-believable',
-  title: 'CLEARED results carry no exposure, AT_RISK exposure is not negative, and combinedRate is adRate + cvdRate',
+  title: 'CLEARED results carry no exposure, AT_RISK exposure is not negative, and combinedRate is adRate + cvdRate (the one stated when the other is absent)',
   area: 'sima',
   needs: [],
   async run(ctx: CheckContext) {
@@ -46,6 +46,15 @@ export const simaExposureBelievable = defineCheck({
         applies: (item) => item.outcome === 'AT_RISK' && num(item.combinedRate) !== undefined,
         breaks: (item) => (num(item.exposureAnnual) ?? 0) < 0,
         says: 'AT_RISK result(s) with a combinedRate carry a negative exposureAnnual',
+      },
+      {
+        // "Combined" is AD plus CVD: an order that does not apply adds no duty, so with one rate stated the
+        // combined rate is that rate (a store adding with SQL's NULL + x = NULL leaves it null instead, and
+        // every exposure built on it is lost). Nothing is judged when neither rate is stated.
+        rule: 'combined-rate-one-absent',
+        applies: (item) => (num(item.adRate) === undefined) !== (num(item.cvdRate) === undefined),
+        breaks: (item) => Math.abs((num(item.combinedRate) ?? Number.NaN) - (num(item.adRate) ?? num(item.cvdRate))!) > EXPOSURE_TOLERANCE || num(item.combinedRate) === undefined,
+        says: `result(s) with only one of adRate and cvdRate have a combinedRate other than that rate (tolerance ${EXPOSURE_TOLERANCE})`,
       },
       {
         rule: 'combined-rate-sum',

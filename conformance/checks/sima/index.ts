@@ -10,11 +10,17 @@
 //   summary.ts          sima.summary-matches-results
 //   exposure.ts         sima.exposure-believable
 //   evidence.ts         sima.evidence-served, sima.evidence-isolated
+//   evidence-current.ts sima.evidence-current-result
 //   report.ts           sima.report-formats
+//   report-rows.ts      sima.report-rows-match-results
+//   review-rescreen.ts  sima.review-survives-rescreen (sandbox-defined, simulator profile)
 import type { Check } from '../../harness/check.js';
+import { simaEvidenceCurrentResult } from './evidence-current.js';
 import { simaEvidenceIsolated, simaEvidenceServed } from './evidence.js';
 import { simaExposureBelievable } from './exposure.js';
 import { simaReportFormats } from './report.js';
+import { simaReportRowsMatchResults } from './report-rows.js';
+import { simaReviewSurvivesRescreen } from './review-rescreen.js';
 import { simaResultsCursorWalksOnce } from './results-cursor.js';
 import { simaResultsFiltersHold } from './results-filters.js';
 import { simaSummaryMatchesResults } from './summary.js';
@@ -27,5 +33,8 @@ export const simaChecks: Check[] = [
   simaExposureBelievable,
   simaEvidenceServed,
   simaEvidenceIsolated,
+  simaEvidenceCurrentResult,
   simaReportFormats,
+  simaReportRowsMatchResults,
+  simaReviewSurvivesRescreen,
 ];

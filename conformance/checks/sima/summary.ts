@@ -1,12 +1,15 @@
 // sima.summary-matches-results (spec 2.4, 4.2): the summary describes the results under the same filter:
 // `totalSkus`, `atRisk` and `needsReview` are the counts over the full results list (one latest result per
 // SKU), and `totalExposure` is the sum of their `exposureAnnual` (null counts 0), within 0.01. Without a
-// filter and with outcome=AT_RISK.
+// filter, and under each filter the summary takes ("query `outcome`, `workflow`, `workflow_not` as above"):
+// outcome AT_RISK and NEEDS_REVIEW, workflow OPEN, workflow_not OPEN. Whether workflow_not keeps a result
+// without a workflowStatus is not settled (support.ts), but the summary and the results list must settle it
+// alike: both are read under the same filter, and the summary is judged against that list.
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { ConformanceClient } from '../../harness/client.js';
 import { allResults, label, EXPOSURE_TOLERANCE, isProblem, num, read, simaTenant, SUMMARY_PATH, tally, query, type Problem } from './support.js';
 
-const FILTERS: Array<Record<string, string>> = [{}, { outcome: 'AT_RISK' }];
+const FILTERS: Array<Record<string, string>> = [{}, { outcome: 'AT_RISK' }, { outcome: 'NEEDS_REVIEW' }, { workflow: 'OPEN' }, { workflow_not: 'OPEN' }];
 
 async function judge(client: ConformanceClient, ctx: CheckContext, filters: Record<string, string>): Promise<Problem[]> {
   const where = label(filters);

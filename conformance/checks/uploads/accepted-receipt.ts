@@ -1,5 +1,6 @@
 // uploads.accepted-receipt (spec 4.3, 2.3, 3.1; decision 6): a valid upload and the job it creates.
-import { defineCheck } from '../../harness/check.js';
+import { defineCheck, type CheckContext } from '../../harness/check.js';
+import type { Exchange } from '../../harness/types.js';
 import { receiptJobId } from '../jobs-support.js';
 import { uniqueFile, validExtension } from './files.js';
 import { forEachUploadTarget } from './for-each-target.js';
@@ -9,7 +10,8 @@ import { operationsOrSkip } from './targets.js';
 const ACCEPTED_ID = 'uploads.accepted-receipt';
 
 // Spec 4.3, 2.3, 3.1: a valid upload answers 202 with its receipt (checked against the contract by the
-// client) and creates a job, readable through GET /api/jobs/{id}, of the operation's type (decision 6).
+// client) and creates a job, readable through GET /api/jobs/{id}, of the operation's type (decision 6). What
+// the receipt says is held too (judgeReceipt).
 export const acceptedReceipt = defineCheck({
   id: ACCEPTED_ID,
   title: 'A valid small upload answers 202 with a receipt whose job reads back with the operation\'s job type',
@@ -33,10 +35,29 @@ export const acceptedReceipt = defineCheck({
         ctx.fail('upload-job-readable', `${target.operationId}: GET /api/jobs/${jobId} of the receipt's job answered ${read.response.status}, not 200 (spec 3.1, 4.1)`, read, extra);
         return;
       }
-      const type = (read.response.body as { type?: unknown } | null)?.type;
-      if (target.jobType !== undefined && type !== target.jobType) {
-        ctx.fail('upload-job-type', `${target.operationId}: the job it created reads type ${JSON.stringify(type)}, not ${target.jobType} (x-job-type; spec 2.2, decision 6)`, read, extra);
+      const job = (read.response.body ?? {}) as { id?: unknown; type?: unknown; status?: unknown };
+      if (target.jobType !== undefined && job.type !== target.jobType) {
+        ctx.fail('upload-job-type', `${target.operationId}: the job it created reads type ${JSON.stringify(job.type)}, not ${target.jobType} (x-job-type; spec 2.2, decision 6)`, read, extra);
       }
+      judgeReceipt(ctx, target.operationId, file.name, exchange, job, read, extra);
     });
   },
 });
+
+/** Spec 3.1: the order a job's status moves in (COMPLETED and FAILED both end it). */
+const STATUS_RANK: Record<string, number> = { PENDING: 0, PROCESSING: 1, COMPLETED: 2, FAILED: 2 };
+
+// Spec 2.3: every upload receipt names the upload's `fileName` (the file sent: the check's names are plain
+// ASCII, nothing a server would need to clean), and `replayed` is "true when an existing job was returned for
+// the same idempotency key": this upload sends no Idempotency-Key, so a receipt carrying `replayed` says
+// false. Spec 3.1: the receipt's `status` is the job's at acceptance and a job only moves forward, so the job
+// read after it is not in an earlier state than the receipt named.
+function judgeReceipt(ctx: CheckContext, operationId: string, fileName: string, receiptExchange: Exchange, job: { id?: unknown; status?: unknown }, read: Exchange, extra: Record<string, unknown>) {
+  const receipt = (receiptExchange.response.body ?? {}) as { jobId?: unknown; fileName?: unknown; replayed?: unknown; status?: unknown };
+  ctx.expect(job.id === receipt.jobId, 'receipt-job-id', `${operationId}: GET /api/jobs/${String(receipt.jobId)} reads a job of id ${JSON.stringify(job.id)}`, read, extra);
+  ctx.expect(receipt.fileName === undefined || receipt.fileName === fileName, 'receipt-file-name', `${operationId}: the receipt names fileName ${JSON.stringify(receipt.fileName)}, not the uploaded file ${JSON.stringify(fileName)} (spec 2.3)`, receiptExchange, extra);
+  ctx.expect(receipt.replayed === undefined || receipt.replayed === false, 'receipt-not-replayed', `${operationId}: an upload without an Idempotency-Key answered replayed ${JSON.stringify(receipt.replayed)} (spec 2.3: true only when an existing job was returned for the same idempotency key)`, receiptExchange, extra);
+  const said = STATUS_RANK[String(receipt.status)];
+  const now = STATUS_RANK[String(job.status)];
+  if (said !== undefined && now !== undefined) ctx.expect(now >= said, 'receipt-status-order', `${operationId}: the receipt said ${String(receipt.status)}, but the job read after it is ${String(job.status)} (spec 3.1: a job only moves forward)`, read, extra);
+}

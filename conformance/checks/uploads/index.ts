@@ -15,6 +15,8 @@
 //   duplicate-upload.ts  uploads.duplicate-upload
 //   file-too-large.ts    uploads.file-too-large
 //   binary-content.ts    uploads.binary-named-csv (sandbox rule: content sniffed; simulator profile only)
+//   run-policy.ts        uploads.run-policy (the screening an upload runs: it needs jobs that end, so it is not
+//                        among the acceptance checks above, which stubs without a worker exercise)
 import type { Check } from '../../harness/check.js';
 import { acceptedReceipt } from './accepted-receipt.js';
 import { duplicateUpload } from './duplicate-upload.js';
@@ -22,5 +24,7 @@ import { fileTooLarge } from './file-too-large.js';
 import { unsupportedType } from './unsupported-type.js';
 
 export { sandboxUploadChecks } from './binary-content.js';
+
+export { uploadRunPolicy } from './run-policy.js';
 
 export const uploadChecks: Check[] = [acceptedReceipt, unsupportedType, duplicateUpload, fileTooLarge];

@@ -1,5 +1,10 @@
-// spec 6: the delivery of a completed job, its body (WebhookDelivery) and its headers.
-import { defineCheck } from '../../harness/check.js';
+// spec 6: the delivery of a completed job, its body (WebhookDelivery) and its headers. The body's `job` is the
+// job as it ended (spec 3.1: a terminal job moves no more), so its createdAt, updatedAt and progress are the
+// instants and value GET /api/jobs/{id} reads once the job is terminal; the delivery is made when the job
+// ends, so its createdAt is not before the job's updatedAt, and an attempt (X-SVC-Timestamp, "of the
+// delivery") is not before the delivery was created (both to the second, as the header counts).
+import { defineCheck, type CheckContext } from '../../harness/check.js';
+import type { Exchange } from '../../harness/types.js';
 import { awaitTerminalJob, bodyOf, deliveryExchange, enqueue, expectDelivery, HEADER, seededTarget } from './probe.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,6 +40,7 @@ export const webhookDelivery = defineCheck({
       ctx.expect(body.job?.progress === 100, 'webhook-job-progress', `job.progress of a completed job is ${JSON.stringify(body.job?.progress)}, not 100 (spec 6)`, exchange);
       ctx.expect(jobStatus === 'COMPLETED', 'webhook-job-matches', `GET /api/jobs/${jobId} reads status ${JSON.stringify(jobStatus)} after its job.completed delivery`, jobExchange);
     }
+    judgeTimestamps(ctx, body as DeliveryBody, jobExchange, delivery.headers[HEADER.timestamp], exchange);
     // spec 6, delivery headers.
     const h = delivery.headers;
     ctx.expect(/^application\/json\s*(;|$)/i.test(h['content-type'] ?? ''), 'webhook-content-type', `Content-Type is ${JSON.stringify(h['content-type'] ?? null)}, not application/json`, exchange);
@@ -48,3 +54,29 @@ export const webhookDelivery = defineCheck({
     ctx.expect(h[HEADER.attempt] === '1', 'webhook-attempt', `X-SVC-Attempt of the first delivery is ${JSON.stringify(h[HEADER.attempt] ?? null)}, not "1"`, exchange);
   },
 });
+
+interface DeliveryBody {
+  createdAt?: unknown;
+  job?: { createdAt?: unknown; updatedAt?: unknown; progress?: unknown };
+}
+
+/** Milliseconds of an ISO 8601 date-time, or undefined. */
+const instant = (value: unknown) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? Date.parse(value) : undefined);
+
+/** The delivery's timestamps and progress against the terminal job's own record (spec 2.2, 3.1, 6). */
+function judgeTimestamps(ctx: CheckContext, body: DeliveryBody, jobExchange: Exchange, timestampHeader: string | undefined, exchange: Exchange) {
+  const job = (jobExchange.response.body ?? {}) as { status?: unknown; createdAt?: unknown; updatedAt?: unknown; progress?: unknown };
+  if (jobExchange.response.status !== 200 || (job.status !== 'COMPLETED' && job.status !== 'FAILED')) return;
+  const shown = (value: unknown) => JSON.stringify(value ?? null);
+  for (const field of ['createdAt', 'updatedAt'] as const) {
+    const sent = instant(body.job?.[field]);
+    ctx.expect(sent !== undefined && sent === instant(job[field]), `webhook-job-${field === 'createdAt' ? 'created-at' : 'updated-at'}`, `the delivery's job.${field} ${shown(body.job?.[field])} is not the instant GET /api/jobs/{id} reads for the terminal job, ${shown(job[field])} (spec 6: the delivery's job is the job as it ended; spec 3.1: terminal)`, exchange);
+  }
+  ctx.expect(body.job?.progress === job.progress, 'webhook-job-progress-matches', `the delivery's job.progress ${shown(body.job?.progress)} is not the progress the terminal job reads, ${shown(job.progress)} (spec 2.2, 6)`, exchange);
+  const created = instant(body.createdAt);
+  const ended = instant(job.updatedAt);
+  // A second of slack: a server may stamp the delivery and the job's last update in either order within one.
+  if (created !== undefined && ended !== undefined) ctx.expect(created >= ended - 1_000, 'webhook-created-at-after-end', `the delivery's createdAt ${shown(body.createdAt)} is more than a second before the job ended (updatedAt ${shown(job.updatedAt)}): the delivery is made when the job ends (spec 3.1, 6)`, exchange);
+  const timestamp = /^[0-9]+$/.test(timestampHeader ?? '') ? Number(timestampHeader) : undefined;
+  if (timestamp !== undefined && created !== undefined) ctx.expect(timestamp >= Math.floor(created / 1000) - 1, 'webhook-timestamp-after-creation', `X-SVC-Timestamp ${timestamp} is before the delivery's createdAt ${shown(body.createdAt)} (spec 6: the Unix timestamp of the delivery)`, exchange);
+}

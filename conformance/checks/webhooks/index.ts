@@ -14,6 +14,7 @@
 //   event-filter.ts      webhooks.event-filter
 //   retry-schedule.ts    webhooks.retry-schedule
 //   enqueue-refusals.ts  webhooks.ssrf-refused-at-enqueue, webhooks.https-required-with-secret
+import { webhookAttemptTimeout } from './attempt-timeout.js';
 import { webhookDelivery } from './delivery.js';
 import { webhookHttpsRequiredWithSecret, webhookSsrfRefusedAtEnqueue } from './enqueue-refusals.js';
 import { webhookEventFilter } from './event-filter.js';
@@ -27,6 +28,7 @@ export const webhookChecks = [
   webhookNoSignatureWithoutSecret,
   webhookEventFilter,
   webhookRetrySchedule,
+  webhookAttemptTimeout,
   webhookSsrfRefusedAtEnqueue,
   webhookHttpsRequiredWithSecret,
 ];

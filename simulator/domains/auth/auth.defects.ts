@@ -25,6 +25,8 @@ export const AUTH_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'auth.org-header-trusted', area: 'auth', description: "`x-org-id` beside a bearer switches the call to that tenant", hooks: [at(AUTH_HOOKS.tenantOverride, (tenant, { orgHeader, byBearer }) => (byBearer && orgHeader ? orgHeader : tenant))] },
   { kind: 'defect', id: 'auth.dashboard-route-open', area: 'auth', description: 'an integration token is accepted on the dashboard-only routes', hooks: [at(AUTH_HOOKS.principalTypeEnforced, (enforced, { allowed }) => (allowed.includes('dashboard') ? false : enforced))] },
   { kind: 'defect', id: 'auth.expired-key-wrong-code', area: 'auth', description: 'the exchange answers an expired key with 401 REVOKED_API_KEY', hooks: [at(AUTH_HOOKS.keyRefusal, (error, { state }) => (state === 'expired' ? new ApiError('REVOKED_API_KEY', 'integration key has been revoked') : error))] },
+  { kind: 'defect', id: 'auth.weak-signing-secret', area: 'auth', description: 'bearers are signed and verified with the secret `secret` (a default any attacker tries first)', hooks: [at(AUTH_HOOKS.signingSecret, () => 'secret')] },
+  { kind: 'defect', id: 'auth.token-accepted-at-exp', area: 'auth', description: 'a token is still accepted during its `exp` second (expiry compared as exp < now, RFC 7519 asks on or after exp)', hooks: [at(AUTH_HOOKS.expiryLeewaySeconds, () => 1)] },
   { kind: 'defect', id: 'auth.token-dies-early', area: 'auth', description: 'a token is refused after half of its announced `expires_in`', hooks: [at(AUTH_HOOKS.tokenLifetimeSeconds, (seconds) => seconds / 2)] },
 ];
 

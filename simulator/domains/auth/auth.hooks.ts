@@ -39,6 +39,10 @@ export const AUTH_HOOKS = {
   tokenChecks: hookPoint<Readonly<TokenChecks>>('auth', 'auth.token-checks'),
   /** Spec 2.1: how many seconds a token issued now is valid (the exchange announces TOKEN_TTL_SECONDS). */
   tokenLifetimeSeconds: hookPoint<number>('auth', 'auth.token-lifetime'),
+  /** Spec 5.1: the HS256 secret bearers are signed and verified with (the configured or generated one). */
+  signingSecret: hookPoint<string>('auth', 'auth.signing-secret'),
+  /** RFC 7519 4.1.4, spec 5.2: seconds past `exp` a token is still accepted (none: refused on or after `exp`). */
+  expiryLeewaySeconds: hookPoint<number>('auth', 'auth.expiry-leeway'),
   /** Spec 2.1, 5.2 ("typically 3600 seconds, given as `expires_in`"): the lifetime a token is issued with and announced. */
   announcedTokenLifetimeSeconds: hookPoint<number>('auth', 'auth.announced-token-lifetime'),
 } as const;

@@ -2,6 +2,7 @@
 // collection. SIM_JWT_SECRET wins; otherwise a secret is generated once and kept in the store, so tokens
 // issued before a restart still verify after it (spec 5.2: clients hold tokens for up to an hour).
 import type { KernelDeps } from '../../kernel/deps.js';
+import { AUTH_HOOKS } from './auth.hooks.js';
 
 interface SigningKeyRecord {
   id: string;
@@ -17,11 +18,13 @@ export function signingKeyStore(deps: KernelDeps) {
   const encoder = new TextEncoder();
   // The same bytes for the same secret: token verification keys its cache on this object (tokens.ts).
   let last: { secret: string; bytes: Uint8Array } | undefined;
-  const bytesOf = (secret: string) => (last?.secret === secret ? last.bytes : (last = { secret, bytes: encoder.encode(secret) }).bytes);
+  const encode = (secret: string) => (last?.secret === secret ? last.bytes : (last = { secret, bytes: encoder.encode(secret) }).bytes);
+  // The secret actually used: the configured or stored one unless a deviation names another.
+  const bytesOf = (secret: string) => encode(deps.defects.at(AUTH_HOOKS.signingSecret, secret));
   // Over a database shared by several instances (issue 17) every token verification would read the record:
   // a round trip per request for a secret that only a sandbox reset changes. Kept until forget() (the
   // control API's reset, here or, through the cluster sync, on another instance).
-  let kept: Uint8Array | undefined;
+  let kept: string | undefined;
   const keep = deps.store.shared !== undefined;
   return {
     forget() {
@@ -30,15 +33,14 @@ export function signingKeyStore(deps: KernelDeps) {
     /** The signing key, created on first use (and again after a sandbox reset cleared the store). */
     async current(): Promise<Uint8Array> {
       if (deps.config.jwtSecret) return bytesOf(deps.config.jwtSecret);
-      if (kept) return kept;
+      if (kept !== undefined) return bytesOf(kept);
       // create() loses to a concurrent creator (another instance): then the winner's secret is read.
       const record =
         (await records.get(RECORD_ID)) ??
         (await records.create({ id: RECORD_ID, secret: deps.ids.secret(32), createdAt: deps.clock.nowIso() })) ??
         (await records.get(RECORD_ID))!;
-      const bytes = bytesOf(record.secret);
-      if (keep) kept = bytes;
-      return bytes;
+      if (keep) kept = record.secret;
+      return bytesOf(record.secret);
     },
   };
 }

@@ -73,10 +73,12 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
       // What verification checks (all, unless a deviation turns one off): with any off, nothing is remembered.
       const checks = deps.defects.at(AUTH_HOOKS.tokenChecks, ALL_TOKEN_CHECKS);
       const cacheable = checks === ALL_TOKEN_CHECKS;
+      // RFC 7519 4.1.4: refused on or after `exp` (jose's `exp <= now`), unless a deviation grants leeway.
+      const leeway = deps.defects.at(AUTH_HOOKS.expiryLeewaySeconds, 0);
       const cached = cacheable ? verified.get(token) : undefined;
       if (cached) {
         // jose's own rule (exp <= now is expired) on the sandbox clock, as the full verification below.
-        if (typeof cached.exp !== 'number' || cached.exp <= Math.floor(deps.clock.now() / 1000)) throw invalidToken('bearer token has expired; exchange the integration key again');
+        if (typeof cached.exp !== 'number' || cached.exp + leeway <= Math.floor(deps.clock.now() / 1000)) throw invalidToken('bearer token has expired; exchange the integration key again');
         payload = cached;
       } else try {
         // Unchecked, an unsigned (`alg: none`) token's claims are read as they are.
@@ -92,7 +94,7 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
           // the tenant's own clock is checked once the claims are known, below.
           currentDate: new Date(deps.clock.now()),
           // Unchecked, no token is ever found expired.
-          clockTolerance: checks.expiryChecked ? 0 : Number.MAX_SAFE_INTEGER,
+          clockTolerance: checks.expiryChecked ? leeway : Number.MAX_SAFE_INTEGER,
         }));
         if (cacheable) remember(token, payload);
       } catch (error) {
@@ -111,7 +113,7 @@ export function tokenService(deps: KernelDeps, signingKeys: SigningKeyStore) {
       if (!wellFormed) throw invalidToken('bearer token is invalid');
       // Expiry on the tenant's own clock: advancing one tenant's time expires only that tenant's tokens.
       const tenantNow = Math.floor(deps.clocks.of(tenant_id).now() / 1000);
-      if (checks.expiryChecked && typeof payload.exp === 'number' && payload.exp <= tenantNow) {
+      if (checks.expiryChecked && typeof payload.exp === 'number' && payload.exp + leeway <= tenantNow) {
         throw invalidToken('bearer token has expired; exchange the integration key again');
       }
       return payload as unknown as TokenClaims;

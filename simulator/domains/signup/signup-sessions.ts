@@ -189,7 +189,7 @@ export function signupSessions(deps: KernelDeps, store: SignupStore, peers: { te
         const at = now();
         if (s.status !== 'PENDING_EMAIL_VERIFICATION') return moved(s, 'verify', at);
         if (s.locked) throw actionNotAllowed('too many wrong verification attempts: verification is locked', { currentState: s.status, reason: 'verification_locked', maxAttempts: MAX_VERIFICATION_ATTEMPTS });
-        if (at > s.verificationExpiresAt) throw actionNotAllowed('the verification code has expired; ask for a new one (resend-verification)', { currentState: s.status, reason: 'verification_expired' });
+        if (at > s.verificationExpiresAt && deps.defects.at(SIGNUP_HOOKS.verificationExpiryEnforced, true)) throw actionNotAllowed('the verification code has expired; ask for a new one (resend-verification)', { currentState: s.status, reason: 'verification_expired' });
         const expected = field === 'code' ? s.code : s.magicLinkToken;
         if (deps.defects.at(SIGNUP_HOOKS.verificationAccepted, given === expected, { field })) return moved(s, 'verify', at);
         const failedAttempts = s.failedAttempts + 1;

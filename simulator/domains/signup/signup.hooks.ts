@@ -8,6 +8,8 @@ export const SIGNUP_HOOKS = {
   slugHoldEnforced: hookPoint<boolean>('rule', 'signup.slug-hold-enforced'),
   /** spec 4.7: whether the code or magic-link token given verifies the email (as sent: it matches). */
   verificationAccepted: hookPoint<boolean, { field: 'code' | 'token' }>('validation', 'signup.verification-accepted'),
+  /** spec 4.7 (the 201 names `verificationExpiresAt`): whether a verification after it is refused. */
+  verificationExpiryEnforced: hookPoint<boolean>('rule', 'signup.verification-expiry-enforced'),
   /** Sandbox-defined lock-out: whether this wrong attempt locks verification (the limit reached). */
   verificationLocks: hookPoint<boolean>('rule', 'signup.verification-locks'),
   /** spec 4.7: whether a repeated provision (same idempotencyKey and payload) replays the outcome it had. */

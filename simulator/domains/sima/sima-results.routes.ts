@@ -69,7 +69,7 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
     },
 
     async getSimaSummary({ principal, query }) {
-      const filter = filterOf(query);
+      const filter = deps.defects.at(SIMA_HOOKS.summaryFilter, filterOf(query));
       const memoKey = `${principal.tenantId} ${JSON.stringify(filter)}`;
       const countedNow = deps.defects.at(SIMA_HOOKS.summaryCountedNow, true);
       const memo = countedNow ? undefined : staleSummaries.get(memoKey);
@@ -96,13 +96,13 @@ export function simaResultRoutes(deps: KernelDeps, stores: { results: SimaResult
       if (!current && !deps.defects.at(SIMA_HOOKS.evidenceNeedsResult, true)) current = (await results.list(principal.tenantId, {}, { limit: 1 })).items[0];
       if (!current) throw notFound('SIMA result');
       const [history, item] = await Promise.all([results.history(principal.tenantId, current.sku), catalog.get(principal.tenantId, current.sku)]);
-      return { status: 200, body: simaEvidence(current, history, item) };
+      return { status: 200, body: simaEvidence(deps.defects.at(SIMA_HOOKS.evidenceShows, current, { history }), history, item) };
     },
 
     async exportSimaReport({ principal, query }) {
       const selection = deps.defects.at(SIMA_HOOKS.reportSelection, query.filter);
       const records = await everyResult(principal.tenantId, reportFilter(selection, query.status));
-      if (query.format === 'csv') return { status: 200, body: csvReport(records, { header: deps.defects.at(SIMA_HOOKS.csvReportHeader, true), columns: deps.defects.at(SIMA_HOOKS.csvReportColumns, REPORT_CSV_COLUMNS) }), contentType: 'text/csv; charset=utf-8' };
+      if (query.format === 'csv') return { status: 200, body: csvReport(deps.defects.at(SIMA_HOOKS.csvReportRecords, records), { header: deps.defects.at(SIMA_HOOKS.csvReportHeader, true), columns: deps.defects.at(SIMA_HOOKS.csvReportColumns, REPORT_CSV_COLUMNS) }), contentType: 'text/csv; charset=utf-8' };
       const generatedAt = deps.clocks.of(principal.tenantId).nowIso();
       return { status: 200, body: jsonReport(records, { tenantId: principal.tenantId, generatedAt, configVersion: await config.versionOf(principal.tenantId) }) };
     },

@@ -89,7 +89,7 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
       const now = clock.nowIso();
       // A reviewer's decision stands while the answer it was about stays the same.
       const keptWorkflow =
-        previous && previous.workflowStatus && previous.workflowStatus !== 'OPEN' && previous.outcome === screening.outcome && previous.measureCode === screening.measureCode
+        previous && previous.workflowStatus && previous.workflowStatus !== 'OPEN' && previous.outcome === screening.outcome && previous.measureCode === screening.measureCode && deps.defects.at(SIMA_HOOKS.reviewKeptOnRescreen, true)
           ? previous.workflowStatus
           : null;
       const record = await results.record({

@@ -22,12 +22,20 @@ export const SIMA_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'sima.results-default-limit-100', area: 'sima', description: 'listSimaResults without `limit` answers pages of 100 (spec 8.6: default 50)', hooks: [at(SIMA_HOOKS.resultsDefaultLimit, () => 100)] },
   { kind: 'defect', id: 'sima.cursor-repeats-row', area: 'sima', description: "a results page's next cursor starts at its last result again", hooks: [at(SIMA_HOOKS.resultsCursorPasses, (passed) => (passed > 1 ? passed - 1 : passed))] },
   { kind: 'defect', id: 'sima.cursor-garbage-accepted', area: 'sima', description: 'a results cursor the service never issued reads as the first page', hooks: [at(SIMA_HOOKS.unknownCursorRefused, () => false)] },
+  { kind: 'defect', id: 'sima.summary-workflow-ignored', area: 'sima', description: 'getSimaSummary ignores its `workflow` and `workflow_not` filters (counts and sums every result)', hooks: [at(SIMA_HOOKS.summaryFilter, (filter) => without(without(filter, 'workflow'), 'workflowNot'))] },
   { kind: 'defect', id: 'sima.summary-exposure-off', area: 'sima', description: 'getSimaSummary reports totalExposure x10' },
   { kind: 'defect', id: 'sima.exposure-on-cleared', area: 'sima', description: 'listSimaResults gives CLEARED results exposureAnnual 1000' },
   { kind: 'defect', id: 'sima.exposure-negative', area: 'sima', description: 'listSimaResults gives AT_RISK results a negative exposureAnnual' },
+  { kind: 'defect', id: 'sima.combined-rate-one-absent-null', area: 'sima', description: 'listSimaResults reports combinedRate null when only one of adRate and cvdRate is stated (an SQL NULL + x)' },
   { kind: 'defect', id: 'sima.combined-rate-ad-only', area: 'sima', description: 'listSimaResults reports combinedRate as the AD rate alone when a CVD rate is also given' },
   { kind: 'defect', id: 'sima.csv-no-header', area: 'sima', description: 'the CSV report has no header row', hooks: [at(SIMA_HOOKS.csvReportHeader, () => false)] },
   { kind: 'defect', id: 'sima.report-flagged-includes-cleared', area: 'sima', description: 'the report under `filter=flagged` includes CLEARED results', hooks: [at(SIMA_HOOKS.reportSelection, (selection) => (selection === 'flagged' ? undefined : selection))] },
+  { kind: 'defect', id: 'sima.evidence-first-screening', area: 'sima', description: "a SKU's evidence shows its first screening, not its current result, once it was screened again", hooks: [at(SIMA_HOOKS.evidenceShows, (current, { history }) => history[0] ?? current)] },
+  { kind: 'defect', id: 'sima.upload-receipt-stored-file-name', area: 'sima', description: 'the 202 receipt of POST /api/upload names the stored file (`upload-<jobId>.csv`), not the file uploaded' },
+  { kind: 'defect', id: 'sima.csv-exposure-in-cents', area: 'sima', description: "the CSV report writes each result's exposureAnnual in minor units (cents, an integer column), not the result's amount", hooks: [at(SIMA_HOOKS.csvReportRecords, (records) => records.map((r) => (typeof r.exposureAnnual === 'number' ? { ...r, exposureAnnual: Math.round(r.exposureAnnual * 100) } : r)))] },
+  { kind: 'defect', id: 'sima.upload-run-policy-default-skip', area: 'sima', description: 'POST /api/upload without `runPolicy` screens under skip_exact_duplicates (not the `always` default): an identical file screens nothing again', hooks: [at(SIMA_HOOKS.uploadRunPolicy, (policy, { sent }) => (sent === undefined ? 'skip_exact_duplicates' : policy))] },
+  { kind: 'defect', id: 'sima.upload-run-policy-ignored', area: 'sima', description: 'POST /api/upload ignores its `runPolicy` field: every upload screens under `always`', hooks: [at(SIMA_HOOKS.uploadRunPolicy, () => 'always')] },
+  { kind: 'defect', id: 'sima.rescreen-resets-review', area: 'sima', description: "a re-screening with the same outcome and measure resets a reviewer's decision to OPEN (simulator/README.md: decisions survive it)", hooks: [at(SIMA_HOOKS.reviewKeptOnRescreen, () => false)] },
   { kind: 'defect', id: 'sima.evidence-unknown-sku-200', area: 'sima', description: "the evidence of a SKU without a result is 200 with another SKU's evidence", hooks: [at(SIMA_HOOKS.evidenceNeedsResult, () => false)] },
   { kind: 'defect', id: 'sima.job-outcomes-off', area: 'sima', description: 'a sima_validation job reports outcomes.atRisk one higher than it screened', hooks: [at(SIMA_HOOKS.jobOutcomes, (outcomes) => ({ ...outcomes, atRisk: outcomes.atRisk + 1 }))] },
   { kind: 'defect', id: 'sima.screening-authority-strict', area: 'sima', description: 'screeningAuthority is read as sent (not trimmed, case-sensitive): " US " or "us" is 400', hooks: [at(SIMA_HOOKS.screeningAuthorityAsRead, (_read, { sent }) => sent)] },
@@ -54,6 +62,17 @@ export const SIMA_VARIANTS: readonly DefectEntry[] = [
   { kind: 'variant', id: 'sima.receipt-message-reworded', area: 'sima', description: 'the 202 receipts of SIMA batches and SIMA/catalog uploads carry another `message` wording', spec: 'spec 2.3 Job accepted: "`message` string": no wording is given' },
 ];
 
+/** A defect rewriting the 202 receipt of `operations` (undefined: left as it is). */
+const rewrite202 = (id: string, operations: string[], change: (body: Record<string, unknown>) => Record<string, unknown> | undefined): ResponseDefect => ({
+  id,
+  operations,
+  apply: (res) => {
+    if (res.status !== 202 || typeof res.body !== 'object' || res.body === null) return;
+    const changed = change(res.body as Record<string, unknown>);
+    if (changed) res.body = changed;
+  },
+});
+
 /** A defect applied to each result item of a listSimaResults success. */
 const eachResult = (id: string, change: (item: Record<string, unknown>) => Record<string, unknown>) => rewriteListItems(id, ['listSimaResults'], 'outcomes', change);
 
@@ -71,7 +90,9 @@ export const SIMA_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
     operations: ['enqueueSimaBatch', 'uploadSimaScreeningFile', 'uploadCatalogFile'],
     apply: (res) => void (res.status === 202 && typeof (res.body as Record<string, unknown>).message === 'string' && (res.body = { ...(res.body as object), message: 'Your request is queued; poll the job for its outcome.' })),
   },
+  rewrite202('sima.upload-receipt-stored-file-name', ['uploadSimaScreeningFile'], (body) => (typeof body.fileName === 'string' && typeof body.jobId === 'string' ? { ...body, fileName: `upload-${body.jobId}.csv` } : undefined)),
   eachResult('sima.exposure-on-cleared', (item) => (item.outcome === 'CLEARED' ? { ...item, exposureAnnual: 1000 } : item)),
   eachResult('sima.combined-rate-ad-only', (item) => (typeof item.adRate === 'number' && typeof item.cvdRate === 'number' && item.cvdRate > 0 ? { ...item, combinedRate: item.adRate } : item)),
+  eachResult('sima.combined-rate-one-absent-null', (item) => ((typeof item.adRate === 'number') !== (typeof item.cvdRate === 'number') ? { ...item, combinedRate: null } : item)),
   eachResult('sima.exposure-negative', (item) => (item.outcome === 'AT_RISK' && typeof item.exposureAnnual === 'number' ? { ...item, exposureAnnual: -Math.abs(item.exposureAnnual) - 1 } : item)),
 ];

@@ -3,12 +3,14 @@
 // The code deciding there names the point; it never names an entry.
 import { hookPoint } from '../../kernel/deviations.js';
 import type { JobOutcomeCounts } from '../jobs/index.js';
-import type { SimaResultFilter } from './sima-result.store.js';
+import type { SimaResultFilter, SimaResultRecord } from './sima-result.store.js';
 import type { ReportColumn } from './sima-report.js';
 
 export const SIMA_HOOKS = {
   /** spec 4.2: the screeningAuthority as read (trimmed, upper-cased); the context is the value as sent. */
   screeningAuthorityAsRead: hookPoint<string, { sent: string }>('validation', 'sima.screening-authority-as-read'),
+  /** spec 4.3 (`runPolicy`: `always` default / `skip_exact_duplicates`): the policy an upload's screening runs under; `sent` is the form's. */
+  uploadRunPolicy: hookPoint<'always' | 'skip_exact_duplicates', { sent: string | undefined }>('validation', 'sima.upload-run-policy'),
   /** spec 4.2: whether a blank screeningAuthority means CA (else it is refused like an unknown one). */
   blankScreeningAuthorityDefaults: hookPoint<boolean>('validation', 'sima.blank-screening-authority-defaults'),
   /** spec 4.2: the filters listSimaResults applies (outcome, workflow, workflow_not, hs_in_scope, is_stale). */
@@ -21,14 +23,20 @@ export const SIMA_HOOKS = {
   resultsCursorPasses: hookPoint<number>('response', 'sima.results-cursor-passes'),
   /** spec 7: whether a results cursor the service never issued is refused (400 naming `cursor`). */
   unknownCursorRefused: hookPoint<boolean>('validation', 'sima.unknown-cursor-refused'),
+  /** spec 4.2 (summary: "query `outcome`, `workflow`, `workflow_not` as above"): the filters getSimaSummary applies. */
+  summaryFilter: hookPoint<SimaResultFilter>('store', 'sima.summary-filter'),
   /** spec 4.2: whether getSimaSummary counts the results as they are now (else it answers a kept summary). */
   summaryCountedNow: hookPoint<boolean>('store', 'sima.summary-counted-now'),
   /** spec 7: whether the evidence of a SKU without a result is 404 NOT_FOUND. */
   evidenceNeedsResult: hookPoint<boolean>('rule', 'sima.evidence-needs-result'),
+  /** spec 2.4, 4.2: the screening a SKU's evidence shows (its current result); `history` is every screening, oldest first. */
+  evidenceShows: hookPoint<SimaResultRecord, { history: readonly SimaResultRecord[] }>('store', 'sima.evidence-shows'),
   /** spec 4.2: the `filter` of exportSimaReport (flagged, covered, or none). */
   reportSelection: hookPoint<'flagged' | 'covered' | undefined>('store', 'sima.report-selection'),
   /** spec 4.2: whether the CSV report starts with its header row. */
   csvReportHeader: hookPoint<boolean>('response', 'sima.csv-report-header'),
+  /** spec 4.2: the results the CSV report writes, one row each (the tenant's current results under its query). */
+  csvReportRecords: hookPoint<readonly SimaResultRecord[]>('response', 'sima.csv-report-records'),
   /** spec 4.2 ("CSV text when `format=csv`", no columns given): the columns of the CSV report, in order. */
   csvReportColumns: hookPoint<readonly ReportColumn[]>('response', 'sima.csv-report-columns'),
   /** spec 2.4 (`cursor: string or null`, no format given): the cursor a results page sends, from the store's. */
@@ -37,6 +45,8 @@ export const SIMA_HOOKS = {
   cursorRead: hookPoint<string>('validation', 'sima.cursor-read'),
   /** spec 2.4: the exposureAnnual a screening records (annual import value x combined rate / 100). */
   recordedExposure: hookPoint<number | null>('worker', 'sima.recorded-exposure'),
+  /** Sandbox-defined (spec 3.5: transitions not shown; simulator/README.md): whether a reviewer's decision survives a re-screening with the same outcome and measure. */
+  reviewKeptOnRescreen: hookPoint<boolean>('worker', 'sima.review-kept-on-rescreen'),
   /** spec 2.2: the outcome counts a sima_validation job reports. */
   jobOutcomes: hookPoint<JobOutcomeCounts>('worker', 'sima.job-outcomes'),
 } as const;

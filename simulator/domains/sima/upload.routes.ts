@@ -3,6 +3,7 @@
 // moves it out of the kernel's temp area for its job, enqueues the job in the upload family (spec 8.2
 // caps), attaches the webhook configuration (spec 6) and answers the 202 receipt of spec 2.3. The
 // idempotency middleware (spec 8.5) replays that receipt for the same form and file with `replayed: true`.
+import { SIMA_HOOKS } from './sima.hooks.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import type { HandlerRequest, HandlerTable, Principal } from '../../kernel/http/types.js';
 import type { JobsDomain, JobType } from '../jobs/index.js';
@@ -61,7 +62,7 @@ export function uploadRoutes(deps: Pick<KernelDeps, 'config' | 'defects'>, peers
 
     async uploadSimaScreeningFile(request) {
       const screeningAuthority = normalizeScreeningAuthority(request.body.screeningAuthority, deps.defects);
-      const runPolicy = request.body.runPolicy ?? 'always';
+      const runPolicy = deps.defects.at(SIMA_HOOKS.uploadRunPolicy, request.body.runPolicy ?? 'always', { sent: request.body.runPolicy });
       // skus stays null until the job has read the file: it then screens exactly the file's SKUs.
       return accept(request, 'sima_validation', (file) => ({ skus: null, runPolicy, screeningAuthority, file }), { message: 'Upload accepted for SIMA screening' });
     },

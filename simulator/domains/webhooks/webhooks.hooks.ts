@@ -2,7 +2,7 @@
 // (an injected defect or a legitimate variant, declared in webhooks.defects.ts) may change what a delivery
 // sends or when. The code deciding there names the point; it never names an entry.
 import { hookPoint } from '../../kernel/deviations.js';
-import type { WebhookEvent } from './webhooks.types.js';
+import type { FinishedJob, WebhookEvent } from './webhooks.types.js';
 
 /** How an attempt is signed (spec 6): over "<timestamp>.<raw body>", over the body alone, or not at all. */
 export type SignatureScheme = 'timestamped' | 'body-only' | 'none';
@@ -18,6 +18,10 @@ export const WEBHOOKS_HOOKS = {
   signatureScheme: hookPoint<SignatureScheme>('delivery', 'webhooks.signature-scheme'),
   /** spec 6: the delivery id an attempt is sent under (every attempt of a delivery shares it); `newId` makes another. */
   attemptDeliveryId: hookPoint<string, { newId: () => string }>('delivery', 'webhooks.attempt-delivery-id'),
+  /** spec 6 delivery body: the `job` a delivery describes (the job as it ended: its progress, timestamps, result, error). */
+  deliveryJob: hookPoint<FinishedJob['job']>('delivery', 'webhooks.delivery-job'),
+  /** spec 6 rule 2, 8.8: how long an attempt waits for the receiver's answer before it counts as failed (10 s). */
+  attemptTimeoutMs: hookPoint<number>('delivery', 'webhooks.attempt-timeout'),
   /** spec 6 rule 3, decision 9: the wait after failed attempt `attempt` before the next one. */
   retryGapMs: hookPoint<number, { attempt: number }>('delivery', 'webhooks.retry-gap'),
 } as const;
