@@ -41,7 +41,7 @@ export interface CheckContext {
   runs: number;
   fail(rule: string, message: string, exchange?: Exchange, extra?: Partial<Failure>): void;
   /** Fails with `rule` unless `condition` holds; returns the condition. */
-  expect(condition: boolean, rule: string, message: string, exchange?: Exchange): boolean;
+  expect(condition: boolean, rule: string, message: string, exchange?: Exchange, extra?: Partial<Failure>): boolean;
   /** Stops the check as skipped (e.g. the server has no data to page through). */
   skip(reason: string): never;
 }

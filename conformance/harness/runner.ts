@@ -130,8 +130,8 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
           seed: options.seed,
           runs: options.runs,
           fail: (rule, message, exchange, extra) => failures.push({ rule, message, exchange, ...extra }),
-          expect(condition, rule, message, exchange) {
-            if (!condition) failures.push({ rule, message, exchange });
+          expect(condition, rule, message, exchange, extra) {
+            if (!condition) failures.push({ rule, message, exchange, ...extra });
             return condition;
           },
           skip(why) {

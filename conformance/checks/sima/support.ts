@@ -36,6 +36,9 @@ export interface SimaItem {
   adRate?: unknown;
   cvdRate?: unknown;
   combinedRate?: unknown;
+  confidence?: unknown;
+  analysisDate?: unknown;
+  measureCode?: unknown;
 }
 
 export interface Problem {
