@@ -27,7 +27,7 @@ export function classificationReviewRoutes(deps: KernelDeps, reviews: Classifica
 
   return {
     async listClassificationReviews({ principal, query }) {
-      const limit = query.limit ?? REVIEWS_DEFAULT_LIMIT;
+      const limit = query.limit ?? deps.defects.at(CLASSIFICATION_HOOKS.reviewsDefaultLimit, REVIEWS_DEFAULT_LIMIT);
       const offset = query.offset ?? 0;
       const status = deps.defects.at(CLASSIFICATION_HOOKS.reviewsStatusFilter, query.status);
       const page = await reviews.page(principal.tenantId, status, limit, offset);

@@ -15,4 +15,6 @@ export const CLASSIFICATION_HOOKS = {
   pendingReviewApplyRefused: hookPoint<boolean>('rule', 'classify.pending-review-apply-refused'),
   /** spec 2.2 (`result` is free-form): the `requiresReview` count a classification batch job reports. */
   batchRequiresReview: hookPoint<number>('worker', 'classify.batch-requires-review'),
+  /** spec 4.6 ("Payload shapes: not shown"): the page size of listClassificationReviews without `limit`. */
+  reviewsDefaultLimit: hookPoint<number>('response', 'classify.reviews-default-limit'),
 } as const;

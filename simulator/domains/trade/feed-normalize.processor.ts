@@ -18,6 +18,7 @@ import type { FeedSessionAction } from './feed-session.machine.js';
 import { feedSessionMover } from './feed-session.move.js';
 import { countryRule, duplicateRule, feedColumnOf, headerIssues, hsRule, productNameRule, rowFingerprint, skuRule, type FeedColumn, type FeedDefaults, type RowIssue } from './feed-normalize.rules.js';
 import { factsOf } from './feed-session.response.js';
+import { TRADE_HOOKS } from './trade.hooks.js';
 import type { FeedNormalizeInput, FeedSessionRecord } from './trade.types.js';
 
 /** Rows between store flushes: a 50 MB feed's writes go to the journal as it streams, not all at the end. */
@@ -52,7 +53,9 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
       if (found.isBlocking) counts.blocking += 1;
       else counts.open += 1;
       byType[found.issueType] = (byType[found.issueType] ?? 0) + 1;
-      await rows.putIssue({ id: feedIssueId(sessionId, found.issueKey), sessionId, seq, ...found, rowNumber, acknowledged: false, acknowledgedAt: null });
+      // The key is minted here once: every surface (the issue page, acknowledgement) reads the stored one.
+      const issueKey = deps.defects.at(TRADE_HOOKS.issueKey, found.issueKey);
+      await rows.putIssue({ id: feedIssueId(sessionId, issueKey), sessionId, seq, ...found, issueKey, rowNumber, acknowledged: false, acknowledgedAt: null });
     };
 
     try {

@@ -23,4 +23,6 @@ export const TRADE_HOOKS = {
   issuesPage: hookPoint<{ limit: number; offset: number }>('store', 'trade.issues-page'),
   /** spec 4.4: whether a session read by id is found only within its tenant (another tenant's is 404). */
   sessionReadTenantScoped: hookPoint<boolean>('store', 'trade.session-read-tenant-scoped'),
+  /** spec 2.5 (`issueKey` "opaque string"): the key an issue is recorded under, given the sandbox's readable one. */
+  issueKey: hookPoint<string>('store', 'trade.issue-key'),
 } as const;
