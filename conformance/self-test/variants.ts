@@ -102,6 +102,7 @@ export const VARIANT_WORLDS: Record<string, string[]> = {
     'ship.finding-fields-renamed',
     'ship.eligibility-other-values',
     'claims.error-details-other-keys',
+    'classify.reviews-oldest-first',
   ],
   'limits-and-shapes': [
     'idempotency.expires-after-1h',

@@ -17,4 +17,6 @@ export const CLASSIFICATION_HOOKS = {
   batchRequiresReview: hookPoint<number>('worker', 'classify.batch-requires-review'),
   /** spec 4.6 ("Payload shapes: not shown"): the page size of listClassificationReviews without `limit`. */
   reviewsDefaultLimit: hookPoint<number>('response', 'classify.reviews-default-limit'),
+  /** spec 4.6 ("Payload shapes: not shown"; no order given): the order listClassificationReviews lists in. */
+  reviewsOrder: hookPoint<'newest-first' | 'oldest-first'>('store', 'classify.reviews-order'),
 } as const;
