@@ -58,3 +58,29 @@ export function statusCounts(body: unknown, statuses: readonly string[], key: st
   }
   return undefined;
 }
+
+/**
+ * A finding's identifier. Spec 2.6 names the finding fields it fixes (workflowStatus, claimEligibility,
+ * claimBlockerReason, actionability, headline) and says "Remaining fields of the finding record: not shown":
+ * the record's `id` is the contract's name (marked x-sandbox-defined). Our name first, then the spec's own
+ * name for the identifier (the path parameter `:findingId` of spec 4.5, and `findingId` in 2.7's details).
+ */
+export function findingIdOf(row: Record<string, unknown>): string | undefined {
+  for (const key of ['id', 'findingId']) if (typeof row[key] === 'string' && row[key]) return row[key] as string;
+  return undefined;
+}
+
+/** Finding rows with their identifier under `id` (findingIdOf), whatever the deployment named it; rows are copied, never changed. */
+export const withFindingIds = <T extends Record<string, unknown>>(rows: readonly T[]): Array<T & { id: string }> =>
+  rows.map((row) => (typeof row.id === 'string' ? (row as T & { id: string }) : { ...row, id: findingIdOf(row) ?? String(row.id) }));
+
+/**
+ * Whether an entry of an error's details names `value` (a finding, a submission). Spec 4.5 rules 2-3 say the
+ * `invalidFindingStates` and `duplicateLinks` arrays "name" each finding and the conflicting submission, not
+ * under which keys (the contract's `findingId`, `submissionId` are marked x-sandbox-defined): any of the
+ * entry's values, one level deep.
+ */
+export function namesValue(entry: unknown, value: string): boolean {
+  if (!isObject(entry)) return false;
+  return Object.values(entry).some((v) => v === value || (isObject(v) && Object.values(v).includes(value)));
+}

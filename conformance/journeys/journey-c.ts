@@ -11,6 +11,7 @@ import { CONFIRMATION, FINDINGS_PATH, SUBMISSIONS_PATH, call, errorOf, findingAc
 import { uniqueFile } from '../checks/uploads/files.js';
 import { untestable } from '../checks/uploads/send.js';
 import { findingsKeepOwnWorkflow, shipmentFindingsListed, submissionFindingsExplained, submissionKeepsOwnStatus, submissionListsFindings } from './ship.invariants.js';
+import { withFindingIds } from '../harness/locate.js';
 import { Steps } from './steps.js';
 import { journeyTenant, settleJob, uploadOperation, type JourneyTenant } from './support.js';
 
@@ -159,7 +160,7 @@ async function checkAudit(ctx: CheckContext, steps: Steps, tenant: JourneyTenant
   const detail = await call(tenant.client, 'GET', `/api/ship/shipments/${shipmentId as string}`, {}, ctx.admin);
   const detailFindings = (detail.response.body as { findings?: unknown } | null)?.findings;
   if (!steps.expect(detail.response.status === 200 && Array.isArray(detailFindings), 'shipment-served', `GET /api/ship/shipments/${shipmentId as string} of an audited shipment answered ${detail.response.status} without a findings array (spec 4.5)`, detail)) return;
-  steps.hold(shipmentFindingsListed(detailFindings as Array<Record<string, unknown>>, findings), detail);
+  steps.hold(shipmentFindingsListed(withFindingIds(detailFindings as Array<Record<string, unknown>>), findings), detail);
 }
 
 /** The packet at packetUrl: a PDF for its own tenant, not served to another (spec 2.7, 3.4, 7 NOT_FOUND). */

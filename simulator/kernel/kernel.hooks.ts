@@ -6,4 +6,9 @@ import { hookPoint } from './deviations.js';
 export const KERNEL_HOOKS = {
   /** spec 8.5 ("Keys expire server-side; the expiry duration: not shown"): how long an Idempotency-Key is remembered, in ms. */
   idempotencyTtlMs: hookPoint<number>('store', 'kernel.idempotency-ttl'),
+  /**
+   * The factor by which the request length caps the contract marks as the sandbox's own
+   * (`x-sandbox-defined-bounds: [maxLength]` / `[maxItems]`; the spec states none) are raised: 1 keeps them.
+   */
+  sandboxCapFactor: hookPoint<number>('validation', 'kernel.sandbox-cap-factor'),
 } as const;

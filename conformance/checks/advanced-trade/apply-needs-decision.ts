@@ -24,12 +24,18 @@ export const applyNeedsDecision = defineCheck({
     const approved = await decide(tenant.client, review.reviewId, { decision: 'approve' });
     if (!ctx.expect(approved.response.status === 200, 'pending-review-decided', `approving PENDING review ${review.reviewId} answered ${approved.response.status}, not 200`, approved)) return;
     const applied = await tenant.client.call('POST', APPLY_PATH, { json: { reviewId: review.reviewId, sku } });
-    ctx.expect(
-      applied.response.status === 200 && bodyOf(applied).hsCode === bodyOf(approved).finalHsCode,
-      'approved-review-applied',
-      `applying approved review ${review.reviewId} answered ${applied.response.status} with hsCode ${JSON.stringify(bodyOf(applied).hsCode)}, not 200 with the review's finalHsCode ${JSON.stringify(bodyOf(approved).finalHsCode)}`,
-      applied,
-    );
+    // Which code was applied is read from the review and apply records, whose fields are the sandbox's (spec
+    // 2.10 "fields not shown"): compared in the simulator profile only; elsewhere the approved review applies.
+    if (ctx.options.profile === 'simulator') {
+      ctx.expect(
+        applied.response.status === 200 && bodyOf(applied).hsCode === bodyOf(approved).finalHsCode,
+        'approved-review-applied',
+        `applying approved review ${review.reviewId} answered ${applied.response.status} with hsCode ${JSON.stringify(bodyOf(applied).hsCode)}, not 200 with the review's finalHsCode ${JSON.stringify(bodyOf(approved).finalHsCode)}`,
+        applied,
+      );
+    } else {
+      ctx.expect(applied.response.status === 200, 'approved-review-applied', `applying approved review ${review.reviewId} answered ${applied.response.status}, not 200`, applied);
+    }
 
     const rejectedReview = await classificationWithReview(ctx, tenant.client, sku);
     if (!rejectedReview) return;

@@ -6,6 +6,7 @@
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { AdminClient } from '../../harness/admin.js';
 import type { ConformanceClient } from '../../harness/client.js';
+import { namesValue } from '../../harness/locate.js';
 import { CONFIRMATION, SUBMISSIONS_PATH, call, errorOf, findingAction, isProblem, submissionAction, submissionOf, tenantWithFindings } from './support.js';
 
 const UNKNOWN_FINDING = '00000000-0000-4000-8000-00000000c0de';
@@ -53,7 +54,8 @@ export const shipClaimRules = defineCheck({
     // Rules 1-2: an OPEN finding cannot be bundled.
     const ineligible = await create([first.id], carrierOf(first));
     const states = errorOf(ineligible).details?.invalidFindingStates;
-    const named = Array.isArray(states) && states.some((s) => (s as { findingId?: unknown }).findingId === first.id && 'claimBlockerReason' in (s as object));
+    // `claimBlockerReason` is the spec's name (rule 2); the key naming the finding is not given: any value naming it.
+    const named = Array.isArray(states) && states.some((s) => namesValue(s, first.id) && 'claimBlockerReason' in (s as object));
     ctx.expect(ineligible.response.status === 400 && errorOf(ineligible).code === 'INVALID_REQUEST' && named, 'claim-ineligible-findings', `an OPEN finding bundled into a claim answered ${ineligible.response.status} ${JSON.stringify(errorOf(ineligible).code)}, not 400 INVALID_REQUEST with details.invalidFindingStates naming it and its claimBlockerReason (spec 4.5 rules 1-2)`, ineligible);
 
     // Rule 3: a finding already linked to an active submission.
@@ -63,7 +65,7 @@ export const shipClaimRules = defineCheck({
     if (!ctx.expect(held.response.status === 201 && typeof heldId === 'string', 'claim-created', `a DISPUTED, ELIGIBLE finding answered ${held.response.status}, not 201 { submission } (spec 4.5 rule 1)`, held)) return;
     const linked = await create([second.id], carrierOf(second));
     const links = errorOf(linked).details?.duplicateLinks;
-    const naming = Array.isArray(links) && links.some((l) => (l as { submissionId?: unknown }).submissionId === heldId);
+    const naming = Array.isArray(links) && links.some((l) => namesValue(l, String(heldId)));
     ctx.expect(linked.response.status === 409 && errorOf(linked).code === 'ACTION_NOT_ALLOWED' && naming, 'claim-duplicate-links', `a finding linked to DRAFT submission ${heldId} bundled again answered ${linked.response.status}, not 409 ACTION_NOT_ALLOWED with details.duplicateLinks naming that submission (spec 4.5 rule 3)`, linked);
 
     // Rule 3, the other way: a FAILED submission no longer holds its findings. It fails when confirm-credit

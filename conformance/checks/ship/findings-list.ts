@@ -5,7 +5,7 @@
 // ship.batch-credit-disabled (spec 4.5): the batch endpoint refuses action=credit with 400 INVALID_REQUEST
 // and a remediation pointing to the per-finding credit endpoint.
 import { defineCheck, type CheckContext } from '../../harness/check.js';
-import { pageItems, statusCounts } from '../../harness/locate.js';
+import { pageItems, statusCounts, withFindingIds } from '../../harness/locate.js';
 import type { Exchange } from '../../harness/types.js';
 import { FINDINGS_PATH, FINDING_STATES, call, errorOf, findingAction, isProblem, tenantWithFindings, type Finding, type ShipTenant } from './support.js';
 
@@ -55,7 +55,7 @@ export const shipFindingsListFilters = defineCheck({
     const seen: string[] = [];
     for (let offset = 0; offset < setup.findings.length + 1; offset++) {
       const page = await call(client, 'GET', `${FINDINGS_PATH}?limit=1&offset=${offset}`, {}, ctx.admin);
-      seen.push(...((pageItems(page.response.body, 'findings') ?? []) as Finding[]).map((f) => f.id));
+      seen.push(...withFindingIds((pageItems(page.response.body, 'findings') ?? []) as Finding[]).map((f) => f.id));
     }
     const unique = new Set(seen);
     ctx.expect(unique.size === seen.length && unique.size === setup.findings.length, 'findings-pagination', `limit=1 pages over offsets 0..${setup.findings.length} returned ${seen.length} finding(s), ${unique.size} distinct, in a tenant holding ${setup.findings.length} (spec 8.6)`);

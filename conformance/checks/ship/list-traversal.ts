@@ -5,7 +5,7 @@
 // hasMore }` is the spec's (2.7); the finding page's fields are "not shown" (spec 4.5; the contract's
 // FindingList is sandbox-defined), so for findings `hasMore` and `total` are judged in the simulator profile
 // only, while every profile with writes judges the walk itself.
-import { pageItems } from '../../harness/locate.js';
+import { findingIdOf, pageItems } from '../../harness/locate.js';
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { Exchange } from '../../harness/types.js';
 import { FINDINGS_PATH, SUBMISSIONS_PATH, call, findingAction, isProblem, submissionAction, submissionOf, tenantWithFindings, type Problem, type ShipTenant } from './support.js';
@@ -41,7 +41,9 @@ async function page(tenant: ShipTenant, ctx: CheckContext, shape: ListShape, que
   // The finding page's item key is the sandbox's (spec 4.5): found by what it holds; `submissions` is the spec's.
   const items = shape.judgeEnvelope ? body?.[shape.key] : pageItems(body, shape.key);
   if (exchange.response.status !== 200 || !Array.isArray(items)) return { rule: 'page-served', message: `GET ${path} answered ${exchange.response.status} without a ${shape.key} array (spec 4.5)`, exchange };
-  return { exchange, ids: items.map((item) => String((item as { id?: unknown })?.id)), total: body!.total, hasMore: body!.hasMore };
+  // A submission's `id` is the spec's (2.7); a finding's identifier is named by the deployment (findingIdOf).
+  const idOf = (item: Record<string, unknown>) => (shape.key === 'findings' ? findingIdOf(item) : item?.id);
+  return { exchange, ids: (items as Array<Record<string, unknown>>).map((item) => String(idOf(item))), total: body!.total, hasMore: body!.hasMore };
 }
 
 /** One walk at `limit` against the single page `reference` (every item of the tenant): its problems. */

@@ -18,6 +18,10 @@ describe('locateStatusCounts', () => {
 
   it('takes neither the findings nor maps of other keys for counts', () => {
     expect(locateStatusCounts({ findings: [finding], total: 1, limit: 50, offset: 0, hasMore: false })).toBeNull();
+    // A finding whose identifier has another name (spec 2.6: "Remaining fields of the finding record: not shown").
+    const renamed = { findingId: 'f1', workflowStatus: 'OPEN', claimEligibility: 'NOT_ELIGIBLE', claimBlockerReason: 'workflow_open', actionability: 'needs_dispute', headline: 'Duplicate charge', billedAmount: 18 };
+    expect(locateStatusCounts({ items: [renamed], total: 1 })).toBeNull();
+    expect(locateStatusCounts({ items: [renamed], statusCounts: { OPEN: 1 } })).toEqual({ where: 'statusCounts', counts: { OPEN: 1 } });
     expect(locateStatusCounts({ findings: [finding], totals: { open: 1 } })).toBeNull();
   });
 });

@@ -14,8 +14,9 @@ const isState = (v: unknown): v is string => typeof v === 'string' && (FINDING_S
 
 /** Counts per state read from one value, if it is shaped as counts per state. */
 function countsIn(value: unknown): Counts | null {
-  // Entries with an id are records (the findings themselves), not counts.
-  if (Array.isArray(value) && value.length > 0 && value.every((e) => typeof e === 'object' && e !== null && !('id' in e))) {
+  // A count entry is small (a state, a count, perhaps a label); a finding carries at least the five fields
+  // spec 2.6 names, whatever its identifier is called, so the findings themselves are never taken for counts.
+  if (Array.isArray(value) && value.length > 0 && value.every((e) => typeof e === 'object' && e !== null && Object.keys(e).length <= 3)) {
     const counts: Counts = {};
     for (const entry of value as Array<Record<string, unknown>>) {
       const state = Object.values(entry).filter(isState);

@@ -5,7 +5,7 @@
 // end of its job, and reads honouring 429. Only what the spec names is judged: the finding's
 // workflowStatus and explanation fields, the submission's status, envelopes and timestamps.
 import type { AdminClient } from '../../harness/admin.js';
-import { pageItems } from '../../harness/locate.js';
+import { pageItems, withFindingIds } from '../../harness/locate.js';
 import type { CheckContext } from '../../harness/check.js';
 import type { ConformanceClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
@@ -102,7 +102,8 @@ export async function listFindings(client: ConformanceClient, admin?: AdminClien
     // The finding page's keys are the sandbox's (spec 4.5 "response field list: not shown"): found by what they hold.
     const rows = pageItems(exchange.response.body, 'findings') as Finding[] | undefined;
     if (exchange.response.status !== 200 || !rows) return { rule: 'findings-served', message: `GET ${path} answered ${exchange.response.status} without a list of findings (spec 4.5)`, exchange };
-    findings.push(...rows);
+    // The record's identifier is named by the deployment (spec 2.6 "not shown"): read under `id` from here on.
+    findings.push(...withFindingIds(rows));
     if (rows.length < 500) break;
   }
   return { findings, exchange: exchange! };

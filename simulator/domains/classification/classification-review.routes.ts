@@ -27,10 +27,10 @@ export function classificationReviewRoutes(deps: KernelDeps, reviews: Classifica
 
   return {
     async listClassificationReviews({ principal, query }) {
-      const limit = query.limit ?? REVIEWS_DEFAULT_LIMIT;
+      const limit = query.limit ?? deps.defects.at(CLASSIFICATION_HOOKS.reviewsDefaultLimit, REVIEWS_DEFAULT_LIMIT);
       const offset = query.offset ?? 0;
       const status = deps.defects.at(CLASSIFICATION_HOOKS.reviewsStatusFilter, query.status);
-      const page = await reviews.page(principal.tenantId, status, limit, offset);
+      const page = await reviews.page(principal.tenantId, status, limit, offset, deps.defects.at(CLASSIFICATION_HOOKS.reviewsOrder, 'newest-first'));
       return { status: 200, body: { reviews: page.items.map(toClassificationReview), total: page.total, limit, offset, hasMore: offset + page.items.length < page.total } };
     },
 

@@ -53,8 +53,9 @@ export function classificationReviewStore(deps: KernelDeps) {
     },
     /** Compare-and-set on `rev`: null when another writer won. */
     update: (record: ClassificationReviewRecord) => reviews.update(record),
-    page: (tenantId: string, status: ClassificationReviewStatus | undefined, limit: number, offset: number): Promise<Page<ClassificationReviewRecord>> =>
-      reviews.query({ where: status ? { tenantId, status } : { tenantId }, limit, offset }),
+    /** Newest first, or oldest first (the same index read backwards). */
+    page: (tenantId: string, status: ClassificationReviewStatus | undefined, limit: number, offset: number, order: 'newest-first' | 'oldest-first' = 'newest-first'): Promise<Page<ClassificationReviewRecord>> =>
+      reviews.query({ where: status ? { tenantId, status } : { tenantId }, ...(order === 'oldest-first' ? { orderBy: [['seq', 'asc']] as const } : {}), limit, offset }),
     countForSku: (tenantId: string, sku: string, status: ClassificationReviewStatus) => reviews.count({ tenantId, sku, status }),
     /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */
     purgeTenant: (tenantId: string) => deleteMatching(reviews, { tenantId }),

@@ -19,4 +19,8 @@ export const CLASSIFICATION_HOOKS = {
   decidedFinalHsCode: hookPoint<string | null, { status: string; suggestedHsCode: string; reviewerHsCode: string | null }>('store', 'classify.decided-final-hs-code'),
   /** The review state that blocks a SKU's quote in the compliance check (classification_confident: PENDING). */
   quoteBlockingReviewStatus: hookPoint<ClassificationReviewStatus>('rule', 'classify.quote-blocking-review-status'),
+  /** spec 4.6 ("Payload shapes: not shown"): the page size of listClassificationReviews without `limit`. */
+  reviewsDefaultLimit: hookPoint<number>('response', 'classify.reviews-default-limit'),
+  /** spec 4.6 ("Payload shapes: not shown"; no order given): the order listClassificationReviews lists in. */
+  reviewsOrder: hookPoint<'newest-first' | 'oldest-first'>('store', 'classify.reviews-order'),
 } as const;

@@ -11,7 +11,7 @@ import type { WebhooksDomain } from '../webhooks/index.js';
 import { CLASSIFICATION_BATCH_VARIANT, classificationBatchProcessor } from './classification-batch.processor.js';
 import { classificationReviewRoutes } from './classification-review.routes.js';
 import { classificationReviewStore } from './classification-review.store.js';
-import { CLASSIFICATION_DEFECTS } from './classification.defects.js';
+import { CLASSIFICATION_DEFECTS, CLASSIFICATION_RESPONSE_DEFECTS, CLASSIFICATION_VARIANTS } from './classification.defects.js';
 import { classificationRoutes } from './classification.routes.js';
 import { classificationStore } from './classification.store.js';
 import { classifyProductText } from './classifier.js';
@@ -44,8 +44,8 @@ export const classificationDomain = defineDomain({
   name: 'classification',
   needs: ['jobs', 'webhooks', 'sima'],
   create: createClassification,
-  defects: CLASSIFICATION_DEFECTS,
-  responseDefects: () => [],
+  defects: [...CLASSIFICATION_DEFECTS, ...CLASSIFICATION_VARIANTS],
+  responseDefects: () => CLASSIFICATION_RESPONSE_DEFECTS,
   testValues: [],
   lifecycles: ['classification-review'],
   purgeTenant: async (deps, tenantId) => (await classificationStore(deps).purgeTenant(tenantId)) + (await classificationReviewStore(deps).purgeTenant(tenantId)),

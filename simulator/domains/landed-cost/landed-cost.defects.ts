@@ -34,8 +34,26 @@ export const LANDED_COST_DEFECTS: readonly DefectEntry[] = [
 
 /** Legitimate variants of the landed-cost domain (README "Variants"): choices the spec leaves open. */
 export const LANDED_COST_VARIANTS: readonly DefectEntry[] = [
+  {
+    kind: 'variant',
+    id: 'landedcost.other-authority-codes-and-structures',
+    area: 'landed-cost',
+    description: 'engine results name their authorities and sources otherwise (`authority` `us.cbp`, `ca.cbsa`, `uk.hmrc`, `eu.taric`; `metadata.sourceCode` `hts-us`, `customs-tariff-ca`, `uk-tariff`, `eu-cn`, one per destination group as before), `deMinimis` is `{ skipped, limit: { amount, currency }, applies }` and `trust` carries a `boundary` beside its `level` (`confirmed` for the sandbox\'s `authoritative`)',
+    spec: 'spec 4.6 rule 8: "Response fields beyond those above (breakdown contents, authority values, trust, deMinimis structure): not shown."; rule 6: "separate source codes for US/default, Canada, UK, EU member states" (no code is given); rule 4 names only `trust.level` `indicative` and `undetermined`',
+    hooks: [at(H.sourceCode, (code) => OTHER_SOURCE_CODES[code] ?? code)],
+  },
   { kind: 'variant', id: 'landedcost.breakdown-as-lines', area: 'landed-cost', description: 'the breakdown is a list of cost lines `{ lines: [{ component, amount }], total, currency }` instead of named amounts', spec: 'spec 4.6 rule 8: "Response fields beyond those above (breakdown contents, authority values, trust, deMinimis structure): not shown."' },
 ];
+
+/** landedcost.other-authority-codes-and-structures: another code for each authority and each source. */
+const OTHER_AUTHORITIES: Record<string, string> = { US_CBP: 'us.cbp', CA_CBSA: 'ca.cbsa', UK_HMRC: 'uk.hmrc', EU_TARIC: 'eu.taric' };
+const OTHER_SOURCE_CODES: Record<string, string> = { USITC_HTSUS: 'hts-us', CBSA_T2025: 'customs-tariff-ca', UK_GLOBAL_TARIFF: 'uk-tariff', EU_TARIC: 'eu-cn' };
+const otherDeMinimis = (d: unknown) => {
+  if (!isBodyObject(d)) return d;
+  const { threshold, currency, exempt, skipped, ...rest } = d;
+  return { ...rest, skipped, limit: { amount: threshold, currency }, applies: exempt };
+};
+const otherTrust = (t: unknown) => (isBodyObject(t) ? { ...t, level: t.level === 'authoritative' ? 'confirmed' : t.level, boundary: { amount: EU_LOW_VALUE_BOUNDARY_EUR, currency: 'EUR' } } : t);
 
 /** The sandbox's breakdown as cost lines (landedcost.breakdown-as-lines): the same amounts, another shape. */
 function asLines(breakdown: Record<string, unknown>): Record<string, unknown> {
@@ -48,6 +66,12 @@ function asLines(breakdown: Record<string, unknown>): Record<string, unknown> {
 }
 
 export const LANDED_COST_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
+  rewriteSuccessBody('landedcost.other-authority-codes-and-structures', ['calculateLandedCost'], (body) => ({
+    ...body,
+    authority: typeof body.authority === 'string' ? OTHER_AUTHORITIES[body.authority] ?? body.authority : body.authority,
+    ...('deMinimis' in body ? { deMinimis: otherDeMinimis(body.deMinimis) } : {}),
+    ...('trust' in body ? { trust: otherTrust(body.trust) } : {}),
+  })),
   rewriteSuccessBody('landedcost.breakdown-as-lines', ['calculateLandedCost'], (body) => (isBodyObject(body.breakdown) ? { ...body, breakdown: asLines(body.breakdown) } : undefined)),
   rewriteSuccessBody('landedcost.total-omits-tax', ['calculateLandedCost'], (body) => {
     const breakdown = body.breakdown;

@@ -123,7 +123,7 @@ export function claimRoutes(deps: Pick<KernelDeps, 'clocks' | 'ids' | 'config' |
     async listClaimSubmissions({ principal, query }) {
       const limit = query.limit ?? SUBMISSIONS_DEFAULT_LIMIT;
       const offset = query.offset ?? 0;
-      const page = await claims.list(principal.tenantId, deps.defects.at(SHIP_HOOKS.claimsStatusFilter, query.status) as typeof query.status, { limit, offset });
+      const page = await claims.list(principal.tenantId, deps.defects.at(SHIP_HOOKS.claimsStatusFilter, query.status) as typeof query.status, { limit, offset, order: deps.defects.at(SHIP_HOOKS.listOrder, 'newest-first') });
       const submissions = [];
       for (const s of page.items) submissions.push(await shape(s));
       const hasMore = deps.defects.at(SHIP_HOOKS.claimsHasMore, offset + page.items.length < page.total);

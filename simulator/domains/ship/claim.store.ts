@@ -45,8 +45,9 @@ export function claimStore(deps: Pick<KernelDeps, 'store' | 'ids' | 'clocks'>) {
       for (const findingId of record.findingIds) await links.create({ id: deps.ids.uuid(), tenantId: record.tenantId, findingId, submissionId: record.id });
       return created;
     },
-    list: (tenantId: string, status: ClaimSubmissionStatus | undefined, page: { limit: number; offset: number }) =>
-      submissions.query({ where: status ? { tenantId, status } : { tenantId }, limit: page.limit, offset: page.offset }),
+    /** Newest first, or oldest first (the same index read backwards). */
+    list: (tenantId: string, status: ClaimSubmissionStatus | undefined, page: { limit: number; offset: number; order?: 'newest-first' | 'oldest-first' }) =>
+      submissions.query({ where: status ? { tenantId, status } : { tenantId }, ...(page.order === 'oldest-first' ? { orderBy: [['createdAt', 'asc']] as const } : {}), limit: page.limit, offset: page.offset }),
     /** The submission still holding the finding (status not CREDIT_CONFIRMED, CLOSED or FAILED), if any. */
     async activeLink(tenantId: string, findingId: string, inactive: readonly ClaimSubmissionStatus[] = INACTIVE_SUBMISSION_STATES): Promise<{ submissionId: string; status: ClaimSubmissionStatus } | null> {
       for (const link of (await links.query({ where: { findingId } })).items) {

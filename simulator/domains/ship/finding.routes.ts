@@ -79,7 +79,7 @@ export function findingRoutes(deps: Pick<KernelDeps, 'clocks' | 'defects'>, find
       const limit = query.limit ?? FINDINGS_DEFAULT_LIMIT;
       const offset = query.offset ?? 0;
       const status = deps.defects.at(SHIP_HOOKS.findingsStatusFilter, query.workflowStatus);
-      const [page, counts] = await Promise.all([findings.list(principal.tenantId, status, { limit, offset }), findings.countByStatus(principal.tenantId)]);
+      const [page, counts] = await Promise.all([findings.list(principal.tenantId, status, { limit, offset, order: deps.defects.at(SHIP_HOOKS.listOrder, 'newest-first') }), findings.countByStatus(principal.tenantId)]);
       const view = await present(principal.tenantId);
       const statusCounts = deps.defects.at(SHIP_HOOKS.findingsStatusCounts, Object.fromEntries(STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<FindingWorkflowStatus, number>);
       const items = await Promise.all(page.items.map((f) => view.item(f)));

@@ -25,8 +25,9 @@ export function findingStore(deps: Pick<KernelDeps, 'store' | 'clocks'>) {
       return found?.tenantId === tenantId ? found : undefined;
     },
     update: (record: FindingRecord) => findings.update(record),
-    list: (tenantId: string, status: FindingWorkflowStatus | undefined, page: { limit: number; offset: number }) =>
-      findings.query({ where: status ? { tenantId, workflowStatus: status } : { tenantId }, limit: page.limit, offset: page.offset }),
+    /** Newest upload first then file order, or the exact reverse (the same index read backwards). */
+    list: (tenantId: string, status: FindingWorkflowStatus | undefined, page: { limit: number; offset: number; order?: 'newest-first' | 'oldest-first' }) =>
+      findings.query({ where: status ? { tenantId, workflowStatus: status } : { tenantId }, ...(page.order === 'oldest-first' ? { orderBy: [['createdAt', 'asc'], ['row', 'desc']] as const } : {}), limit: page.limit, offset: page.offset }),
     countByStatus: (tenantId: string) => findings.countGroups({ tenantId }, 'workflowStatus'),
     ofShipment: async (shipmentId: string) => (await findings.query({ where: { shipmentId } })).items,
     /** Every finding of the tenant (its index, in pages): DELETE /_sim/tenants/{tenantId} removes their claim links first. */

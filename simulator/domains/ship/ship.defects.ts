@@ -7,7 +7,7 @@ import { deviateMachine } from '../../kernel/machine.js';
 import { afterConfirmCredit, claimMachine } from './claim.machine.js';
 import { chargeBlocker, RESOLVED_STATES, type ExplainContext, type Explanation } from './finding.explain.js';
 import { findingMachine } from './finding.machine.js';
-import { SHIP_HOOKS } from './ship.hooks.js';
+import { SHIP_HOOKS, type ListOrder } from './ship.hooks.js';
 import type { FindingRecord } from './ship.types.js';
 
 /** A day before `iso` (claims.acknowledged-at-backdated: before createdAt and submittedAt). */
@@ -71,6 +71,10 @@ export const SHIP_VARIANTS: readonly DefectEntry[] = [
   { kind: 'variant', id: 'ship.reject-from-carrier-review-only', area: 'ship', description: 'rejectFinding rejects only a CARRIER_REVIEW finding (a SUBMITTED one is 409 invalid_transition)', spec: SOURCE_STATES_NOT_SHOWN, machine: [deviateMachine(findingMachine, { remove: [{ from: ['SUBMITTED'], action: 'reject' }] })] },
   { kind: 'variant', id: 'ship.audit-default-limit-25', area: 'ship', description: 'listShipmentAudits without `limit` answers pages of 25', spec: 'spec 8.6: "ship audit `limit` 1..200" (every other list states "default 50"; this one gives no default); spec 4.5 GET /api/ship/audit: "query `limit` (1..200)"', hooks: [at(SHIP_HOOKS.auditDefaultLimit, () => 25)] },
   { kind: 'variant', id: 'ship.finding-extra-fields', area: 'ship', description: 'finding records also carry `currency` and `detectedBy`', spec: 'spec 2.6: "Remaining fields of the finding record: not shown."' },
+  { kind: 'variant', id: 'ship.lists-oldest-first', area: 'ship', description: 'the findings page and the submissions list walk a tenant\'s records oldest first (a stable order, pages still partition it)', spec: 'spec 4.5 GET /api/ship/findings: "200 finding page with status counts; response field list: not shown"; spec 2.7 "List envelope: `{ submissions: [...], total, limit, offset, hasMore }`": no order is given for either', hooks: [at(SHIP_HOOKS.listOrder, (): ListOrder => 'oldest-first')] },
+  { kind: 'variant', id: 'ship.finding-fields-renamed', area: 'ship', description: 'a finding record names its identifier `findingId` and its carrier `carrierCode` (not `id` and `carrier`), wherever findings are answered (findings page, finding moves, shipment detail, submissions)', spec: 'spec 2.6: "Fields named by the interface: `workflowStatus` [...], `claimEligibility` [...], `claimBlockerReason`, `actionability`, `headline`. Remaining fields of the finding record: not shown." (the path names the identifier `:findingId`)' },
+  { kind: 'variant', id: 'ship.eligibility-other-values', area: 'ship', description: 'an ineligible finding reads `claimEligibility` `NOT_ELIGIBLE`, `BLOCKED_BY_CARRIER` or `DISPUTE_WINDOW_CLOSED` (for INELIGIBLE, CARRIER_BLOCKED, OUTSIDE_DISPUTE_WINDOW); `ELIGIBLE` as before', spec: 'spec 2.6: "`claimEligibility` (value `ELIGIBLE` among others)": the other values are not given' },
+  { kind: 'variant', id: 'claims.error-details-other-keys', area: 'ship', description: 'claim creation names the findings and submissions in its error details under other keys: `invalidFindingStates: [{ finding, state, claimBlockerReason }]`, `duplicateLinks: [{ finding, heldBy: { submission, status } }]`', spec: 'spec 4.5 claim creation rule 2: "a `details.invalidFindingStates` array naming each finding and its `claimBlockerReason`"; rule 3: "a `details.duplicateLinks` array naming the conflicting submission": the keys that name them are not given' },
   { kind: 'variant', id: 'ship.status-counts-as-list', area: 'ship', description: 'the findings page gives its status counts as a list `[{ status, count }]` instead of an object keyed by status', spec: 'spec 4.5 GET /api/ship/findings: "200 finding page with status counts; response field list: not shown"' },
 ];
 
@@ -78,6 +82,24 @@ export const SHIP_VARIANTS: readonly DefectEntry[] = [
 const FINDING_MOVES = ['disputeFinding', 'dismissFinding', 'submitFinding', 'markFindingCarrierReview', 'creditFinding', 'rejectFinding', 'reopenFinding'] as const;
 
 type Body = Record<string, unknown>;
+
+/** ship.finding-fields-renamed on one finding record (anything else is left as it is). */
+const renamedFinding = (finding: unknown) => {
+  if (!isBodyObject(finding) || typeof finding.id !== 'string' || !('workflowStatus' in finding)) return finding;
+  const { id, carrier, ...rest } = finding;
+  return { findingId: id, ...rest, ...(carrier === undefined ? {} : { carrierCode: carrier }) };
+};
+/** ship.finding-fields-renamed on a body holding findings: the body itself, `findings`, or a submission's `findings`. */
+const renamedFindingsIn = (body: Body): Body => {
+  const out = renamedFinding(body) as Body;
+  if (Array.isArray(out.findings)) return { ...out, findings: out.findings.map(renamedFinding) };
+  if (isBodyObject(out.submission) && Array.isArray(out.submission.findings)) return { ...out, submission: { ...out.submission, findings: out.submission.findings.map(renamedFinding) } };
+  if (Array.isArray(out.submissions)) return { ...out, submissions: out.submissions.map((s) => (isBodyObject(s) && Array.isArray(s.findings) ? { ...s, findings: s.findings.map(renamedFinding) } : s)) };
+  return out;
+};
+const OTHER_ELIGIBILITY: Record<string, string> = { INELIGIBLE: 'NOT_ELIGIBLE', CARRIER_BLOCKED: 'BLOCKED_BY_CARRIER', OUTSIDE_DISPUTE_WINDOW: 'DISPUTE_WINDOW_CLOSED' };
+const otherEligibility = (finding: unknown) => (isBodyObject(finding) && typeof finding.claimEligibility === 'string' && finding.claimEligibility in OTHER_ELIGIBILITY ? { ...finding, claimEligibility: OTHER_ELIGIBILITY[finding.claimEligibility] } : finding);
+const SUBMISSION_OPS = ['createClaimSubmission', 'getClaimSubmission', 'listClaimSubmissions', 'generateClaimPacket', 'submitClaimSubmission', 'acknowledgeClaimSubmission', 'confirmClaimSubmissionCredit'];
 
 export const SHIP_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
   {
@@ -104,5 +126,35 @@ export const SHIP_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
   rewriteSuccessBody('ship.status-counts-as-list', ['listFindings'], (body) =>
     isBodyObject(body.statusCounts) ? { ...body, statusCounts: Object.entries(body.statusCounts).map(([status, count]) => ({ status, count })) } : undefined,
   ),
+  // Before the renaming below (which finds findings by `id`).
+  {
+    id: 'ship.eligibility-other-values',
+    operations: ['listFindings', 'getShipment', ...FINDING_MOVES, ...SUBMISSION_OPS],
+    apply(res) {
+      if (res.status >= 300 || !isBodyObject(res.body)) return;
+      const body = otherEligibility(res.body) as Body;
+      const inSubmission = (s: unknown) => (isBodyObject(s) && Array.isArray(s.findings) ? { ...s, findings: s.findings.map(otherEligibility) } : s);
+      res.body = Array.isArray(body.findings) ? { ...body, findings: body.findings.map(otherEligibility) } : isBodyObject(body.submission) ? { ...body, submission: inSubmission(body.submission) } : Array.isArray(body.submissions) ? { ...body, submissions: body.submissions.map(inSubmission) } : body;
+    },
+  },
+  {
+    id: 'ship.finding-fields-renamed',
+    operations: ['listFindings', 'getShipment', ...FINDING_MOVES, ...SUBMISSION_OPS],
+    apply(res) {
+      if (res.status < 300 && isBodyObject(res.body)) res.body = renamedFindingsIn(res.body as Body);
+    },
+  },
+  {
+    id: 'claims.error-details-other-keys',
+    operations: ['createClaimSubmission'],
+    apply(res) {
+      const body = res.body as Body;
+      if (res.status < 400 || !isBodyObject(body) || !isBodyObject(body.details)) return;
+      const d = body.details;
+      const states = Array.isArray(d.invalidFindingStates) ? d.invalidFindingStates.map((s: Body) => ({ finding: s.findingId, state: s.workflowStatus, claimBlockerReason: s.claimBlockerReason })) : undefined;
+      const links = Array.isArray(d.duplicateLinks) ? d.duplicateLinks.map((l: Body) => ({ finding: l.findingId, heldBy: { submission: l.submissionId, status: l.submissionStatus } })) : undefined;
+      res.body = { ...body, details: { ...d, ...(states ? { invalidFindingStates: states } : {}), ...(links ? { duplicateLinks: links } : {}) } };
+    },
+  },
   rewriteSuccessBody('claims.bare-submission', ['getClaimSubmission'], (body) => (isBodyObject(body.submission) ? body.submission : undefined)),
 ];

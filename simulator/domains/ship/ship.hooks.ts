@@ -14,6 +14,9 @@ export interface ClaimMoveContext {
   now: string;
 }
 
+/** The order of the findings page and the submissions list: the sandbox lists the newest first. */
+export type ListOrder = 'newest-first' | 'oldest-first';
+
 export const SHIP_HOOKS = {
   /** spec 4.5 rule 4: whether a blocking carrier policy refuses claim creation and carrier-facing moves. */
   carrierPolicyEnforced: hookPoint<boolean>('rule', 'ship.carrier-policy-enforced'),
@@ -57,4 +60,6 @@ export const SHIP_HOOKS = {
   uploadRegistryTenantKey: hookPoint<string>('store', 'ship.upload-registry-tenant-key'),
   /** spec 8.6 ("ship audit `limit` 1..200", no default given): the page size of listShipmentAudits without `limit`. */
   auditDefaultLimit: hookPoint<number>('response', 'ship.audit-default-limit'),
+  /** spec 4.5, 2.7 (no order given for the findings page or the submissions list): the order they are listed in. */
+  listOrder: hookPoint<ListOrder>('store', 'ship.list-order'),
 } as const;

@@ -59,7 +59,9 @@ export function feedNormalizeProcessor(deps: KernelDeps, sessions: FeedSessionSt
       if (found.isBlocking) counts.blocking += 1;
       else counts.open += 1;
       byType[found.issueType] = (byType[found.issueType] ?? 0) + 1;
-      await rows.putIssue({ id: feedIssueId(sessionId, found.issueKey), sessionId, seq, ...found, rowNumber, acknowledged: false, acknowledgedAt: null });
+      // The key is minted here once: every surface (the issue page, acknowledgement) reads the stored one.
+      const issueKey = deps.defects.at(TRADE_HOOKS.issueKey, found.issueKey);
+      await rows.putIssue({ id: feedIssueId(sessionId, issueKey), sessionId, seq, ...found, issueKey, rowNumber, acknowledged: false, acknowledgedAt: null });
     };
 
     try {

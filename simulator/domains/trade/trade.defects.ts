@@ -1,7 +1,8 @@
 // The trade domain's deviations (README "Defect injection"), as data: rows of the feed session table
 // (applied by transition()), rules at the hook points of trade.hooks.ts, and below them the ones that only
 // change what is sent, applied to final responses.
-import { rewriteListItems, rewriteSuccessBody, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
+import { createHash } from 'node:crypto';
+import { isBodyObject, rewriteListItems, rewriteSuccessBody, type DefectEntry, type ResponseDefect } from '../../kernel/defects.js';
 import { at } from '../../kernel/deviations.js';
 import { deviateMachine } from '../../kernel/machine.js';
 import { feedSessionMachine } from './feed-session.machine.js';
@@ -45,11 +46,35 @@ export const TRADE_DEFECTS: readonly DefectEntry[] = [
 ];
 
 const SESSION_OPS = ['getTradeFeedSession', 'applyTradeFeedSession'];
+
+/** trade.issue-key-hashed: an opaque key of the same issue (the same readable key always hashes the same). */
+const hashedIssueKey = (key: string) => `iss_${createHash('sha256').update(key).digest('hex').slice(0, 20)}`;
+
+/** trade.feed-pages-other-keys: a SKU or issue page re-keyed, its paging facts nested under `page`. */
+const otherPageKeys = (key: 'skus' | 'issues') => (body: Record<string, unknown>) => {
+  if (!Array.isArray(body[key])) return undefined;
+  const { [key]: items, total, limit, offset, hasMore: _hasMore, ...rest } = body;
+  const shown = (items as unknown[]).length;
+  const next = typeof offset === 'number' && typeof total === 'number' && offset + shown < total ? offset + shown : null;
+  return { ...rest, items, page: { totalCount: total, limit, offset, nextOffset: next } };
+};
+
+/** trade.proposal-other-shape: the preview's proposal for a SKU under another name and shape. */
+const otherProposal = (sku: Record<string, unknown>) => {
+  const { proposal, ...rest } = sku;
+  if (!isBodyObject(proposal)) return { ...rest, suggestion: null };
+  const options = Array.isArray(proposal.alternatives) ? proposal.alternatives.map((a) => (isBodyObject(a) ? { code: a.hsCode, score: a.confidence } : a)) : [];
+  return { ...rest, suggestion: { code: proposal.hsCode, score: proposal.confidence, fromPreview: proposal.previewJobId, options } };
+};
 const count = (value: unknown) => (typeof value === 'number' ? value : 0);
 
 /** Legitimate variants of the trade feed domain (README "Variants"): choices the spec leaves open. */
 export const TRADE_VARIANTS: readonly DefectEntry[] = [
   { kind: 'variant', id: 'trade.session-extra-fields', area: 'trade', description: 'the session detail (get, apply) also carries `normalizerVersion` and `source`', spec: 'spec 2.5: "Other fields of the session detail and of a SKU item beyond these and the ones named in 4.4: not shown."' },
+  { kind: 'variant', id: 'trade.issue-key-hashed', area: 'trade', description: 'issue keys are `iss_` and 20 hex digits of a hash (not the readable `<type>:row:<n>`); acknowledgement takes them the same way', spec: 'spec 2.5: "Issue: `isBlocking` (boolean), `issueType` (string), `message` (string), `issueKey` (opaque string)."', hooks: [at(TRADE_HOOKS.issueKey, hashedIssueKey)] },
+  { kind: 'variant', id: 'trade.feed-pages-other-keys', area: 'trade', description: 'the SKU and issue pages are `{ items, page: { totalCount, limit, offset, nextOffset } }`: another item key, no `total` or `hasMore` at the top (`nextOffset` null on the last page)', spec: 'spec 4.4 GET /api/trade/feeds/:sessionId/skus: "200 SKU page"; GET .../issues: "200 issue page (blocking and non-blocking)": the page\'s fields are not given' },
+  { kind: 'variant', id: 'trade.review-result-other-shape', area: 'trade', description: 'the review answers `{ snapshot: { id, previewJobId, sessionId, reviewedAt, rows, toggles } }` instead of the flat record with `snapshotId` and `rowCount`', spec: 'spec 2.5: "The reviewed snapshot sent on review (rows and toggles) has a shape that is not shown beyond those two words."; spec 4.4 PUT .../review: "200 reviewed snapshot persisted"' },
+  { kind: 'variant', id: 'trade.proposal-other-shape', area: 'trade', description: 'a SKU carries the classify preview\'s proposal as `suggestion: { code, score, fromPreview, options: [{ code, score }] }` instead of `proposal: { previewJobId, hsCode, confidence, alternatives }`', spec: 'spec 2.5: "Other fields of the session detail and of a SKU item beyond these and the ones named in 4.4: not shown."; spec 4.4: "The classify-preview, review, apply path is for AI-assisted classification" (no proposal field is named)' },
   { kind: 'variant', id: 'trade.sku-extra-fields', area: 'trade', description: 'feed SKU items also carry `source: "feed"` and `normalizerVersion`', spec: 'spec 2.5: "Other fields of the session detail and of a SKU item beyond these and the ones named in 4.4: not shown."' },
 ];
 
@@ -59,5 +84,12 @@ export const TRADE_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
   rewriteSuccessBody('trade.applyable-after-apply', SESSION_OPS, (body) => (body.status === 'APPLIED' ? { ...body, applyable: true } : undefined)),
   rewriteSuccessBody('trade.issue-count-off', SESSION_OPS, (body) => (count(body.issueCount) > 0 ? { ...body, issueCount: count(body.issueCount) - 1 } : undefined)),
   rewriteListItems('trade.sku-extra-fields', ['listTradeFeedSkus'], 'skus', (sku) => ({ ...sku, source: 'feed', normalizerVersion: 'feed-normalizer/2' })),
+  rewriteListItems('trade.proposal-other-shape', ['listTradeFeedSkus'], 'skus', otherProposal),
+  rewriteSuccessBody('trade.review-result-other-shape', ['reviewTradeFeedClassifyPreview'], ({ snapshotId, previewJobId, sessionId, reviewedAt, rows, toggles }) =>
+    typeof snapshotId === 'string' ? { snapshot: { id: snapshotId, previewJobId, sessionId, reviewedAt, rows, toggles } } : undefined,
+  ),
   rewriteListItems('trade.sku-hs-dropped', ['listTradeFeedSkus'], 'skus', (sku) => ({ ...sku, providedHs: null })),
+  // Last: the SKU rewrites above find the page's items under `skus`.
+  rewriteSuccessBody('trade.feed-pages-other-keys', ['listTradeFeedSkus'], otherPageKeys('skus')),
+  rewriteSuccessBody('trade.feed-pages-other-keys', ['listTradeFeedIssues'], otherPageKeys('issues')),
 ];

@@ -26,4 +26,6 @@ export const TRADE_HOOKS = {
   sessionReadTenantScoped: hookPoint<boolean>('store', 'trade.session-read-tenant-scoped'),
   /** spec 4.4: the country a normalized row keeps (its own column's, else the feed-level default). */
   rowCountry: hookPoint<string | null, { field: 'originCountry' | 'destinationCountry'; defaults: FeedDefaults }>('rule', 'trade.row-country'),
+  /** spec 2.5 (`issueKey` "opaque string"): the key an issue is recorded under, given the sandbox's readable one. */
+  issueKey: hookPoint<string>('store', 'trade.issue-key'),
 } as const;

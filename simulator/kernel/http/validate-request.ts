@@ -6,6 +6,7 @@ import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../.
 import { deref, type ContractOperation } from '../../../contracts/lib/operations.js';
 import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
+import { KERNEL_HOOKS } from '../kernel.hooks.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import { failFastSchemasOf, LARGE_BODY_VALUES } from './fail-fast-schemas.js';
 import { bodyShape, MAX_BODY_DEPTH } from './json-depth.js';
@@ -53,6 +54,24 @@ const maximumOf = (doc: OpenApiDocument, schema: Json): unknown => {
   return isObject(resolved) ? resolved.maximum : undefined;
 };
 
+/** The length caps a deployment may set otherwise where the contract marks them as the sandbox's (x-sandbox-defined-bounds). */
+const CAPS = new Set(['maxLength', 'maxItems']);
+
+/**
+ * Whether every error is a sandbox-defined length cap exceeded by no more than `factor` times the cap
+ * (ajv's verbose errors carry the schema and the value): then a deployment with caps raised that far
+ * takes the value. Any other error, or a cap the contract does not mark as ours, keeps the refusal.
+ */
+function onlyRaisedCaps(errors: ErrorObject[] | null | undefined, factor: number): boolean {
+  if (factor <= 1 || !errors?.length) return false;
+  return errors.every((e) => {
+    const ours = (e.parentSchema as Record<string, unknown> | undefined)?.['x-sandbox-defined-bounds'];
+    const limit = (e.params as { limit?: unknown }).limit;
+    const length = typeof e.data === 'string' ? [...e.data].length : Array.isArray(e.data) ? e.data.length : undefined;
+    return CAPS.has(e.keyword) && Array.isArray(ours) && ours.includes(e.keyword) && typeof limit === 'number' && length !== undefined && length <= limit * factor;
+  });
+}
+
 /** Keywords of a bound (validation.lenient-bounds ignores only these). */
 const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
 
@@ -97,7 +116,7 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
       }
       const coerced = coerce(doc, value, rule.schema);
       const validate = rule.validator();
-      if (!validate(coerced)) {
+      if (!validate(coerced) && !onlyRaisedCaps(validate.errors, defects.at(KERNEL_HOOKS.sandboxCapFactor, 1))) {
         // defect injection (SIM_DEFECTS): validation.lenient-bounds serves an out-of-range query limit/offset.
         const lenient = defects.has('validation.lenient-bounds') && rule.in === 'query' && (rule.name === 'limit' || rule.name === 'offset');
         if (!(lenient && (validate.errors ?? []).every((e) => BOUNDS.has(e.keyword)))) throw invalidRequest(`${rule.name} ${describe(validate.errors, words)}`, rule.name);
@@ -127,7 +146,8 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
     if (shape.tooDeep) throw invalidRequest(`the body nests deeper than ${MAX_BODY_DEPTH} levels`, 'body');
     // A large body is checked fail-fast first (fail-fast-schemas.ts): collecting every error is quadratic.
     const validate = shape.values > LARGE_BODY_VALUES ? failFastSchemasOf(doc).validator(chosen.schema) : chosen.validator();
-    if (!validate(body)) {
+    // A large body's fail-fast errors are not all its errors: its caps are never raised.
+    if (!validate(body) && !(shape.values <= LARGE_BODY_VALUES && onlyRaisedCaps(validate.errors, defects.at(KERNEL_HOOKS.sandboxCapFactor, 1)))) {
       const field = fieldOf(validate.errors);
       throw invalidRequest(`${field ?? 'the body'} ${describe(validate.errors, words)}`, field ?? 'body');
     }
