@@ -42,6 +42,12 @@ export interface RequestCounter {
 
 export { TokenCache };
 
+/** The keys a spreading client may send as besides its own, and those refused for scope (shared by its copies). */
+interface Alternates {
+  keys: string[];
+  refused?: Set<string>;
+}
+
 /**
  * The one transport of the suite (transport.ts): every request of every check goes through `call`, which
  * paces it within the limits known for its key and bucket (spec 8.1), waits out a 429 as its retry metadata
@@ -59,6 +65,8 @@ export class ConformanceClient {
     private readonly timeoutMs = 30_000,
     private readonly counter: RequestCounter = { count: 0 },
     readonly transport: Transport = new Transport(),
+    /** Other integration keys this client's bearer requests may go out as (see spreadOver). */
+    private readonly alternates: Alternates = { keys: [] },
   ) {}
 
   get requests(): number {
@@ -73,6 +81,22 @@ export class ConformanceClient {
   /** A client reporting to another sink, counting into `counter` (the runner gives each check both). */
   withSink(sink: FailureSink, counter: RequestCounter = { count: 0 }): ConformanceClient {
     return new ConformanceClient(this.baseUrl, this.apiKey, this.contract, sink, this.tokens, this.timeoutMs, counter, this.transport);
+  }
+
+  /**
+   * The same client, whose bearer requests each go out as whichever of its key and `other`'s is served
+   * soonest in the request's bucket, once the run has learned that the bucket is counted per key (a 429 naming
+   * the key, transport.ts BucketScope); until then, and for a bucket learned shared, as its own key. For checks
+   * whose requests are independent of the tenant that answers them (input validation): the same requests and
+   * assertions, the limits of two keys. A key refused for scope (403 SCOPE_DENIED) where the own key is not
+   * is not the same kind of key: the request goes again as the own key, and that key is used no more.
+   */
+  spreadOver(other: ConformanceClient | undefined): ConformanceClient {
+    if (!other || !other.apiKey || other.apiKey === this.apiKey) return this;
+    return new ConformanceClient(this.baseUrl, this.apiKey, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport, {
+      keys: [...this.alternates.keys, other.apiKey],
+      refused: this.alternates.refused ?? new Set(),
+    });
   }
 
   /** The tenant's clock was moved past its rate windows (control API): what the transport held for it is gone. */
@@ -107,6 +131,31 @@ export class ConformanceClient {
   }
 
   async call(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
+    const alternate = this.alternateFor(method, path, options);
+    if (alternate) {
+      const client = new ConformanceClient(this.baseUrl, alternate, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport);
+      const exchange = await client.call(method, path, options);
+      if (exchange.response.status !== 403 || (exchange.response.body as { code?: string } | null)?.code !== 'SCOPE_DENIED') return exchange;
+      this.alternates.refused?.add(alternate);
+    }
+    return this.callAsOwnKey(method, path, options);
+  }
+
+  /** The key to send a spread request as, when it is not this client's own (spreadOver). */
+  private alternateFor(method: string, path: string, options: RequestOptions): string | undefined {
+    if (!this.alternates.keys.length || (options.auth ?? 'bearer') !== 'bearer' || options.limits === 'provoke') return undefined;
+    const bucket = bucketOf(method, matchOperation(this.contract.doc, method, path.split('?')[0]), options.form !== undefined);
+    if (this.transport.scopeOf(bucket) !== 'per-key') return undefined;
+    let best = { key: this.apiKey, wait: this.transport.waitOf(this.apiKey, bucket) };
+    for (const key of this.alternates.keys) {
+      if (this.alternates.refused?.has(key)) continue;
+      const wait = this.transport.waitOf(key, bucket);
+      if (wait < best.wait) best = { key, wait };
+    }
+    return best.key === this.apiKey ? undefined : best.key;
+  }
+
+  private async callAsOwnKey(method: string, path: string, options: RequestOptions): Promise<Exchange> {
     const auth = options.auth ?? 'bearer';
     const first = await this.sendHonouringLimits(method, path, options, auth === 'bearer' ? await this.token() : undefined);
     // Spec 5.2: on 401 INVALID_TOKEN, re-exchange the key and retry the request once.
