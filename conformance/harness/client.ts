@@ -89,7 +89,7 @@ export class ConformanceClient {
    * the key, transport.ts BucketScope); until then, and for a bucket learned shared, as its own key. For checks
    * whose requests are independent of the tenant that answers them (input validation): the same requests and
    * assertions, the limits of two keys. A key refused for scope (403 SCOPE_DENIED) where the own key is not
-   * is not the same kind of key: the request goes again as the own key, and that key is used no more.
+   * is not the same kind of key: the request goes again as the own key, and this client (one check) uses that key no more.
    */
   spreadOver(other: ConformanceClient | undefined): ConformanceClient {
     if (!other || !other.apiKey || other.apiKey === this.apiKey) return this;
@@ -132,13 +132,17 @@ export class ConformanceClient {
 
   async call(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
     const alternate = this.alternateFor(method, path, options);
-    if (alternate) {
-      const client = new ConformanceClient(this.baseUrl, alternate, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport);
-      const exchange = await client.call(method, path, options);
-      if (exchange.response.status !== 403 || (exchange.response.body as { code?: string } | null)?.code !== 'SCOPE_DENIED') return exchange;
-      this.alternates.refused?.add(alternate);
-    }
-    return this.callAsOwnKey(method, path, options);
+    const elsewhere = alternate ? await this.callAs(alternate, method, path, options) : undefined;
+    return elsewhere ?? this.callAsOwnKey(method, path, options);
+  }
+
+  /** The request sent as another key (spreadOver); undefined when that key was refused for scope. */
+  private async callAs(key: string, method: string, path: string, options: RequestOptions): Promise<Exchange | undefined> {
+    const client = new ConformanceClient(this.baseUrl, key, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport);
+    const exchange = await client.call(method, path, options);
+    if (exchange.response.status !== 403 || (exchange.response.body as { code?: string } | null)?.code !== 'SCOPE_DENIED') return exchange;
+    this.alternates.refused?.add(key);
+    return undefined;
   }
 
   /** The key to send a spread request as, when it is not this client's own (spreadOver). */
@@ -192,6 +196,11 @@ export class ConformanceClient {
       // nothing this request is paced by (a queue-admission cap, another bucket, no key of ours) is waited here.
       const named = retryMetadataOf(exchange).bucket;
       const held = this.keyOf(options, bearer) !== undefined && (named === undefined || named === bucketOf(method, exchange.operation, options.form !== undefined));
+      // A spreading client sends the refused request as another key when that one is served sooner (the 429
+      // may just have taught the run that the bucket is counted per key).
+      const elsewhere = bearer !== undefined ? this.alternateFor(method, path, options) : undefined;
+      const moved = elsewhere ? await this.callAs(elsewhere, method, path, options) : undefined;
+      if (moved) return moved;
       if (!held) await this.transport.clock.sleep(retryAfterSeconds * 1000);
       exchange = await this.paced(method, path, options, bearer, true);
     }
