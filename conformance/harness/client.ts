@@ -85,7 +85,7 @@ export class ConformanceClient {
 
   /**
    * The same client, whose bearer requests each go out as whichever of its key and `other`'s is served
-   * soonest in the request's bucket, once the run has learned that the bucket is counted per key (a 429 naming
+   * soonest in the request's bucket (`other`'s on a tie), once the run has learned that the bucket is counted per key (a 429 naming
    * the key, transport.ts BucketScope); until then, and for a bucket learned shared, as its own key. For checks
    * whose requests are independent of the tenant that answers them (input validation): the same requests and
    * assertions, the limits of two keys. A key refused for scope (403 SCOPE_DENIED) where the own key is not
@@ -150,13 +150,16 @@ export class ConformanceClient {
     if (!this.alternates.keys.length || (options.auth ?? 'bearer') !== 'bearer' || options.limits === 'provoke') return undefined;
     const bucket = bucketOf(method, matchOperation(this.contract.doc, method, path.split('?')[0]), options.form !== undefined);
     if (this.transport.scopeOf(bucket) !== 'per-key') return undefined;
-    let best = { key: this.apiKey, wait: this.transport.waitOf(this.apiKey, bucket) };
+    // On a tie the other key: the own key also carries every check that cannot spread (a resource of its
+    // tenant, a model of its data), which then finds its windows the less used.
+    const own = this.transport.waitOf(this.apiKey, bucket);
+    let best: { key: string; wait: number } | undefined;
     for (const key of this.alternates.keys) {
       if (this.alternates.refused?.has(key)) continue;
       const wait = this.transport.waitOf(key, bucket);
-      if (wait < best.wait) best = { key, wait };
+      if (wait <= own && (!best || wait < best.wait)) best = { key, wait };
     }
-    return best.key === this.apiKey ? undefined : best.key;
+    return best?.key;
   }
 
   private async callAsOwnKey(method: string, path: string, options: RequestOptions): Promise<Exchange> {
