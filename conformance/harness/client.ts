@@ -255,7 +255,7 @@ export class ConformanceClient {
     const url = this.baseUrl + path;
     const started = performance.now();
     this.counter.count++;
-    const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+    const res = await fetchOnce(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
     const text = await res.text();
     const responseHeaders = Object.fromEntries(res.headers.entries());
     let parsed: unknown = text;
@@ -278,6 +278,28 @@ export class ConformanceClient {
       }
     }
     return exchange;
+  }
+}
+
+/**
+ * Connection-level failures that say the server closed the socket without answering: a kept-alive
+ * connection closed while idle, reused at the same moment (HTTP/1.1 lets a server close an idle connection
+ * at any time, RFC 9112 9.6; under load the client's own idle timer can fire too late to avoid it).
+ */
+const CLOSED_UNANSWERED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * fetch, sent once more when the socket was closed before any answer came (CLOSED_UNANSWERED): the request
+ * is then sent on a new connection. A server that closes every such request fails the second send too, and
+ * the check that sent it fails as before.
+ */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = ((error as { cause?: { code?: unknown } }).cause?.code ?? '') as string;
+    if (!CLOSED_UNANSWERED.has(code) || init.signal?.aborted) throw error;
+    return fetch(url, init);
   }
 }
 

@@ -21,7 +21,7 @@ class VirtualClock implements Clock {
   };
 }
 
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
+type Answer = { status: number; body?: unknown; headers?: Record<string, string>; /** close the socket unanswered */ destroy?: boolean };
 interface Arrival {
   method: string;
   path: string;
@@ -60,6 +60,7 @@ beforeAll(async () => {
         answer = list.length > 1 ? list.shift()! : list[0];
         if (path === '/api/auth/token/integration' && answer.status === 200) exchanges++;
       }
+      if (answer.destroy) return void req.socket.destroy();
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       res.end(JSON.stringify(answer.body ?? {}));
     });
@@ -312,5 +313,21 @@ describe('a client spread over a second key (spreadOver)', () => {
     await spread.call('GET', '/api/jobs', { limits: 'provoke' });
     await spread.call('GET', '/api/jobs', { auth: { bearer: 'forged' } });
     expect(reads().slice(-2).map((a) => a.authorization)).toEqual(['Bearer token-1', 'Bearer forged']);
+  });
+});
+
+describe('a connection the server closes without answering', () => {
+  it('is sent once more on a new connection, and the answer to that is the exchange', async () => {
+    const { client: c } = client();
+    script['GET /api/jobs'] = [{ status: 0, destroy: true }, ok()];
+    expect((await c.call('GET', '/api/jobs')).response.status).toBe(200);
+    expect(reads()).toHaveLength(2);
+  });
+
+  it('closed again fails the request as before (a server that never answers it)', async () => {
+    const { client: c } = client();
+    script['GET /api/jobs'] = [{ status: 0, destroy: true }];
+    await expect(c.call('GET', '/api/jobs')).rejects.toThrow(/fetch failed/);
+    expect(reads()).toHaveLength(2);
   });
 });
