@@ -10,11 +10,12 @@ import { expectCertified, RUN_HOOK_MS, runAsVendor, vendorLine, vendorSetup, typ
 import { AS_DEPLOYED } from './testing/whole-suite.js';
 
 /**
- * A run must end on its own within this. Issue 26 asks under 10 minutes on this machine: measured alone
- * 588 s (sandbox) and 612 s (cluster), bounded by the 250-odd uploads at the default 30 a minute, so that
- * target is not met yet (fewer uploads per run is the way, issue 26 item 2); inside the whole `npm test`
- * the same runs share two cores with every other file. This bound catches a run that stalls or paces
- * far beyond what the limits ask; the duration is printed for the issue note.
+ * A run must end on its own within this: a stall guard, not issue 26's 10-minute target. The run is bound
+ * by its 324 uploads (30 a minute per key) and 708 writes (120 a minute per key): the operation checks
+ * spread theirs over the second tenant's key (client.ts spreadOver), the rest stay on the first key.
+ * Measured 2026-11-27 on this machine beside other work on its two cores: sandbox 655-679 s (814 s before
+ * the spreading), cluster 651 s, readonly 131-137 s. Under the whole `npm test` such runs took about a third
+ * longer, so a 600 s bound would fail on load alone; the duration is printed for the issue note.
  */
 const RUN_BOUND_SECONDS = 1200;
 

@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import type { AdminClient } from '../harness/admin.js';
 import type { CheckContext } from '../harness/check.js';
 import type { ConformanceClient } from '../harness/client.js';
+import { poll } from '../harness/poller.js';
+import { REAL_CLOCK } from '../harness/transport.js';
 import type { Exchange } from '../harness/types.js';
 import { isJobStatus, isTerminalStatus, type JobStatus } from '../models/job.model.js';
 
@@ -64,10 +66,11 @@ export interface SettleResult {
 }
 
 /**
- * Waits for jobs to end. With the control API: moves the virtual clock and polls, the step doubling while
- * nothing moves (job delays are sandbox-defined), and gives up once nothing moved for an hour of virtual
- * time or `stallMs` of real time, or after `realMs` in all. Without it: polls every 2.5 s (spec 8.7: every 2-3 s in the
- * first minute) up to `realMs`. Asserts nothing; `onRead` sees every read.
+ * Waits for jobs to end, through the harness's poller (harness/poller.ts). With the control API: moves the
+ * virtual clock between reads, the step doubling while nothing moves (job delays are sandbox-defined), and
+ * gives up once nothing moved for an hour of virtual time or `stallMs` of real time, or after `realMs` in
+ * all. Without it: reads at spec 8.7's pace (2-3 s apart in the first minute, 5-10 s after) on the run's
+ * clock, up to `realMs`. Asserts nothing; `onRead` sees every read.
  */
 export async function settleJobs(
   client: ConformanceClient,
@@ -75,43 +78,51 @@ export async function settleJobs(
   options: { admin?: AdminClient; realMs?: number; stallMs?: number; onRead?: (id: string, exchange: Exchange) => void } = {},
 ): Promise<SettleResult> {
   const statuses = new Map<string, JobStatus | undefined>(ids.map((id) => [id, undefined]));
-  const began = performance.now();
-  const deadline = began + (options.realMs ?? (options.admin ? 5_000 : 8_000));
+  const admin = options.admin;
   const stallMs = options.stallMs ?? 1_500;
   const open = () => ids.filter((id) => !isTerminalStatus(statuses.get(id) ?? 'PENDING'));
-  let lastChange = began;
+  let lastChange = performance.now();
   let step = BASE_STEP_SECONDS;
   let advancedSeconds = 0;
   let stillSeconds = 0; // virtual seconds since a job last moved
-  for (;;) {
-    let moved = false;
-    for (const id of open()) {
-      const exchange = await client.call('GET', `/api/jobs/${id}`);
-      options.onRead?.(id, exchange);
-      const status = (exchange.response.body as { status?: unknown } | null)?.status;
-      if (exchange.response.status === 200 && isJobStatus(status) && status !== statuses.get(id)) {
-        moved = true;
-        statuses.set(id, status);
+  let moved = false;
+  const outcome = await poll({
+    maxMs: options.realMs ?? (admin ? 5_000 : 8_000),
+    // The simulator profile's moves are virtual time: its bound is real time. Otherwise the run's clock.
+    clock: admin ? REAL_CLOCK : client.transport.clock,
+    async read() {
+      moved = false;
+      for (const id of open()) {
+        const exchange = await client.call('GET', `/api/jobs/${id}`);
+        options.onRead?.(id, exchange);
+        const status = (exchange.response.body as { status?: unknown } | null)?.status;
+        if (exchange.response.status === 200 && isJobStatus(status) && status !== statuses.get(id)) {
+          moved = true;
+          statuses.set(id, status);
+        }
       }
-    }
-    const now = performance.now();
-    if (open().length === 0) return { statuses, settled: true, advancedSeconds };
-    if (moved) {
-      lastChange = now;
-      step = BASE_STEP_SECONDS;
-      stillSeconds = 0;
-    } else if (options.admin) step = Math.min(step * 2, MAX_STEP_SECONDS);
-    const stalled = options.admin !== undefined && (now - lastChange >= stallMs || stillSeconds >= MAX_STILL_SECONDS);
-    if (now >= deadline || stalled) return { statuses, settled: false, advancedSeconds };
-    if (options.admin) {
-      await options.admin.advanceClock(step);
-      advancedSeconds += step;
-      stillSeconds += step;
-      await sleep(20);
-    } else {
-      await sleep(2_500);
-    }
-  }
+      return open().length === 0;
+    },
+    ...(admin
+      ? {
+          async advance() {
+            const now = performance.now();
+            if (moved) {
+              lastChange = now;
+              step = BASE_STEP_SECONDS;
+              stillSeconds = 0;
+            } else step = Math.min(step * 2, MAX_STEP_SECONDS);
+            if (now - lastChange >= stallMs || stillSeconds >= MAX_STILL_SECONDS) return false;
+            await admin.advanceClock(step);
+            advancedSeconds += step;
+            stillSeconds += step;
+            await sleep(20);
+            return true;
+          },
+        }
+      : {}),
+  });
+  return { statuses, settled: outcome.done, advancedSeconds };
 }
 
 /** Virtual seconds per clock step while settling: the first step, and the cap of the doubling. */

@@ -42,6 +42,12 @@ export interface RequestCounter {
 
 export { TokenCache };
 
+/** The keys a spreading client may send as besides its own, and those refused for scope (shared by its copies). */
+interface Alternates {
+  keys: string[];
+  refused?: Set<string>;
+}
+
 /**
  * The one transport of the suite (transport.ts): every request of every check goes through `call`, which
  * paces it within the limits known for its key and bucket (spec 8.1), waits out a 429 as its retry metadata
@@ -59,6 +65,8 @@ export class ConformanceClient {
     private readonly timeoutMs = 30_000,
     private readonly counter: RequestCounter = { count: 0 },
     readonly transport: Transport = new Transport(),
+    /** Other integration keys this client's bearer requests may go out as (see spreadOver). */
+    private readonly alternates: Alternates = { keys: [] },
   ) {}
 
   get requests(): number {
@@ -73,6 +81,22 @@ export class ConformanceClient {
   /** A client reporting to another sink, counting into `counter` (the runner gives each check both). */
   withSink(sink: FailureSink, counter: RequestCounter = { count: 0 }): ConformanceClient {
     return new ConformanceClient(this.baseUrl, this.apiKey, this.contract, sink, this.tokens, this.timeoutMs, counter, this.transport);
+  }
+
+  /**
+   * The same client, whose bearer requests each go out as whichever of its key and `other`'s is served
+   * soonest in the request's bucket (`other`'s on a tie), once the run has learned that the bucket is counted per key (a 429 naming
+   * the key, transport.ts BucketScope); until then, and for a bucket learned shared, as its own key. For checks
+   * whose requests are independent of the tenant that answers them (input validation): the same requests and
+   * assertions, the limits of two keys. A key refused for scope (403 SCOPE_DENIED) where the own key is not
+   * is not the same kind of key: the request goes again as the own key, and this client (one check) uses that key no more.
+   */
+  spreadOver(other: ConformanceClient | undefined): ConformanceClient {
+    if (!other || !other.apiKey || other.apiKey === this.apiKey) return this;
+    return new ConformanceClient(this.baseUrl, this.apiKey, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport, {
+      keys: [...this.alternates.keys, other.apiKey],
+      refused: this.alternates.refused ?? new Set(),
+    });
   }
 
   /** The tenant's clock was moved past its rate windows (control API): what the transport held for it is gone. */
@@ -107,6 +131,38 @@ export class ConformanceClient {
   }
 
   async call(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
+    const alternate = this.alternateFor(method, path, options);
+    const elsewhere = alternate ? await this.callAs(alternate, method, path, options) : undefined;
+    return elsewhere ?? this.callAsOwnKey(method, path, options);
+  }
+
+  /** The request sent as another key (spreadOver); undefined when that key was refused for scope. */
+  private async callAs(key: string, method: string, path: string, options: RequestOptions): Promise<Exchange | undefined> {
+    const client = new ConformanceClient(this.baseUrl, key, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport);
+    const exchange = await client.call(method, path, options);
+    if (exchange.response.status !== 403 || (exchange.response.body as { code?: string } | null)?.code !== 'SCOPE_DENIED') return exchange;
+    this.alternates.refused?.add(key);
+    return undefined;
+  }
+
+  /** The key to send a spread request as, when it is not this client's own (spreadOver). */
+  private alternateFor(method: string, path: string, options: RequestOptions): string | undefined {
+    if (!this.alternates.keys.length || (options.auth ?? 'bearer') !== 'bearer' || options.limits === 'provoke') return undefined;
+    const bucket = bucketOf(method, matchOperation(this.contract.doc, method, path.split('?')[0]), options.form !== undefined);
+    if (this.transport.scopeOf(bucket) !== 'per-key') return undefined;
+    // On a tie the other key: the own key also carries every check that cannot spread (a resource of its
+    // tenant, a model of its data), which then finds its windows the less used.
+    const own = this.transport.waitOf(this.apiKey, bucket);
+    let best: { key: string; wait: number } | undefined;
+    for (const key of this.alternates.keys) {
+      if (this.alternates.refused?.has(key)) continue;
+      const wait = this.transport.waitOf(key, bucket);
+      if (wait <= own && (!best || wait < best.wait)) best = { key, wait };
+    }
+    return best?.key;
+  }
+
+  private async callAsOwnKey(method: string, path: string, options: RequestOptions): Promise<Exchange> {
     const auth = options.auth ?? 'bearer';
     const first = await this.sendHonouringLimits(method, path, options, auth === 'bearer' ? await this.token() : undefined);
     // Spec 5.2: on 401 INVALID_TOKEN, re-exchange the key and retry the request once.
@@ -143,6 +199,11 @@ export class ConformanceClient {
       // nothing this request is paced by (a queue-admission cap, another bucket, no key of ours) is waited here.
       const named = retryMetadataOf(exchange).bucket;
       const held = this.keyOf(options, bearer) !== undefined && (named === undefined || named === bucketOf(method, exchange.operation, options.form !== undefined));
+      // A spreading client sends the refused request as another key when that one is served sooner (the 429
+      // may just have taught the run that the bucket is counted per key).
+      const elsewhere = bearer !== undefined ? this.alternateFor(method, path, options) : undefined;
+      const moved = elsewhere ? await this.callAs(elsewhere, method, path, options) : undefined;
+      if (moved) return moved;
       if (!held) await this.transport.clock.sleep(retryAfterSeconds * 1000);
       exchange = await this.paced(method, path, options, bearer, true);
     }
@@ -194,7 +255,7 @@ export class ConformanceClient {
     const url = this.baseUrl + path;
     const started = performance.now();
     this.counter.count++;
-    const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+    const res = await fetchOnce(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
     const text = await res.text();
     const responseHeaders = Object.fromEntries(res.headers.entries());
     let parsed: unknown = text;
@@ -217,6 +278,28 @@ export class ConformanceClient {
       }
     }
     return exchange;
+  }
+}
+
+/**
+ * Connection-level failures that say the server closed the socket without answering: a kept-alive
+ * connection closed while idle, reused at the same moment (HTTP/1.1 lets a server close an idle connection
+ * at any time, RFC 9112 9.6; under load the client's own idle timer can fire too late to avoid it).
+ */
+const CLOSED_UNANSWERED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * fetch, sent once more when the socket was closed before any answer came (CLOSED_UNANSWERED): the request
+ * is then sent on a new connection. A server that closes every such request fails the second send too, and
+ * the check that sent it fails as before.
+ */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = ((error as { cause?: { code?: unknown } }).cause?.code ?? '') as string;
+    if (!CLOSED_UNANSWERED.has(code) || init.signal?.aborted) throw error;
+    return fetch(url, init);
   }
 }
 

@@ -21,7 +21,7 @@ class VirtualClock implements Clock {
   };
 }
 
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
+type Answer = { status: number; body?: unknown; headers?: Record<string, string>; /** close the socket unanswered */ destroy?: boolean };
 interface Arrival {
   method: string;
   path: string;
@@ -56,10 +56,11 @@ beforeAll(async () => {
         exchanges++;
         answer = ok({ access_token: `token-${exchanges}`, token_type: 'Bearer', expires_in: 3600 });
       } else {
-        const list = script[`${req.method} ${path}`] ?? [ok()];
+        const list = script[`${req.method} ${path} as ${req.headers.authorization}`] ?? script[`${req.method} ${path}`] ?? [ok()];
         answer = list.length > 1 ? list.shift()! : list[0];
         if (path === '/api/auth/token/integration' && answer.status === 200) exchanges++;
       }
+      if (answer.destroy) return void req.socket.destroy();
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       res.end(JSON.stringify(answer.body ?? {}));
     });
@@ -234,5 +235,99 @@ describe('the token (spec 2.1, 5.2, 7)', () => {
     expect(await c.token()).toBe('t');
     const times = arrivals.map((a) => a.at);
     expect(times[1] - times[0]).toBeGreaterThanOrEqual(20_000);
+  });
+});
+
+/** A read bucket's 429 naming the key, as a bucket counted per key answers once full. */
+const full = (limit: number, retryAfterSeconds: number) => rateLimited({ bucket: 'read', limit, windowMs: 60_000, retryAfterSeconds, keyId: 'k1' }, String(retryAfterSeconds));
+
+describe('whose sends a bucket counts, learned from the 429s (spec 7 details.keyId)', () => {
+
+  it('is per key when the 429 names the key and came once that key alone had sent the limit', async () => {
+    const { client: c, transport } = client();
+    script['GET /api/jobs'] = [ok(), ok(), full(2, 1), ok()];
+    for (let i = 0; i < 3; i++) await c.call('GET', '/api/jobs');
+    expect(transport.scopeOf('read')).toBe('per-key');
+  });
+
+  it('is shared when the 429 came before the key had sent the limit, and then one pace serves every key', async () => {
+    const { client: c, transport } = client();
+    script['GET /api/jobs'] = [ok(), full(3, 1), ok()];
+    await c.call('GET', '/api/jobs');
+    await c.call('GET', '/api/jobs');
+    expect(transport.scopeOf('read')).toBe('shared');
+    const other = c.withApiKey('tfk_other_key');
+    await c.call('GET', '/api/jobs');
+    await other.call('GET', '/api/jobs');
+    // Three sends since the hold (the retried one, then one of each key) fill the shared window of 3.
+    expect(transport.waitOf('tfk_other_key', 'read')).toBeGreaterThan(0);
+    expect(transport.waitOf('tfk_test_key', 'read')).toBe(transport.waitOf('tfk_other_key', 'read'));
+  });
+
+  it('stays unknown without a keyId, so nothing is spread', async () => {
+    const { client: c, transport } = client();
+    script['GET /api/jobs'] = [ok(), ok(), rateLimited({ bucket: 'read', limit: 2, windowMs: 60_000, retryAfterSeconds: 1 }, '1'), ok()];
+    for (let i = 0; i < 3; i++) await c.call('GET', '/api/jobs');
+    expect(transport.scopeOf('read')).toBeUndefined();
+  });
+});
+
+describe('a client spread over a second key (spreadOver)', () => {
+  it('sends as its own key until a 429 shows the bucket is per key, then as whichever key is served sooner, each within its limit', async () => {
+    const { client: c, limitFailures } = client();
+    const spread = c.spreadOver(c.withApiKey('tfk_second_key'));
+    script['GET /api/jobs'] = [ok(), ok(), full(2, 60), ok()];
+    for (let i = 0; i < 9; i++) await spread.call('GET', '/api/jobs');
+    const byToken = (token: string) => reads().filter((a) => a.authorization === `Bearer ${token}`).map((a) => a.at);
+    const own = byToken('token-1');
+    const second = byToken('token-2');
+    // The first three went as the own key (nothing learned yet); the refused one went again at once as the
+    // second key, which the 429 showed is not held by the own key's window.
+    expect(reads().slice(0, 3).every((a) => a.authorization === 'Bearer token-1')).toBe(true);
+    expect(reads()[3]).toMatchObject({ authorization: 'Bearer token-2', at: reads()[2].at });
+    expect(second.length).toBeGreaterThanOrEqual(3);
+    // After the 429, neither key sent more than the limit within any window.
+    const refusedAt = reads()[2].at;
+    for (const times of [own.filter((t) => t > refusedAt), second]) {
+      for (const start of times) expect(times.filter((t) => t >= start && t < start + 60_000).length).toBeLessThanOrEqual(2);
+    }
+    // Two keys serve nine requests sooner than one would: the own key alone needed 60 s per two.
+    expect(reads().at(-1)!.at - refusedAt).toBeLessThan(3 * 60_000);
+    expect(limitFailures()).toEqual([]);
+  });
+
+  it('sends again as its own key when the second key is refused for scope, and does not use that key again', async () => {
+    const { client: c } = client();
+    const spread = c.spreadOver(c.withApiKey('tfk_second_key'));
+    script['GET /api/jobs'] = [ok(), ok(), full(2, 60), ok()];
+    script['GET /api/jobs as Bearer token-2'] = [{ status: 403, body: { code: 'SCOPE_DENIED', message: 'no scope' } }];
+    for (let i = 0; i < 6; i++) expect((await spread.call('GET', '/api/jobs')).response.status).toBe(200);
+    expect(reads().filter((a) => a.authorization === 'Bearer token-2')).toHaveLength(1);
+  });
+
+  it('never spreads a request that provokes the limit or carries its own credentials', async () => {
+    const { client: c } = client();
+    const spread = c.spreadOver(c.withApiKey('tfk_second_key'));
+    script['GET /api/jobs'] = [ok(), ok(), full(2, 60), ok()];
+    for (let i = 0; i < 4; i++) await spread.call('GET', '/api/jobs');
+    await spread.call('GET', '/api/jobs', { limits: 'provoke' });
+    await spread.call('GET', '/api/jobs', { auth: { bearer: 'forged' } });
+    expect(reads().slice(-2).map((a) => a.authorization)).toEqual(['Bearer token-1', 'Bearer forged']);
+  });
+});
+
+describe('a connection the server closes without answering', () => {
+  it('is sent once more on a new connection, and the answer to that is the exchange', async () => {
+    const { client: c } = client();
+    script['GET /api/jobs'] = [{ status: 0, destroy: true }, ok()];
+    expect((await c.call('GET', '/api/jobs')).response.status).toBe(200);
+    expect(reads()).toHaveLength(2);
+  });
+
+  it('closed again fails the request as before (a server that never answers it)', async () => {
+    const { client: c } = client();
+    script['GET /api/jobs'] = [{ status: 0, destroy: true }];
+    await expect(c.call('GET', '/api/jobs')).rejects.toThrow(/fetch failed/);
+    expect(reads()).toHaveLength(2);
   });
 });

@@ -70,6 +70,8 @@ export interface RetryMetadata {
   bucket?: string;
   limit?: number;
   windowMs?: number;
+  /** `details.keyId` (spec 7): the integration key the refused bucket was counted for, if named. */
+  keyId?: string;
 }
 
 const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
@@ -84,6 +86,7 @@ export function retryMetadataOf(exchange: Exchange): RetryMetadata {
     bucket: isObject(details) && typeof details.bucket === 'string' ? details.bucket : undefined,
     limit: isObject(details) ? count(details.limit) : undefined,
     windowMs: isObject(details) ? count(details.windowMs) : undefined,
+    keyId: isObject(details) && typeof details.keyId === 'string' && details.keyId !== '' ? details.keyId : undefined,
   };
 }
 
@@ -105,6 +108,17 @@ export interface TrafficFigures {
   waitedMs: number;
 }
 
+/**
+ * Whose sends a bucket counts, as a run learns it from the server's 429s: `per-key` when a 429 names the key
+ * (`details.keyId`, spec 7) and came once that key alone had sent the bucket's limit within its window;
+ * `shared` when a 429 came before that (the server counts more than this key's sends: the tenant's, an
+ * address's, everyone's). Unknown until a 429 of the bucket says; `shared` stays once seen.
+ */
+export type BucketScope = 'per-key' | 'shared';
+
+/** The pacing state of a bucket learned to be shared: one for every key. */
+const SHARED_KEY = '\u0000shared';
+
 /** A margin on the client's side of a window: the server counts arrivals, the client departures. */
 const WINDOW_MARGIN_MS = 500;
 /** Remembered send times while a bucket's limit is unknown (more than any limit the suite could meet unseen). */
@@ -112,6 +126,9 @@ const UNKNOWN_LIMIT_HISTORY = 2_000;
 
 export class Transport {
   private readonly buckets = new Map<string, BucketState>();
+  private readonly scopes = new Map<RateBucket, BucketScope>();
+  /** The last limit a 429 taught per bucket: a key of a per-key bucket is paced within it until its own 429. */
+  private readonly learnedLimits = new Map<RateBucket, BucketLimit>();
   readonly figures: TrafficFigures = { sent: {}, limited: {}, waitedMs: 0 };
 
   constructor(
@@ -121,10 +138,10 @@ export class Transport {
   ) {}
 
   private state(key: string, bucket: RateBucket): BucketState {
-    const id = `${key}\u0000${bucket}`;
+    const id = `${this.scopes.get(bucket) === 'shared' ? SHARED_KEY : key}\u0000${bucket}`;
     let state = this.buckets.get(id);
     if (!state) {
-      state = { limit: this.given[bucket], sent: [], holdUntil: 0, queue: Promise.resolve() };
+      state = { limit: this.given[bucket] ?? this.learnedLimits.get(bucket), sent: [], holdUntil: 0, queue: Promise.resolve() };
       this.buckets.set(id, state);
     }
     return state;
@@ -140,6 +157,18 @@ export class Transport {
       state.sent = [];
       state.holdUntil = 0;
     }
+  }
+
+  /** Whose sends `bucket` counts, as learned from the 429s so far (undefined: no 429 has said). */
+  scopeOf(bucket: RateBucket): BucketScope | undefined {
+    return this.scopes.get(bucket);
+  }
+
+  /** How long a send of `key` in `bucket` would wait now (its window and any hold), without sending. */
+  waitOf(key: string, bucket: RateBucket): number {
+    const state = this.state(key, bucket);
+    const now = this.clock.now();
+    return Math.max(0, state.holdUntil - now, this.windowWait(state, now));
   }
 
   /** The limit paced against for `key`'s `bucket`, if known. */
@@ -172,6 +201,26 @@ export class Transport {
     return turn;
   }
 
+  /**
+   * What a rate-bucket 429 of `key` says about whose sends the bucket counts (BucketScope). The server counts
+   * arrivals in its window and this client counted the key's departures over the same window (plus a margin),
+   * so a bucket counted per key cannot refuse a key that sent fewer than the limit within the last window.
+   */
+  private learnScope(key: string, bucket: RateBucket, metadata: RetryMetadata) {
+    if (this.scopes.get(bucket) === 'shared') return;
+    const limit = metadata.limit !== undefined && metadata.limit > 0 ? metadata.limit : this.state(key, bucket).limit?.limit;
+    const windowMs = metadata.windowMs !== undefined && metadata.windowMs > 0 ? metadata.windowMs : this.state(key, bucket).limit?.windowMs;
+    if (limit === undefined || windowMs === undefined) return;
+    const now = this.clock.now();
+    const sentInWindow = this.state(key, bucket).sent.filter((at) => now - at <= windowMs + WINDOW_MARGIN_MS).length;
+    if (sentInWindow < limit) {
+      // From now on one pacing state serves every key in this bucket, holding what the 429 asks.
+      this.scopes.set(bucket, 'shared');
+      return;
+    }
+    if (metadata.keyId !== undefined) this.scopes.set(bucket, 'per-key');
+  }
+
   /** How long until the oldest send in the window leaves it, when the window is full. */
   private windowWait(state: BucketState, now: number): number {
     if (!state.limit || state.limit.limit <= 0) return 0;
@@ -199,9 +248,13 @@ export class Transport {
     const named = metadata.bucket as RateBucket | undefined;
     const bucket = named === undefined ? requestBucket : RATE_BUCKETS.includes(named) ? named : undefined;
     if (!bucket) return;
+    this.learnScope(key, bucket, metadata);
     const state = this.state(key, bucket);
     if (metadata.limit !== undefined && metadata.limit > 0 && metadata.windowMs !== undefined && metadata.windowMs > 0) {
       state.limit = { limit: metadata.limit, windowMs: metadata.windowMs };
+      this.learnedLimits.set(bucket, state.limit);
+      // Keys of the bucket not yet refused pace within it too (the same server, the same kind of key).
+      for (const [id, other] of this.buckets) if (id.endsWith(`\u0000${bucket}`) && !other.limit) other.limit = state.limit;
     }
     if (metadata.retryAfterSeconds !== undefined) {
       state.holdUntil = Math.max(state.holdUntil, this.clock.now() + metadata.retryAfterSeconds * 1000 + WINDOW_MARGIN_MS);

@@ -1,6 +1,8 @@
 // Test support: the suite as a vendor runs it against a server it does not control (issue 26): the `sandbox`
 // or `readonly` profile, the sandbox's own limits (no /_sim call by the suite), a second tenant and a webhook
 // receiver the test sets up through the control API beforehand, as an operator would hand them out.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import { freePort } from '../../contracts/lib/prism.js';
 import { checksFor } from '../checks/index.js';
@@ -40,7 +42,13 @@ export async function runAsVendor(target: Pick<TestTarget, 'url' | 'apiKey'>, pr
     { baseUrl: target.url, apiKey: target.apiKey, contract: 'v1.3.0', profile, seed: TEST_SEED, runs: 100, ...(setup ?? {}) },
     checksFor(loadTargetContract('v1.3.0')),
   );
-  return { report, seconds: (performance.now() - started) / 1000 };
+  const run = { report, seconds: (performance.now() - started) / 1000 };
+  // For measuring a run's budget check by check (requests per bucket, durations): the whole report as JSON.
+  if (process.env.CONFORM_VENDOR_REPORT_DIR) {
+    mkdirSync(process.env.CONFORM_VENDOR_REPORT_DIR, { recursive: true });
+    writeFileSync(join(process.env.CONFORM_VENDOR_REPORT_DIR, `${profile}-${Date.now()}.json`), JSON.stringify({ seconds: run.seconds, ...report }, (key, value) => (key === 'exchange' ? undefined : value), 1));
+  }
+  return run;
 }
 
 export const vendorLine = ({ report, seconds }: VendorRun) =>

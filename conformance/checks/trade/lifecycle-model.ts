@@ -6,13 +6,15 @@
 // failure carries its seed, the shrunk sequence and the command that replays it.
 import fc from 'fast-check';
 import { pageItems } from '../../harness/locate.js';
+import { poll } from '../../harness/poller.js';
+import { REAL_CLOCK } from '../../harness/transport.js';
 import type { AdminClient } from '../../harness/admin.js';
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { ConformanceClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
 import { judgeFeedSession, POLL_TERMINAL, type FeedSessionStatus } from '../../models/feed-session.model.js';
 import { modelExpect, ModelViolation, runModel, type ModelTools } from '../../models/runner.js';
-import { isRateLimited, settleJobs, sleep } from '../jobs-support.js';
+import { isRateLimited, settleJobs } from '../jobs-support.js';
 import { codeOf, directRows, feedCsv, feedForm, feedRows, feedTenant, sessionPath, UPLOAD_PATH } from './support.js';
 
 type Kind = 'direct' | 'clean' | 'nonBlocking' | 'blocking';
@@ -73,13 +75,18 @@ class Settle implements fc.AsyncCommand<FeedModel, FeedReal> {
   async run(model: FeedModel, real: FeedReal) {
     const session = pick(model, this.n);
     await settleJobs(real.client, [session.jobId], { admin: real.admin, realMs: real.admin ? 5_000 : 30_000 });
-    for (let attempt = 0; attempt < 6 && !stable(session); attempt++) {
-      await read(session, real, `${this}`);
-      if (!stable(session)) {
-        if (real.admin) await real.admin.advanceClock(5);
-        else await sleep(2_000);
-      }
-    }
+    // The harness's poller: spec 8.7's pace, or the virtual clock moved 5 s between reads (simulator profile).
+    const admin = real.admin;
+    await poll({
+      maxReads: 6,
+      maxMs: 60_000,
+      clock: admin ? REAL_CLOCK : real.client.transport.clock,
+      async read() {
+        if (!stable(session)) await read(session, real, `${this}`);
+        return stable(session);
+      },
+      ...(admin ? { advance: async () => (await admin.advanceClock(5), true) } : {}),
+    });
     if (stable(session)) await read(session, real, `${this}`);
   }
   toString = () => `Settle(${this.n})`;

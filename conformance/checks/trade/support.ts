@@ -3,10 +3,12 @@
 // control API, spec 8.7 polling otherwise), and the reads of a session, its SKUs and its issues.
 import type { CheckContext } from '../../harness/check.js';
 import { pageItems } from '../../harness/locate.js';
+import { poll } from '../../harness/poller.js';
+import { REAL_CLOCK } from '../../harness/transport.js';
 import type { ConformanceClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
 import { POLL_TERMINAL, isFeedStatus, type FeedSessionStatus } from '../../models/feed-session.model.js';
-import { isRateLimited, RUN_NONCE, settleJobs, sleep } from '../jobs-support.js';
+import { isRateLimited, RUN_NONCE, settleJobs } from '../jobs-support.js';
 
 export const UPLOAD_PATH = '/api/trade/feeds/upload';
 export const sessionPath = (id: string) => `/api/trade/feeds/${id}`;
@@ -98,14 +100,23 @@ export async function uploadFeed(ctx: CheckContext, client: ConformanceClient, r
 export async function settleFeed(ctx: CheckContext, client: ConformanceClient, uploaded: { sessionId: string; jobId: string }): Promise<SettledFeed> {
   await settleJobs(client, [uploaded.jobId], { admin: ctx.admin, realMs: ctx.admin ? 10_000 : 60_000 });
   const reads: Exchange[] = [];
-  for (let attempt = 0; attempt < (ctx.admin ? 5 : 12); attempt++) {
-    const exchange = await client.call('GET', sessionPath(uploaded.sessionId));
-    if (!isRateLimited(exchange)) reads.push(exchange);
-    const body = (exchange.response.body ?? {}) as Record<string, unknown>;
-    if (exchange.response.status === 200 && isFeedStatus(body.status) && POLL_TERMINAL.includes(body.status)) return { ...uploaded, status: body.status, session: body, reads };
-    if (ctx.admin) await ctx.admin.advanceClock(5);
-    else await sleep(2_500);
-  }
+  let settled: SettledFeed | undefined;
+  const admin = ctx.admin;
+  // The harness's poller: spec 8.7's pace, or the virtual clock moved 5 s between reads (simulator profile).
+  await poll({
+    maxReads: admin ? 5 : 12,
+    maxMs: admin ? 60_000 : 90_000,
+    clock: admin ? REAL_CLOCK : client.transport.clock,
+    async read() {
+      const exchange = await client.call('GET', sessionPath(uploaded.sessionId));
+      if (!isRateLimited(exchange)) reads.push(exchange);
+      const body = (exchange.response.body ?? {}) as Record<string, unknown>;
+      if (exchange.response.status === 200 && isFeedStatus(body.status) && POLL_TERMINAL.includes(body.status)) settled = { ...uploaded, status: body.status, session: body, reads };
+      return settled !== undefined;
+    },
+    ...(admin ? { advance: async () => (await admin.advanceClock(5), true) } : {}),
+  });
+  if (settled) return settled;
   const last = reads.at(-1);
   const body = (last?.response.body ?? {}) as Record<string, unknown>;
   return { ...uploaded, status: isFeedStatus(body.status) ? body.status : undefined, session: body, reads };

@@ -4,6 +4,8 @@
 import fc from 'fast-check';
 import type { CheckContext, ReceivedDelivery } from '../../harness/check.js';
 import type { ConformanceClient, RequestOptions } from '../../harness/client.js';
+import { poll } from '../../harness/poller.js';
+import { REAL_CLOCK } from '../../harness/transport.js';
 import type { Exchange } from '../../harness/types.js';
 import { ENQUEUE_PATH, sleep } from '../jobs-support.js';
 
@@ -140,15 +142,21 @@ export async function awaitDelivery(ctx: CheckContext, predicate: (d: ReceivedDe
 
 /** Polls the job until it is terminal (spec 3.1), moving the virtual clock in the simulator profile. */
 export async function awaitTerminalJob(ctx: CheckContext, jobId: string): Promise<{ status?: string; exchange: Exchange }> {
-  const deadline = Date.now() + (ctx.admin ? MAX_STEPS * STEP_WAIT_MS : REMOTE_DELIVERY_TIMEOUT_MS);
-  for (;;) {
-    const exchange = await send(ctx, 'GET', `/api/jobs/${jobId}`);
-    const status = (exchange.response.body as { status?: string })?.status;
-    if (exchange.response.status !== 200 || status === 'COMPLETED' || status === 'FAILED' || Date.now() > deadline) return { status, exchange };
-    if (ctx.admin) await ctx.admin.advanceClock(CLOCK_STEP_SECONDS);
-    // spec 8.7: poll every 2-3 s; the simulator's clock is moved instead.
-    await sleep(ctx.admin ? 100 : 2_000);
-  }
+  let last: { status?: string; exchange: Exchange } | undefined;
+  const admin = ctx.admin;
+  // The harness's poller: spec 8.7's pace, or the simulator's clock moved between reads.
+  await poll({
+    maxMs: admin ? MAX_STEPS * STEP_WAIT_MS : REMOTE_DELIVERY_TIMEOUT_MS,
+    clock: admin ? REAL_CLOCK : ctx.client.transport.clock,
+    async read() {
+      const exchange = await send(ctx, 'GET', `/api/jobs/${jobId}`);
+      const status = (exchange.response.body as { status?: string })?.status;
+      last = { status, exchange };
+      return exchange.response.status !== 200 || status === 'COMPLETED' || status === 'FAILED';
+    },
+    ...(admin ? { advance: async () => (await admin.advanceClock(CLOCK_STEP_SECONDS), await sleep(100), true) } : {}),
+  });
+  return last!;
 }
 
 /** The server's "now" in Unix seconds: its clock in the simulator profile (virtual), else the job's updatedAt. */
