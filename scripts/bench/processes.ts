@@ -70,10 +70,11 @@ async function startTimed(label: string, args: (port: number) => string[], env: 
   };
 }
 
-/** Node's arguments in `npm start` (package.json: "node [V8 flags] scripts/start.mjs"), so the bench runs
+/** Node's arguments in `npm start` (package.json: "exec node [V8 flags] scripts/start.mjs"), so the bench runs
  *  exactly what users run, flags included. */
 function npmStartArgs(): string[] {
-  const command = String(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start).trim().split(/\s+/);
+  // A leading `exec` (npm's shell hands its process to node, so a signal to npm reaches the sandbox) is the shell's.
+  const command = String(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start).trim().split(/\s+/).filter((word, i) => !(i === 0 && word === 'exec'));
   if (command[0] !== 'node') throw new Error(`npm start is not a plain node command: ${command.join(' ')}`);
   return command.slice(1);
 }
