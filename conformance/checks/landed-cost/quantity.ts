@@ -64,10 +64,12 @@ export const quantityKept = defineCheck({
       ctx.fail('quantity-kept-as-given', `an authoritative quote without breakdown.totalLandedCost (${totals.map(shown).join(', ')})`, quotes[0].sent.exchange, quotes[0].sent.extra);
     }
     if (ctx.options.profile !== 'simulator') return;
-    // The contract's breakdown (sandbox-defined): the quantity echoed, a duty on the quantity proportional to it.
+    // The breakdown (sandbox-defined; the contract names no quantity in it): a quantity it reports is the one
+    // sent, and a duty on the quantity is proportional to it. A breakdown without a quantity says nothing.
     for (const x of quotes) {
       const b = (x.result.breakdown ?? {}) as Record<string, unknown>;
-      if (b.quantity !== x.quantity || b.quantityUnit !== example.quantityUnit) {
+      const reported = b.quantity !== undefined || b.quantityUnit !== undefined;
+      if (reported && (b.quantity !== x.quantity || b.quantityUnit !== example.quantityUnit)) {
         ctx.fail('quantity-kept-as-given', `quoted at ${x.quantity} ${String(example.quantityUnit)}, the breakdown reports quantity ${shown(b.quantity)} ${shown(b.quantityUnit)}: kept as given, no rounding or unit conversion (spec 4.6)`, x.sent.exchange, x.sent.extra);
       }
     }
