@@ -46,22 +46,36 @@ describe("README.md's Try it", () => {
       cwd: folder,
       env: { ...process.env, PORT: String(port), SIM_DB: path.join(folder, '.sim-data', 'store.json') },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: the sandbox the block starts in the background is in it too, so a block that
+      // stops half-way (before its `kill $SANDBOX`) leaves nothing running.
+      detached: true,
     });
+    const stopAll = () => {
+      try {
+        process.kill(-run.pid!, 'SIGTERM');
+      } catch {
+        // the group is gone already
+      }
+    };
     let out = '';
     run.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     run.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => run.on('close', resolve));
-    const log = () => `${out}\n--- sandbox.log ---\n${readFileSync(path.join(folder, 'sandbox.log'), 'utf8').slice(-3000)}`;
-    expect(code, log()).toBe(0);
-    // What the steps printed: screening results and summary (spec 4.2), the feed session and its issue page
-    // (2.5), a page of findings (2.6).
-    for (const printed of [/"outcomes":\[\{/, /"totalSkus":/, /"sessionId":/, /"issues":\[/, /"findings":\[\{/]) expect(out, log()).toMatch(printed);
-    expect(out).not.toMatch(/"code":"(INVALID|NOT_FOUND|ACTION_NOT_ALLOWED|RATE_LIMITED|INTERNAL)/);
-    let stopped = false;
-    for (let i = 0; i < 20 && !stopped; i++) {
-      stopped = !(await answers(`http://127.0.0.1:${port}/healthz`));
-      if (!stopped) await new Promise((r) => setTimeout(r, 250));
+    try {
+      const log = () => `${out}\n--- sandbox.log ---\n${readFileSync(path.join(folder, 'sandbox.log'), 'utf8').slice(-3000)}`;
+      expect(code, log()).toBe(0);
+      // What the steps printed: screening results and summary (spec 4.2), the feed session and its issue page
+      // (2.5), a page of findings (2.6).
+      for (const printed of [/"outcomes":\[\{/, /"totalSkus":/, /"sessionId":/, /"issues":\[/, /"findings":\[\{/]) expect(out, log()).toMatch(printed);
+      expect(out).not.toMatch(/"code":"(INVALID|NOT_FOUND|ACTION_NOT_ALLOWED|RATE_LIMITED|INTERNAL)/);
+      let stopped = false;
+      for (let i = 0; i < 20 && !stopped; i++) {
+        stopped = !(await answers(`http://127.0.0.1:${port}/healthz`));
+        if (!stopped) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(stopped, 'the sandbox still answers after `kill $SANDBOX`').toBe(true);
+    } finally {
+      stopAll();
     }
-    expect(stopped, 'the sandbox still answers after `kill $SANDBOX`').toBe(true);
   }, 240_000);
 });
