@@ -43,7 +43,7 @@ export const shipClaimCreateKeeps = defineCheck({
       if (pair.length === 2) break;
       const disputed = await findingAction(client, f.id, 'dispute', admin);
       const shown = disputed.response.body as Finding | null;
-      if (disputed.response.status === 200 && shown?.claimEligibility === 'ELIGIBLE') pair.push(shown);
+      if (disputed.response.status === 200 && shown?.claimEligibility === 'ELIGIBLE') pair.push({ ...shown, id: f.id }); // the id as listed (findingIdOf)
     }
     if (pair.length < 2) ctx.skip(`fewer than two findings of one carrier read ELIGIBLE once DISPUTED (${pair.length}): nothing to bundle`);
     const asked = pair.map((f) => f.id);
@@ -149,7 +149,7 @@ export const shipClaimPacketContents = defineCheck({
     for (const f of open.filter((x) => carrierOf(x) === carrier)) {
       const disputed = await findingAction(client, f.id, 'dispute', admin);
       const shown = disputed.response.body as Finding | null;
-      if (disputed.response.status === 200 && shown?.claimEligibility === 'ELIGIBLE') claimed.push(shown);
+      if (disputed.response.status === 200 && shown?.claimEligibility === 'ELIGIBLE') claimed.push({ ...shown, id: f.id });
     }
     if (claimed.length < 2) ctx.skip(`fewer than two findings of one carrier read ELIGIBLE once DISPUTED (${claimed.length})`);
     const created = await call(client, 'POST', SUBMISSIONS_PATH, { json: { carrier, findingIds: claimed.map((f) => f.id) } }, admin);

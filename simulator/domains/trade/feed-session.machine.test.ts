@@ -68,7 +68,7 @@ describe('the trade feed session machine', () => {
 describe('the trade feed session machine under its deviations', () => {
   it('answers what its table in force says, with each defect or variant that changes its rows on (the apply guard and the finish read the counts)', () => {
     const report = checkMachineDeviations(feedSessionMachine, ACTIONS, DEFECT_CATALOGUE, [CLEAN, BLOCKED, TO_ACKNOWLEDGE]);
-    expect(report.entries.sort()).toEqual(['trade.blocking-issues-ready', 'trade.preview-not-ready']);
+    expect(report.entries.sort()).toEqual(['trade.blocking-issues-ready', 'trade.nonblocking-ready', 'trade.preview-not-ready']);
     expect(report.problems).toEqual([]);
   });
 
