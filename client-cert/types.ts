@@ -3,51 +3,19 @@
 // the certifier itself did to provoke the client (the scenario's actions). Nothing comes from the client:
 // it may be any program in any language.
 
+import type { components } from '../contracts/generated/sandbox-control.js';
+
+// The records are the control contract's own schemas (contracts/generated/sandbox-control.ts), never restated.
+type ControlSchemas = components['schemas'];
+
 /** One request of the tenant as the sandbox logged it (sandbox-control contract `RequestLogEntry`). */
-export interface LoggedRequest {
-  id: string;
-  /** Wall-clock arrival, ISO. */
-  at: string;
-  /** The tenant's virtual time when answered, ISO. */
-  virtualAt: string;
-  method: string;
-  path: string;
-  query: string;
-  operationId: string | null;
-  status: number;
-  durationMs: number;
-  request: { headers: Record<string, string>; body: unknown };
-  response: { headers: Record<string, string>; body: unknown };
-  /** Faults (defects, chaos) that altered the request. */
-  faults: string[];
-}
+export type LoggedRequest = ControlSchemas['RequestLogEntry'];
 
 /** One attempt of a webhook delivery (sandbox-control contract `DeliveryAttempt`). */
-export interface DeliveryAttempt {
-  number: number;
-  /** The attempt's start on the tenant's virtual clock, ISO. */
-  at: string;
-  /** What the client's receiver answered (null: no answer, e.g. refused or timed out). */
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-  signature?: string | null;
-  /** Webhook chaos members that altered this attempt. */
-  chaos?: string[];
-  /** Under chaos `duplicate`: the receiver's answer to the second copy. */
-  duplicateStatusCode?: number | null;
-}
+export type DeliveryAttempt = ControlSchemas['DeliveryAttempt'];
 
-export interface Delivery {
-  id: string;
-  jobId: string;
-  event: string;
-  url: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: DeliveryAttempt[];
-  nextAttemptAt: string | null;
-  createdAt: string;
-}
+/** One webhook delivery with its attempts (sandbox-control contract `Delivery`). */
+export type Delivery = ControlSchemas['Delivery'];
 
 /** Something the certifier did to the sandbox during the run (drawn on the timeline). */
 export interface InjectedAction {

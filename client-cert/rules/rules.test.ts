@@ -12,14 +12,15 @@ function req(ms: number, method: string, path: string, status: number, options: 
     id: `r${++n}`,
     at: new Date(T0 + ms).toISOString(),
     virtualAt: new Date(T0 + (options.virtualMs ?? ms)).toISOString(),
+    tenantId: 't1',
     method,
     path,
     query: '',
     operationId: null,
     status,
     durationMs: 0,
-    request: { headers: {}, body: options.body ?? null },
-    response: { headers: {}, body: options.response ?? null },
+    request: { headers: {}, body: options.body ?? null, bodyTruncated: false, bodyBytes: null },
+    response: { headers: {}, body: options.response ?? null, bodyTruncated: false, bodyBytes: null },
     faults: [],
   };
 }
@@ -67,7 +68,7 @@ describe('retries', () => {
 
 describe('polling', () => {
   const read = (ms: number, status: string) => req(ms, 'GET', '/api/jobs/j1', 200, { response: job(status) });
-  const attemptAt = (ms: number): Evidence['deliveries'] => [{ id: 'd', jobId: 'j1', event: 'job.completed', url: '', status: 'delivered', attempts: [{ number: 1, at: new Date(T0 + ms).toISOString(), statusCode: 204, error: null, durationMs: 1 }], nextAttemptAt: null, createdAt: '' }];
+  const attemptAt = (ms: number): Evidence['deliveries'] => [{ id: 'd', tenantId: 't1', jobId: 'j1', event: 'job.completed', url: '', status: 'delivered', attempts: [{ number: 1, at: new Date(T0 + ms).toISOString(), statusCode: 204, error: null, durationMs: 1 }], nextAttemptAt: null, createdAt: '' }];
 
   it('holds polls to 2 s in the first minute and 5 s after, and a read right after a webhook attempt to neither', () => {
     expect(pollingPace.judge(evidence([read(0, 'PENDING'), read(2000, 'PROCESSING'), read(4500, 'COMPLETED')])).verdict).toBe('passed');

@@ -10,7 +10,10 @@ const SIGNATURE_SENTENCE =
 const answer = (status: number | null | undefined) => (status === null || status === undefined ? 'no answer' : String(status));
 
 /** A rule over the attempts that carried exactly one kind of chaos: the receiver must not answer 2xx. */
-function refusesAttempts(chaos: string, id: string, title: string, level: ClientRule['level'], how: string): ClientRule {
+/** A webhook chaos member of the control contract. */
+type Chaos = NonNullable<DeliveryAttempt['chaos']>[number];
+
+function refusesAttempts(chaos: Chaos, id: string, title: string, level: ClientRule['level'], how: string): ClientRule {
   return {
     id,
     title,
@@ -89,4 +92,4 @@ export const deduplicates: ClientRule = {
   },
 };
 
-const hasSignatureChaos = (attempt: DeliveryAttempt) => ['badSignature', 'wrongPrefix', 'oldTimestamp'].some((c) => attempt.chaos?.includes(c));
+const hasSignatureChaos = (attempt: DeliveryAttempt) => (['badSignature', 'wrongPrefix', 'oldTimestamp'] as const).some((c) => attempt.chaos?.includes(c));
