@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from './domains/webhooks/webhook.testing.js';
-import { bannerField, startSimulatorProcess, type SimulatorProcess } from './testing/process.js';
+import { bannerField, callProcess, startSimulatorProcess, type SimulatorProcess } from './testing/process.js';
 import { seededRandom } from './kernel/ids.js';
 
 const SEED = Number(process.env.CRASH_SEED ?? 15_005);
@@ -33,14 +33,6 @@ afterAll(async () => {
   await receiver?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function call(url: string, init: RequestInit & { token?: string; json?: unknown } = {}) {
-  const headers: Record<string, string> = { ...(init.headers as Record<string, string>), ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) };
-  if (init.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { ...init, headers, body: init.json === undefined ? init.body : JSON.stringify(init.json), signal: AbortSignal.timeout(10_000) });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
-}
 
 /** Crash leftovers in the store's directory: rotated journals and snapshot temp files. */
 const leftovers = (storeDir: string) => readdirSync(storeDir).filter((name) => /\.journal\.\d+\.old$|\.\d+\.tmp$/.test(name));
@@ -73,9 +65,9 @@ describe('crash-safe compaction', () => {
     };
     sim = await startSimulatorProcess(env);
     const tenantId = bannerField(sim.output(), 'tenant')!;
-    const token = (await call(`${sim.url}/api/auth/token/integration`, { method: 'POST', headers: { 'x-api-key': KEY } })).body.access_token as string;
+    const token = (await callProcess(`${sim.url}/api/auth/token/integration`, { method: 'POST', headers: { 'x-api-key': KEY } })).body.access_token as string;
     // The load must not be refused by the sandbox's own rate buckets or queue caps.
-    const lifted = await call(`${sim.url}/_sim/tenants/${tenantId}/settings`, {
+    const lifted = await callProcess(`${sim.url}/_sim/tenants/${tenantId}/settings`, {
       method: 'PUT',
       token: ADMIN,
       json: { rateLimits: { read: { limit: 1_000_000, windowMs: 60_000 }, write: { limit: 1_000_000, windowMs: 60_000 } }, queueCaps: { total: 1_000_000, sima: 1_000_000 } },
@@ -94,7 +86,7 @@ describe('crash-safe compaction', () => {
       const worker = async () => {
         while (loading) {
           try {
-            const res = await call(`${current.url}/api/sima/batch`, { method: 'POST', token, json: { skus: null, webhookUrl: `${hooks.url}/jobs` } });
+            const res = await callProcess(`${current.url}/api/sima/batch`, { method: 'POST', token, json: { skus: null, webhookUrl: `${hooks.url}/jobs` } });
             if (res.status === 202) acknowledged.add(res.body.jobId);
             else if (loading) throw new Error(`enqueue answered ${res.status}: ${JSON.stringify(res.body)}`);
           } catch (error) {
@@ -105,7 +97,7 @@ describe('crash-safe compaction', () => {
       // A refused enqueue fails the test once the kill is over (kept, so it is not an unhandled rejection).
       const load = Promise.all([worker(), worker(), worker()]).then(() => undefined, (error: unknown) => error);
       // Deliveries whose attempt 1 failed in an earlier life come due in this one.
-      await call(`${current.url}/_sim/clock/advance`, { method: 'POST', token: ADMIN, json: { seconds: 31 } });
+      await callProcess(`${current.url}/_sim/clock/advance`, { method: 'POST', token: ADMIN, json: { seconds: 31 } });
       await sleep(100 + Math.floor(random() * 700));
 
       await current.kill('SIGKILL');
@@ -130,15 +122,15 @@ describe('crash-safe compaction', () => {
     let unfinished: string[] = [...acknowledged];
     let settledCount = -1;
     while (Date.now() < deadline) {
-      await call(`${final.url}/_sim/clock/advance`, { method: 'POST', token: ADMIN, json: { seconds: 31 } });
+      await callProcess(`${final.url}/_sim/clock/advance`, { method: 'POST', token: ADMIN, json: { seconds: 31 } });
       const stillRunning: string[] = [];
       for (const id of unfinished) {
-        const job = await call(`${final.url}/api/jobs/${id}`, { token });
+        const job = await callProcess(`${final.url}/api/jobs/${id}`, { token });
         expect(job.status, `${report()}: acknowledged job ${id} is missing`).toBe(200);
         if (job.body.status !== 'COMPLETED') stillRunning.push(id);
       }
       unfinished = stillRunning;
-      deliveries = (await call(`${final.url}/_sim/webhooks/deliveries?tenantId=${tenantId}`, { token: ADMIN })).body.deliveries;
+      deliveries = (await callProcess(`${final.url}/_sim/webhooks/deliveries?tenantId=${tenantId}`, { token: ADMIN })).body.deliveries;
       // Settled: every job done, no delivery pending, and no new delivery since the previous look.
       const settled = unfinished.length === 0 && deliveries.length === settledCount && deliveries.every((d) => d.status !== 'pending');
       settledCount = deliveries.length;

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from './domains/webhooks/webhook.testing.js';
-import { bannerField, startSimulatorProcess, type SimulatorProcess } from './testing/process.js';
+import { bannerField, callProcess, startSimulatorProcess, type SimulatorProcess } from './testing/process.js';
 
 const ADMIN = 'resume-admin';
 const KEY = 'tfk_resume_test_key';
@@ -28,13 +28,8 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function call(url: string, init: { method?: string; token?: string; json?: unknown; form?: FormData; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { ...init.headers, ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) };
-  if (init.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method: init.method ?? 'GET', headers, body: init.form ?? (init.json === undefined ? undefined : JSON.stringify(init.json)), signal: AbortSignal.timeout(15_000) });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
-}
+/** Calls of this test wait up to 15 s: five uploads land at once on a process just started. */
+const call = (url: string, init: Parameters<typeof callProcess>[1] = {}) => callProcess(url, { timeoutMs: 15_000, ...init });
 
 const CLEAN_FEED = readFileSync(path.resolve('fixtures/trade/feed-clean.csv'), 'utf8');
 
@@ -61,7 +56,7 @@ describe('jobs resumed after a SIGKILL (embedded store)', () => {
         form.set('originCountry', 'CN');
         form.set('defaultDestinationCountry', 'CA');
         form.set('webhookUrl', `${receiver.url}/feeds`);
-        const accepted = await call(`${sim.url}/api/trade/feeds/upload`, { method: 'POST', token: bearer, form });
+        const accepted = await call(`${sim.url}/api/trade/feeds/upload`, { method: 'POST', token: bearer, body: form });
         expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
         feedJobs.set(accepted.body.jobId, accepted.body.sessionId);
       }

@@ -55,3 +55,16 @@ export async function startSimulatorProcess(env: Record<string, string>, options
 export function bannerField(output: string, label: string): string | undefined {
   return new RegExp(`^  ${label} +(\\S+)`, 'm').exec(output)?.[1];
 }
+
+/**
+ * One HTTP call to a started simulator process, the answer's status and parsed JSON body: `token` becomes the
+ * bearer, `json` the JSON body (else `body` as given, e.g. a FormData upload); `timeoutMs` bounds the call.
+ */
+export async function callProcess(url: string, init: RequestInit & { token?: string; json?: unknown; timeoutMs?: number } = {}) {
+  const { token, json, timeoutMs = 10_000, ...rest } = init;
+  const headers: Record<string, string> = { ...(rest.headers as Record<string, string>), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  if (json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, { ...rest, headers, body: json === undefined ? rest.body : JSON.stringify(json), signal: AbortSignal.timeout(timeoutMs) });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
+}
