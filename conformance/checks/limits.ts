@@ -3,6 +3,9 @@
 // (RateLimited response), and the bucket serves again once its window has passed.
 import { defineCheck, type CheckContext } from '../harness/check.js';
 import type { ConformanceClient } from '../harness/client.js';
+import { formWith, uniqueFile } from './uploads/files.js';
+import { runTag } from './uploads/send.js';
+import { uploadOperations } from './uploads/targets.js';
 import type { Exchange, Failure } from '../harness/types.js';
 import { expectError } from '../harness/expect-error.js';
 
@@ -171,22 +174,23 @@ interface CapCase {
   cap: 'sima' | 'upload' | 'total';
   what: string;
   /** One enqueue of the kind the cap counts; `n` makes each request its own (no duplicate, no replay). */
-  enqueue(client: ConformanceClient, n: number): Promise<Exchange>;
+  enqueue(ctx: CheckContext, client: ConformanceClient, n: number): Promise<Exchange>;
 }
 
-let catalogFiles = 0;
-/** A small catalog file (spec 4.3 `/api/catalog/upload`, an upload-family enqueue), unique per call. */
-function catalogForm(seed: number): FormData {
-  const form = new FormData();
-  const name = `conformance-cap-${seed}-${Date.now().toString(36)}-${++catalogFiles}`;
-  form.append('file', new File([`sku,productName,hsCode,countryOfOrigin\n${name},Cap probe,7214.20,CN\n`], `${name}.csv`, { type: 'text/csv' }));
-  return form;
+/** A SIMA batch of the whole catalog (spec 4.2), a SIMA-family enqueue. */
+const simaBatch = (_ctx: CheckContext, client: ConformanceClient): Promise<Exchange> => client.call('POST', '/api/sima/batch', { json: { skus: null }, ...PROVOKE });
+
+/** A catalog upload (spec 4.3, an upload-family enqueue) of a small file unique to this run and `n`. */
+function catalogUpload(ctx: CheckContext, client: ConformanceClient, n: number): Promise<Exchange> {
+  const target = uploadOperations(ctx.contract).find((t) => t.jobType === 'catalog_upload' && !t.unvalued.length);
+  if (!target) ctx.skip(`contract ${ctx.contract.version} has no catalog upload to fill the upload-family cap with`);
+  return client.call('POST', target.path, { form: formWith(target, uniqueFile(ctx.contract.doc, target, runTag(ctx, 'queue-cap', n))), ...PROVOKE });
 }
 
 const CAP_CASES: CapCase[] = [
-  { id: 'limits.queue-cap', title: 'An enqueue at a queue-admission cap answers 429 RATE_LIMITED with details and Retry-After', cap: 'sima', what: 'SIMA batch', enqueue: (client) => client.call('POST', '/api/sima/batch', { json: { skus: null }, ...PROVOKE }) },
-  { id: 'limits.queue-cap-upload', title: 'An upload at the upload-family queue cap answers 429 RATE_LIMITED with retry metadata', cap: 'upload', what: 'catalog upload', enqueue: (client, n) => client.call('POST', '/api/catalog/upload', { form: catalogForm(n), ...PROVOKE }) },
-  { id: 'limits.queue-cap-total', title: 'An enqueue at the total queue cap answers 429 RATE_LIMITED with retry metadata', cap: 'total', what: 'SIMA batch', enqueue: (client) => client.call('POST', '/api/sima/batch', { json: { skus: null }, ...PROVOKE }) },
+  { id: 'limits.queue-cap', title: 'An enqueue at a queue-admission cap answers 429 RATE_LIMITED with details and Retry-After', cap: 'sima', what: 'SIMA batch', enqueue: simaBatch },
+  { id: 'limits.queue-cap-upload', title: 'An upload at the upload-family queue cap answers 429 RATE_LIMITED with retry metadata', cap: 'upload', what: 'catalog upload', enqueue: catalogUpload },
+  { id: 'limits.queue-cap-total', title: 'An enqueue at the total queue cap answers 429 RATE_LIMITED with retry metadata', cap: 'total', what: 'SIMA batch', enqueue: simaBatch },
 ];
 
 const queueCapCheck = (cap: CapCase) =>
@@ -204,9 +208,9 @@ const queueCapCheck = (cap: CapCase) =>
       const jobIdOf = (exchange: Exchange) => (exchange.response.body as { jobId?: string })?.jobId;
       // Jobs may finish before the second request lands; that attempt proves nothing and is repeated.
       for (let attempt = 0; attempt < 3; attempt++) {
-        const first = await cap.enqueue(client, ctx.seed + attempt * 2);
+        const first = await cap.enqueue(ctx, client, attempt * 2);
         if (!ctx.expect(first.response.status === 202 && typeof jobIdOf(first) === 'string', 'enqueue', `the first ${cap.what} answered ${first.response.status}, not 202 with a jobId`, first)) return;
-        const second = await cap.enqueue(client, ctx.seed + attempt * 2 + 1);
+        const second = await cap.enqueue(ctx, client, attempt * 2 + 1);
         if (second.response.status !== 202) {
           const details = expectRateLimited(ctx, second, `the second ${cap.what} at a ${cap.cap} cap of 1`, { limit: 1, keyId: tenant.integrationKeyId });
           if (details && typeof details.bucket === 'string' && RATE_BUCKETS.includes(details.bucket)) {
