@@ -369,6 +369,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
     toRun.filter((check) => expectedToRun(check.needs, target)).map((check) => check.id),
     target.runs,
     target.rateLimits,
+    undefined,
+    target.secondApiKey && target.profile !== 'simulator' ? 2 : 1,
   );
   if (!quiet) stdout.write(renderRunPlan(plan, target.maxDurationMs));
 

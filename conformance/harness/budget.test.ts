@@ -40,6 +40,8 @@ describe('the run budget', () => {
     expect(plan.expectedMs).toBe(8 * 60_000);
     // Without limits, the checks' own time.
     expect(planRun(['fixed', 'property'], 100, undefined, tiny)).toMatchObject({ limitsMs: 0, expectedMs: 10_100 });
+    // With a second tenant's key, two keys' windows: 1001 writes at 2 x 120 a minute need 5 windows.
+    expect(planRun(['fixed', 'property'], 100, { write: { limit: 120, windowMs: 60_000 } }, tiny, 2)).toMatchObject({ keys: 2, limitsMs: 4 * 60_000 });
   });
 
   it('counts requests in the buckets of spec 8.1: GET/HEAD/OPTIONS read, a multipart form upload, other mutations write', () => {

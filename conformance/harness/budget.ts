@@ -69,6 +69,8 @@ export interface RunPlan {
   limitsMs: number;
   /** The bucket that sets `limitsMs`. */
   limitingBucket?: RateBucket;
+  /** Integration keys the requests go out as: a second tenant's key (--second-api-key) doubles what a window serves. */
+  keys: number;
   /** The larger of the two: what the run should take at least. */
   expectedMs: number;
   /** Per check id, its share of the expected time (the progress bar's weights). */
@@ -78,10 +80,11 @@ export interface RunPlan {
 
 /**
  * The plan of a run of `checkIds` at `runs`. With limits, a bucket of `limit` per `windowMs` serves at most
- * `limit` requests per window: n requests need ceil(n / limit) windows, the last one begun, so at least
- * (ceil(n / limit) - 1) × windowMs.
+ * `limit` requests per window and key: n requests over k keys need ceil(n / (k × limit)) windows, the last one
+ * begun, so at least (ceil(n / (k × limit)) - 1) × windowMs. The second key's tenant takes the checks of its
+ * lane and whichever spread requests it serves sooner (runner.ts, client.ts), so k = 2 is the best case.
  */
-export function planRun(checkIds: string[], runs: number, limits?: RateLimits, baseline: Baseline = loadBaseline()): RunPlan {
+export function planRun(checkIds: string[], runs: number, limits?: RateLimits, baseline: Baseline = loadBaseline(), keys = 1): RunPlan {
   const requests = emptyCounts();
   const unestimated: string[] = [];
   const weights: Record<string, number> = {};
@@ -100,7 +103,7 @@ export function planRun(checkIds: string[], runs: number, limits?: RateLimits, b
   for (const bucket of RATE_BUCKETS) {
     const limit = limits?.[bucket];
     if (!limit || requests[bucket] === 0) continue;
-    const ms = (Math.ceil(requests[bucket] / limit.limit) - 1) * limit.windowMs;
+    const ms = (Math.ceil(requests[bucket] / (keys * limit.limit)) - 1) * limit.windowMs;
     if (ms > limitsMs) [limitsMs, limitingBucket] = [ms, bucket];
   }
   // Each check weighs its own time plus its requests' share of the time the limits impose on them.
@@ -117,6 +120,7 @@ export function planRun(checkIds: string[], runs: number, limits?: RateLimits, b
     checksMs,
     limitsMs,
     ...(limitingBucket ? { limitingBucket } : {}),
+    keys,
     expectedMs: Math.max(checksMs, limitsMs),
     weights,
     baseline: { profile: baseline.profile, runs: baseline.runs, contract: baseline.contract },

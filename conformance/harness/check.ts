@@ -53,6 +53,14 @@ export interface Check {
   /** Report grouping: auth, jobs, webhooks, operations, pagination, idempotency, limits, isolation, ... */
   area: string;
   needs: Need[];
+  /**
+   * `second-tenant`: every request of the check may go out as the run's second tenant (the answers do not
+   * depend on the tenant and are judged each on its own), and on a server that follows the spec it creates
+   * nothing but that tenant's own resources. Given a second key outside the simulator profile, the runner runs
+   * such checks as the second tenant beside the others (runner.ts lanes): the rate limits of two keys at
+   * once, and the first tenant's data untouched while the other checks read it.
+   */
+  lane?: 'second-tenant';
   run(context: CheckContext): Promise<void>;
 }
 

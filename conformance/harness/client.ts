@@ -46,6 +46,8 @@ export { TokenCache };
 interface Alternates {
   keys: string[];
   refused?: Set<string>;
+  /** The keys are used only for a request the own key was refused for scope (fallingBackTo), not to spread. */
+  fallbackOnly?: boolean;
 }
 
 /**
@@ -99,6 +101,15 @@ export class ConformanceClient {
     });
   }
 
+  /**
+   * The same client, sending a request its key was refused for scope (403 SCOPE_DENIED) again as `other`'s
+   * key: a check run as the second tenant (runner.ts lanes) whose key the operator gave fewer scopes.
+   */
+  fallingBackTo(other: ConformanceClient): ConformanceClient {
+    if (other.apiKey === this.apiKey) return this;
+    return new ConformanceClient(this.baseUrl, this.apiKey, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport, { keys: [other.apiKey], fallbackOnly: true });
+  }
+
   /** The tenant's clock was moved past its rate windows (control API): what the transport held for it is gone. */
   windowsMoved() {
     if (this.apiKey) this.transport.windowsMoved(this.apiKey);
@@ -133,21 +144,23 @@ export class ConformanceClient {
   async call(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
     const alternate = this.alternateFor(method, path, options);
     const elsewhere = alternate ? await this.callAs(alternate, method, path, options) : undefined;
-    return elsewhere ?? this.callAsOwnKey(method, path, options);
+    const exchange = elsewhere ?? (await this.callAsOwnKey(method, path, options));
+    const fallback = this.alternates.fallbackOnly && scopeDenied(exchange) && (options.auth ?? 'bearer') === 'bearer' ? this.alternates.keys[0] : undefined;
+    return fallback ? this.withApiKey(fallback).call(method, path, options) : exchange;
   }
 
   /** The request sent as another key (spreadOver); undefined when that key was refused for scope. */
   private async callAs(key: string, method: string, path: string, options: RequestOptions): Promise<Exchange | undefined> {
     const client = new ConformanceClient(this.baseUrl, key, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport);
     const exchange = await client.call(method, path, options);
-    if (exchange.response.status !== 403 || (exchange.response.body as { code?: string } | null)?.code !== 'SCOPE_DENIED') return exchange;
+    if (!scopeDenied(exchange)) return exchange;
     this.alternates.refused?.add(key);
     return undefined;
   }
 
   /** The key to send a spread request as, when it is not this client's own (spreadOver). */
   private alternateFor(method: string, path: string, options: RequestOptions): string | undefined {
-    if (!this.alternates.keys.length || (options.auth ?? 'bearer') !== 'bearer' || options.limits === 'provoke') return undefined;
+    if (!this.alternates.keys.length || this.alternates.fallbackOnly || (options.auth ?? 'bearer') !== 'bearer' || options.limits === 'provoke') return undefined;
     const bucket = bucketOf(method, matchOperation(this.contract.doc, method, path.split('?')[0]), options.form !== undefined);
     if (this.transport.scopeOf(bucket) !== 'per-key') return undefined;
     // On a tie the other key: the own key also carries every check that cannot spread (a resource of its
@@ -315,3 +328,6 @@ function describeForm(form: FormData): string {
     .map(([name, value]) => (typeof value === 'string' ? `${name}=${value}` : `${name}=<file ${(value as File).name}, ${(value as File).size} bytes>`))
     .join('&');
 }
+
+/** Spec 7: 403 SCOPE_DENIED, the key lacks the scope the route needs. */
+const scopeDenied = (exchange: Exchange) => exchange.response.status === 403 && (exchange.response.body as { code?: string } | null)?.code === 'SCOPE_DENIED';

@@ -2,25 +2,28 @@
 // (budget.ts) estimates from, and what each check result reports as `requestsByBucket`. The meter watches
 // `fetch` itself rather than asking the client: it counts what reaches the target whatever the transport
 // does (token exchanges, retries after a 429, polling), and it needs nothing from client.ts. Only requests
-// to the target's API are counted: the control API (`/_sim`) has no rate bucket.
+// to the target's API are counted: the control API (`/_sim`) has no rate bucket. A request counts for the
+// check whose run sent it (an async context), so checks running side by side (runner.ts lanes) keep apart.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { BucketCounts } from './types.js';
 import { bucketOfRequest, emptyCounts } from './budget.js';
 
 export interface RequestMeter {
-  /** Counts from now on for a new check; returns the counts of the previous one. */
-  next(): BucketCounts;
-  /** Stops counting and gives `fetch` back; returns the counts of the last check. */
-  stop(): BucketCounts;
+  /** Runs `work` (one check), counting the requests it sends; resolves with its value and its counts. */
+  track<T>(work: () => Promise<T>): Promise<{ value: T; counts: BucketCounts }>;
+  /** Stops counting and gives `fetch` back. */
+  stop(): void;
 }
 
-/** Counts every request to `baseUrl` (outside `/_sim`) until `stop()`. One meter at a time: checks run one after another. */
+/** Counts every request to `baseUrl` (outside `/_sim`) sent within a `track`ed run until `stop()`. One meter at a time. */
 export function startRequestMeter(baseUrl: string): RequestMeter {
   const original = globalThis.fetch;
   const origin = new URL(baseUrl).origin;
-  let counts = emptyCounts();
+  const current = new AsyncLocalStorage<BucketCounts>();
   const metered: typeof fetch = (input, init) => {
+    const counts = current.getStore();
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    if (url.origin === origin && !url.pathname.startsWith('/_sim')) {
+    if (counts && url.origin === origin && !url.pathname.startsWith('/_sim')) {
       const method = init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET');
       counts[bucketOfRequest(method, init?.body)]++;
     }
@@ -28,14 +31,13 @@ export function startRequestMeter(baseUrl: string): RequestMeter {
   };
   globalThis.fetch = metered;
   return {
-    next() {
-      const previous = counts;
-      counts = emptyCounts();
-      return previous;
+    async track(work) {
+      const counts = emptyCounts();
+      const value = await current.run(counts, work);
+      return { value, counts };
     },
     stop() {
       if (globalThis.fetch === metered) globalThis.fetch = original;
-      return counts;
     },
   };
 }

@@ -58,4 +58,42 @@ describe('the runner', () => {
     expect(report.results[1]!.requestsByBucket).toEqual({ read: 0, write: 0, upload: 0 });
     expect(globalThis.fetch.name).not.toBe('metered'); // given back after the run
   });
+
+  it('with a second key, runs the second-tenant lane as that tenant beside the other checks, and the checks using the second tenant after that lane', async () => {
+    const events: string[] = [];
+    const tracing = (id: string, ms: number, extra: Partial<Check> = {}): Check =>
+      defineCheck({
+        id,
+        title: id,
+        area: 'test',
+        needs: [],
+        ...extra,
+        async run(ctx) {
+          events.push(`${id} start as ${ctx.client.apiKey}${ctx.second ? ` with ${ctx.second.apiKey}` : ''}`);
+          await fetch(`${baseUrl}/api/jobs?from=${id}`);
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          events.push(`${id} end`);
+        },
+      });
+    const checks = [
+      tracing('t.first', 60),
+      tracing('t.lane-a', 150, { lane: 'second-tenant' }),
+      tracing('t.uses-second', 10, { needs: ['secondTenant'] }),
+      tracing('t.second', 60),
+      tracing('t.lane-b', 10, { lane: 'second-tenant' }),
+    ];
+    const report = await runSuite(options({ secondApiKey: 'k2' }), checks);
+    // Reported in the catalogue's order whatever order they ran in, each with its own requests.
+    expect(report.results.map((result) => [result.id, result.verdict, result.requestsByBucket?.read])).toEqual(checks.map((check) => [check.id, 'passed', 1]));
+    expect(events.slice(0, 2).sort()).toEqual(['t.first start as k with k2', 't.lane-a start as k2']);
+    // The second tenant's own checks wait for its lane to end; the rest do not.
+    expect(events.indexOf('t.second start as k with k2')).toBeLessThan(events.indexOf('t.lane-a end'));
+    expect(events.indexOf('t.uses-second start as k with k2')).toBeGreaterThan(events.indexOf('t.lane-b end'));
+
+    // Without a second key every check runs in turn as the first key (the one needing a second tenant is skipped).
+    events.length = 0;
+    await runSuite(options(), checks);
+    const inTurn = checks.filter((check) => check.id !== 't.uses-second').flatMap((check) => [`${check.id} start as k`, `${check.id} end`]);
+    expect(events).toEqual(inTurn);
+  });
 });

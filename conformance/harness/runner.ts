@@ -1,6 +1,7 @@
 // Runs the selected checks against one target: sets up what the profile allows (clients, a second tenant,
 // the control API, a webhook receiver), skips what a check needs but cannot have (with the reason), and
-// collects verdicts. Checks run one after another: some move the virtual clock or change limits. With
+// collects verdicts. Checks run one after another (some move the virtual clock or change limits), except the
+// second tenant's lane beside them when a vendor gives its key (see lanes in runSuite). With
 // `maxDurationMs` (--max-duration) no check starts once that time has passed: the check running then
 // finishes, the others are reported "not run", and such a run is never certified (reporters/format.ts).
 import { AdminClient } from './admin.js';
@@ -96,72 +97,94 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
   const results: CheckResult[] = [];
   const runStarted = performance.now();
   const meter = startRequestMeter(options.baseUrl);
-  try {
-    for (const [index, check] of selected.entries()) {
-      const elapsed = performance.now() - runStarted;
-      if (options.maxDurationMs !== undefined && elapsed >= options.maxDurationMs) {
-        const reason = `not run: --max-duration ${formatLimit(options.maxDurationMs)} reached`;
-        const result: CheckResult = { id: check.id, title: check.title, area: check.area, verdict: 'not run', reason, failures: [], durationMs: 0, requests: 0 };
-        results.push(result);
-        hooks.onCheckEnd?.(result, index, selected.length);
-        continue;
-      }
-      hooks.onCheckStart?.(check, index, selected.length);
-      meter.next();
-      const started = performance.now();
-      const failures: Failure[] = [];
-      const sink = (failure: Failure) => failures.push(failure);
-      let reason: string | undefined;
-      for (const need of check.needs) {
-        reason = await unmet(need).catch((error: Error) => `could not set up ${need}: ${error.message}`);
-        if (reason) break;
-      }
-      const counter = { count: 0 };
-      const checkClient = client.withSink(sink, counter);
-      let requests = 0;
-      if (!reason) {
-        const context: CheckContext = {
-          options,
-          contract,
-          client: checkClient,
-          second: second?.withSink(sink, counter),
-          admin: admin?.withSink(sink),
-          receiver,
-          seed: options.seed,
-          runs: options.runs,
-          fail: (rule, message, exchange, extra) => failures.push({ rule, message, exchange, ...extra }),
-          expect(condition, rule, message, exchange, extra) {
-            if (!condition) failures.push({ rule, message, exchange, ...extra });
-            return condition;
-          },
-          skip(why) {
-            throw new SkipCheck(why);
-          },
-        };
-        try {
-          await check.run(context);
-        } catch (error) {
-          if (error instanceof SkipCheck) reason = error.message;
-          else failures.push({ rule: 'check-error', message: (error as Error).stack?.split('\n').slice(0, 3).join(' ') ?? String(error) });
-        } finally {
-          if (admin) await scope?.endCheck(admin);
-        }
-        requests = counter.count;
-      }
-      const result: CheckResult = {
-        id: check.id,
-        title: check.title,
-        area: check.area,
-        verdict: failures.length ? 'failed' : reason ? 'skipped' : 'passed',
-        reason: failures.length ? undefined : reason,
-        failures,
-        durationMs: Math.round(performance.now() - started),
-        requests,
-        requestsByBucket: meter.next(),
-      };
-      results.push(result);
+
+  /** One check: its needs, its run with a context of its own, its verdict and the requests it sent. */
+  const runCheck = async (check: Check, index: number, asSecond: boolean): Promise<void> => {
+    const elapsed = performance.now() - runStarted;
+    if (options.maxDurationMs !== undefined && elapsed >= options.maxDurationMs) {
+      const reason = `not run: --max-duration ${formatLimit(options.maxDurationMs)} reached`;
+      const result: CheckResult = { id: check.id, title: check.title, area: check.area, verdict: 'not run', reason, failures: [], durationMs: 0, requests: 0 };
+      results[index] = result;
       hooks.onCheckEnd?.(result, index, selected.length);
+      return;
     }
+    hooks.onCheckStart?.(check, index, selected.length);
+    const started = performance.now();
+    const failures: Failure[] = [];
+    const sink = (failure: Failure) => failures.push(failure);
+    let reason: string | undefined;
+    for (const need of check.needs) {
+      reason = await unmet(need).catch((error: Error) => `could not set up ${need}: ${error.message}`);
+      if (reason) break;
+    }
+    const counter = { count: 0 };
+    const own = client.withSink(sink, counter);
+    const other = second?.withSink(sink, counter);
+    let requests = 0;
+    const { counts } = await meter.track(async () => {
+      if (reason) return;
+      const context: CheckContext = {
+        options,
+        contract,
+        // A check of the second-tenant lane is that tenant's, with no other (see lanes below).
+        client: asSecond && other ? other.fallingBackTo(own) : own,
+        second: asSecond ? undefined : other,
+        admin: admin?.withSink(sink),
+        receiver,
+        seed: options.seed,
+        runs: options.runs,
+        fail: (rule, message, exchange, extra) => failures.push({ rule, message, exchange, ...extra }),
+        expect(condition, rule, message, exchange, extra) {
+          if (!condition) failures.push({ rule, message, exchange, ...extra });
+          return condition;
+        },
+        skip(why) {
+          throw new SkipCheck(why);
+        },
+      };
+      try {
+        await check.run(context);
+      } catch (error) {
+        if (error instanceof SkipCheck) reason = error.message;
+        else failures.push({ rule: 'check-error', message: (error as Error).stack?.split('\n').slice(0, 3).join(' ') ?? String(error) });
+      } finally {
+        if (admin) await scope?.endCheck(admin);
+      }
+      requests = counter.count;
+    });
+    const result: CheckResult = {
+      id: check.id,
+      title: check.title,
+      area: check.area,
+      verdict: failures.length ? 'failed' : reason ? 'skipped' : 'passed',
+      reason: failures.length ? undefined : reason,
+      failures,
+      durationMs: Math.round(performance.now() - started),
+      requests,
+      requestsByBucket: counts,
+    };
+    results[index] = result;
+    hooks.onCheckEnd?.(result, index, selected.length);
+  };
+
+  // Lanes (issue 26: a run bound by the rate limits of two keys). Outside the simulator profile (whose checks
+  // move clocks and settings for everyone), with a second tenant's key given, the checks of the
+  // `second-tenant` lane (check.ts) run one after another as that tenant, beside the others, which run one
+  // after another as before. Checks that use the second tenant themselves wait until its lane is done, so
+  // what they read of it is only their own doing.
+  const indexed = selected.map((check, index) => ({ check, index }));
+  const lanes = options.profile !== 'simulator' && second !== undefined;
+  const besideSecond = lanes ? indexed.filter(({ check }) => check.lane === 'second-tenant') : [];
+  const main = indexed.filter((entry) => !besideSecond.includes(entry));
+  const usesSecond = ({ check }: (typeof indexed)[number]) => check.needs.includes('secondTenant');
+  const inTurn = async (entries: typeof indexed, asSecond = false) => {
+    for (const { check, index } of entries) await runCheck(check, index, asSecond);
+  };
+  try {
+    const secondLane = inTurn(besideSecond, true);
+    await inTurn(main.filter((entry) => !besideSecond.length || !usesSecond(entry)));
+    await secondLane;
+    if (besideSecond.length) await inTurn(main.filter(usesSecond));
   } finally {
     meter.stop();
     if (admin) await scope?.endRun(admin);

@@ -22,7 +22,7 @@ export function renderRunPlan(plan: RunPlan, maxDurationMs?: number): string {
     lines.push(`  rate limits: learned from the server's 429s (bucket, limit, windowMs); give them with --rate-limits read=240,write=120,upload=30 to pace from the first request`);
   }
   const checks = `the checks took ${formatDuration(plan.checksMs)} in the baseline run${plan.baseline.profile === 'simulator' ? ' (its clocks moved: other profiles wait for real jobs)' : ''}`;
-  const bound = plan.limitingBucket ? `; the ${plan.limitingBucket} bucket alone needs ${formatDuration(plan.limitsMs)} (${number(plan.requests[plan.limitingBucket])} requests at ${plan.limits![plan.limitingBucket]!.limit} per ${formatDuration(plan.limits![plan.limitingBucket]!.windowMs)})` : '';
+  const bound = plan.limitingBucket ? `; the ${plan.limitingBucket} bucket alone needs ${formatDuration(plan.limitsMs)} (${number(plan.requests[plan.limitingBucket])} requests at ${plan.limits![plan.limitingBucket]!.limit} per ${formatDuration(plan.limits![plan.limitingBucket]!.windowMs)}${plan.keys > 1 ? ` for each of ${plan.keys} keys` : ''})` : '';
   lines.push(`  expected duration: at least ${formatDuration(plan.expectedMs)}${estimated ? '' : ' (no estimate)'}: ${checks}${bound}`);
   if (maxDurationMs !== undefined) lines.push(`  --max-duration ${formatDuration(maxDurationMs)}: no check starts after that; the checks left are reported "not run" and the run is not certified${plan.expectedMs > maxDurationMs ? ' (shorter than expected: expect checks not run)' : ''}`);
   return lines.join('\n') + '\n';

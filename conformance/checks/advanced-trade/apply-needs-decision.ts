@@ -2,7 +2,7 @@
 // review, or a PENDING or REJECTED review, returns 409"): nothing is applied from an undecided or rejected
 // review; once the review is approved its code applies.
 import { defineCheck } from '../../harness/check.js';
-import { APPLY_PATH, bodyOf, classificationWithReview, codeOf, decide, tradeTenant } from './support.js';
+import { APPLY_PATH, bodyOf, classificationWithReview, codeOf, decide, reviewsAreSandboxDefined, tradeTenant } from './support.js';
 
 export const applyNeedsDecision = defineCheck({
   id: 'advanced-trade.apply-needs-decision',
@@ -10,6 +10,7 @@ export const applyNeedsDecision = defineCheck({
   area: 'advanced-trade',
   needs: ['writes'],
   async run(ctx) {
+    reviewsAreSandboxDefined(ctx);
     const tenant = await tradeTenant(ctx, 'Conformance advanced trade: apply');
     const sku = `CONF-CLS-${ctx.seed}`;
     const review = await classificationWithReview(ctx, tenant.client, sku);

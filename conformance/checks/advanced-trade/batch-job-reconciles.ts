@@ -4,7 +4,7 @@
 // review-needing items add up, and each item's review is PENDING and names its classification.
 import { defineCheck } from '../../harness/check.js';
 import { receiptJobId, settleJobs } from '../jobs-support.js';
-import { BATCH_PATH, bodyOf, CLEAR_PRODUCT, reviewPath, tradeTenant, VAGUE_PRODUCT } from './support.js';
+import { BATCH_PATH, bodyOf, CLEAR_PRODUCT, refusedOurShape, reviewPath, tradeTenant, VAGUE_PRODUCT } from './support.js';
 
 interface BatchItem {
   classificationId?: unknown;
@@ -25,6 +25,7 @@ export const batchJobReconciles = defineCheck({
       { ...VAGUE_PRODUCT, sku: 'CONF-BATCH-3' },
     ];
     const accepted = await tenant.client.call('POST', BATCH_PATH, { json: { items } });
+    refusedOurShape(ctx, accepted, `POST ${BATCH_PATH}`);
     const jobId = receiptJobId(accepted);
     if (!jobId) return ctx.fail('batch-accepted', `POST ${BATCH_PATH} answered ${accepted.response.status}, not 202 with a jobId`, accepted);
     let last = accepted;

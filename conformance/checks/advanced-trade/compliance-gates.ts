@@ -4,7 +4,7 @@
 // product and corridor is quoteable (so the gate is not simply shut), and goods under a trade-remedy measure
 // for their origin (CBSA SIMA measure UDS: upholstered seating 9401.61.10 from VN) are not.
 import { defineCheck } from '../../harness/check.js';
-import { bodyOf, COMPLIANCE_PATH, tradeTenant } from './support.js';
+import { bodyOf, COMPLIANCE_PATH, refusedOurShape, tradeTenant } from './support.js';
 
 const CLEAN = { hsCode: '6109.10', originCountry: 'CN', destinationCountry: 'US', productValue: 1200, currency: 'USD' };
 
@@ -17,6 +17,7 @@ export const complianceGates = defineCheck({
     const tenant = await tradeTenant(ctx, 'Conformance advanced trade: compliance');
     const send = (body: Record<string, unknown>) => tenant.client.call('POST', COMPLIANCE_PATH, { json: body });
     const unknownOrigin = await send({ ...CLEAN, originCountry: 'ZZ' });
+    refusedOurShape(ctx, unknownOrigin, `POST ${COMPLIANCE_PATH}`);
     if (!ctx.expect(unknownOrigin.response.status === 200, 'compliance-served', `POST ${COMPLIANCE_PATH} answered ${unknownOrigin.response.status}, not 200`, unknownOrigin)) return;
     ctx.expect(bodyOf(unknownOrigin).quoteReadiness !== 'quoteable', 'unknown-origin-not-quoteable', `origin ZZ (unknown) answered quoteReadiness quoteable: a quote needs a known origin`, unknownOrigin);
     if (ctx.options.profile !== 'simulator') return;

@@ -3,7 +3,7 @@
 // ClassificationReviewDecided): a PENDING review is decided once; every further decision is 409
 // ACTION_NOT_ALLOWED and leaves the review as decided.
 import { defineCheck } from '../../harness/check.js';
-import { bodyOf, classificationWithReview, codeOf, decide, reviewPath, tradeTenant } from './support.js';
+import { bodyOf, classificationWithReview, codeOf, decide, reviewPath, reviewsAreSandboxDefined, tradeTenant } from './support.js';
 
 const FIRST = [{ decision: 'approve' }, { decision: 'reject' }, { decision: 'override', hsCode: '6109.90' }] as const;
 const STATE = { approve: 'APPROVED', reject: 'REJECTED', override: 'OVERRIDDEN' } as const;
@@ -14,6 +14,7 @@ export const reviewDecidedOnce = defineCheck({
   area: 'advanced-trade',
   needs: ['writes'],
   async run(ctx) {
+    reviewsAreSandboxDefined(ctx);
     const tenant = await tradeTenant(ctx, 'Conformance advanced trade: review decisions');
     for (const first of FIRST) {
       const review = await classificationWithReview(ctx, tenant.client);

@@ -1,7 +1,7 @@
 // advanced-trade.review-status-filter (contract: listClassificationReviews `status`): every review listed under
 // a status is in it, and a review known to be in a state is listed under it.
 import { defineCheck } from '../../harness/check.js';
-import { bodyOf, classificationWithReview, decide, REVIEWS_PATH, tradeTenant } from './support.js';
+import { bodyOf, classificationWithReview, decide, REVIEWS_PATH, reviewsAreSandboxDefined, tradeTenant } from './support.js';
 
 export const reviewStatusFilter = defineCheck({
   id: 'advanced-trade.review-status-filter',
@@ -9,6 +9,7 @@ export const reviewStatusFilter = defineCheck({
   area: 'advanced-trade',
   needs: ['writes'],
   async run(ctx) {
+    reviewsAreSandboxDefined(ctx);
     const tenant = await tradeTenant(ctx, 'Conformance advanced trade: review list');
     const pending = await classificationWithReview(ctx, tenant.client);
     const approved = await classificationWithReview(ctx, tenant.client);

@@ -36,6 +36,26 @@ async function classify(client: ConformanceClient, body: Record<string, unknown>
   return { exchange, classificationId: str(b.classificationId), reviewId: str(b.reviewId), requiresReview: typeof b.requiresReview === 'boolean' ? b.requiresReview : undefined };
 }
 
+/**
+ * Classification reviews, their states and decisions are the sandbox's (spec 2.10: the records are only named;
+ * 4.6: payload shapes not shown): a check of them holds the contract, which a server that chose other shapes,
+ * states or decision rules does not break. So such checks run in the simulator profile only.
+ */
+export function reviewsAreSandboxDefined(ctx: CheckContext): void {
+  if (ctx.options.profile !== 'simulator') ctx.skip('classification reviews, their states and decisions are sandbox-defined (spec 2.10: fields not shown; 4.6: payload shapes not shown): the simulator profile only');
+}
+
+/**
+ * Spec 4.6 shows no request payload of the advanced trade path, so the suite's (the sandbox's) may not be the
+ * server's: outside the simulator profile a 400 or 422 to it says only that, and the check stops saying so.
+ */
+export function refusedOurShape(ctx: CheckContext, exchange: Exchange, what: string): void {
+  const status = exchange.response.status;
+  if (ctx.options.profile !== 'simulator' && (status === 400 || status === 422)) {
+    ctx.skip(`${what} answered ${status} to the sandbox's request shape; spec 4.6 shows no payload, so the server may take another`);
+  }
+}
+
 /** A tenant to write in: a fresh one (control API) or the primary tenant; skips in the readonly profile. */
 export async function tradeTenant(ctx: CheckContext, name: string) {
   if (ctx.options.profile === 'readonly') ctx.skip('the advanced trade path writes (classifications, reviews): not in the readonly profile');

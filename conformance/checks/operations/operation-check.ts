@@ -9,7 +9,14 @@ import { prepare, type Prepared } from './requests.js';
  * One check of an operation, titled `<METHOD> <path> (<operationId>) <what>`. Reads and the key exchange
  * need nothing; every other operation writes. `run` gets the example prepared with the run's seed.
  */
-export function operationCheck(contract: LoadedContract, inputs: OperationInputs, name: string, what: string, run: (ctx: CheckContext, prepared: Prepared, id: string) => Promise<void>): Check {
+export function operationCheck(
+  contract: LoadedContract,
+  inputs: OperationInputs,
+  name: string,
+  what: string,
+  run: (ctx: CheckContext, prepared: Prepared, id: string) => Promise<void>,
+  lane?: Check['lane'],
+): Check {
   const { op } = inputs;
   const id = `operations.${op.operationId}.${name}`;
   return defineCheck({
@@ -17,6 +24,7 @@ export function operationCheck(contract: LoadedContract, inputs: OperationInputs
     title: `${op.method.toUpperCase()} ${op.path} (${op.operationId}) ${what}`,
     area: 'operations',
     needs: isRead(op) || inputs.auth === 'integration-key' ? [] : ['writes'],
+    ...(lane && independentOfTenant(inputs) ? { lane } : {}),
     async run(ctx) {
       await run(tenantAgnostic(ctx, inputs), prepare(contract, inputs, ctx.seed), id);
     },
@@ -31,6 +39,9 @@ export function operationCheck(contract: LoadedContract, inputs: OperationInputs
  * key (client.ts spreadOver): the same requests and assertions within the limits of two keys (issue 26).
  */
 export function tenantAgnostic(ctx: CheckContext, inputs: OperationInputs): CheckContext {
-  if (!ctx.options.secondApiKey || !ctx.second || inputs.params.some((param) => param.in === 'path')) return ctx;
+  if (!ctx.options.secondApiKey || !ctx.second || !independentOfTenant(inputs)) return ctx;
   return { ...ctx, client: ctx.client.spreadOver(ctx.second) };
 }
+
+/** A route naming no resource of the tenant, reached with a bearer token (not the key exchange itself). */
+const independentOfTenant = (inputs: OperationInputs) => inputs.auth !== 'integration-key' && !inputs.params.some((param) => param.in === 'path');
