@@ -5,7 +5,7 @@ import { contractLifecycle } from '../../contracts/lib/lifecycles.js';
 import { findingTable, judgeFindingAnswer, refusedFrom, SPEC_MOVES } from './finding.model.js';
 import { reachable } from './machine-table.js';
 
-const refused = { status: 409, code: 'ACTION_NOT_ALLOWED' };
+const refused = { status: 409, code: 'ACTION_NOT_ALLOWED', subcode: 'invalid_transition' };
 const ok = (workflowStatus: string) => ({ status: 200, workflowStatus });
 const rule = (verdict: ReturnType<typeof judgeFindingAnswer>) => verdict.problem?.rule;
 
@@ -52,6 +52,8 @@ describe('judgeFindingAnswer', () => {
   it('names each broken rule', () => {
     expect(rule(judgeFindingAnswer('dispute', 'OPEN', refused))).toBe('allowed-move-refused');
     expect(rule(judgeFindingAnswer('dispute', 'OPEN', { status: 409, code: 'CONFLICT' }))).toBe('refusal-code');
+    expect(rule(judgeFindingAnswer('dispute', 'DISMISSED', { ...refused, subcode: undefined }))).toBe('refusal-subcode');
+    expect(rule(judgeFindingAnswer('reopen', 'OPEN', { ...refused, subcode: 'invalid_finding_state' }))).toBe('refusal-subcode');
     expect(rule(judgeFindingAnswer('dispute', 'DISMISSED', ok('DISPUTED')))).toBe('illegal-move-accepted');
     expect(rule(judgeFindingAnswer('dispute', 'OPEN', ok('OPEN')))).toBe('move-reaches-state');
     expect(rule(judgeFindingAnswer('credit', 'SUBMITTED', ok('SUBMITTED')))).toBe('move-reaches-state');

@@ -61,8 +61,8 @@ export interface FindingVerdict {
 
 /**
  * Judges one answer to `action` on a finding the model holds in `from`. 409 must be ACTION_NOT_ALLOWED
- * (spec 3.3, 7), and is wrong only for a move the table gives (unless the carrier policy blocks it, spec
- * 4.5 rule 4 carrier_blocked). 200 must be a move the table gives, into its state; for credit and reject
+ * (spec 3.3, 7) with details.subcode invalid_transition (spec 4.5 rule 4), and is wrong only for a move the
+ * table gives (unless the carrier policy blocks it, spec 4.5 rule 4 carrier_blocked). 200 must be a move the table gives, into its state; for credit and reject
  * (sources not shown) into CREDITED / REJECTED, and never out of another terminal state.
  */
 export function judgeFindingAnswer(action: FindingAction, from: FindingState, answer: FindingAnswer): FindingVerdict {
@@ -71,6 +71,9 @@ export function judgeFindingAnswer(action: FindingAction, from: FindingState, an
   if (answer.status === 409) {
     if (answer.code !== 'ACTION_NOT_ALLOWED') return { state: from, problem: { rule: 'refusal-code', message: `${what} answered 409 ${JSON.stringify(answer.code)}, not ACTION_NOT_ALLOWED (spec 3.3)` } };
     if (spec?.from.includes(from) && answer.subcode !== 'carrier_blocked') return { state: from, problem: { rule: 'allowed-move-refused', message: `${what} was refused with 409; spec 3.3 moves it to ${spec.to}` } };
+    // Spec 4.5 rule 4: a refused move says why in details.subcode: invalid_transition (carrier_blocked when
+    // the tenant's carrier policy blocks the action).
+    if (answer.subcode !== 'invalid_transition' && answer.subcode !== 'carrier_blocked') return { state: from, problem: { rule: 'refusal-subcode', message: `${what} was refused with 409 ACTION_NOT_ALLOWED and details.subcode ${JSON.stringify(answer.subcode)}, not invalid_transition (spec 4.5 rule 4)` } };
     return { state: from };
   }
   if (answer.status !== 200) return { state: from, problem: { rule: 'finding-action-answer', message: `${what} answered ${answer.status}, neither 200 nor 409 (spec 3.3, 4.5)` } };

@@ -73,6 +73,8 @@ class Move implements fc.AsyncCommand<Model, Real> {
     const expected = nextState(from, this.step, this.outcome);
     if (expected === null) {
       modelExpect(exchange.response.status === 409 && errorOf(exchange).code === 'ACTION_NOT_ALLOWED', 'illegal-move-accepted', `${this} from ${from} answered ${exchange.response.status} ${JSON.stringify(submissionOf(exchange)?.status ?? errorOf(exchange).code)}; spec 3.4 has no such move (409 ACTION_NOT_ALLOWED, spec 7 also for a repeat into the state reached)`, exchange);
+      const subcode = errorOf(exchange).details?.subcode;
+      modelExpect(subcode === 'invalid_transition', 'refusal-subcode', `${this} from ${from} was refused with 409 ACTION_NOT_ALLOWED and details.subcode ${JSON.stringify(subcode)}, not invalid_transition (spec 4.5 rule 4)`, exchange);
       return;
     }
     modelExpect(exchange.response.status === 200, 'allowed-move-refused', `${this} from ${from} answered ${exchange.response.status} ${JSON.stringify(errorOf(exchange).code)}; spec 3.4 moves it to ${expected}`, exchange);
