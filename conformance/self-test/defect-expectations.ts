@@ -80,6 +80,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'sima.summary-exposure-off': ['sima.summary-matches-results'],
   'sima.summary-workflow-ignored': ['sima.summary-matches-results'],
   'sima.rescreen-resets-review': ['sima.review-survives-rescreen'],
+  'sima.catalog-adapter-default-extended': ['uploads.accepted-receipt'],
   'sima.upload-run-policy-default-skip': ['uploads.run-policy'],
   'sima.upload-run-policy-ignored': ['uploads.run-policy'],
   'sima.csv-exposure-in-cents': ['sima.report-rows-match-results'],

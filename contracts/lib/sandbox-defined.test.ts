@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_VERSIONS, CONTROL_CONTRACT, DASHBOARD_CONTRACT, isObject, loadContract, type Json, type OpenApiDocument } from './bundle.js';
-import { hasSandboxShape, isSandboxDefined, markerProblems, sandboxBounds, specView } from './sandbox-defined.js';
+import { hasSandboxShape, isSandboxDefined, markerProblems, sandboxBounds, specDefault, specView } from './sandbox-defined.js';
 import { createContractSchemas } from './schemas.js';
 
 const schemaOf = (doc: OpenApiDocument, name: string) => (doc.components.schemas as Record<string, Json>)[name];
@@ -18,6 +18,14 @@ const prop = (node: Json, ...path: string[]): Json => {
 };
 
 describe('the sandbox-defined vocabulary', () => {
+  it("tells the spec's defaults from the sandbox's: the catalog upload's sourceAdapter is the spec's, the order upload's ingestMode ours", () => {
+    const doc = loadContract('v1.3.0');
+    expect(specDefault(prop(schemaOf(doc, 'CatalogUploadForm'), 'sourceAdapter'))).toBe('catalog-excel');
+    expect(prop(schemaOf(doc, 'OrderUploadForm'), 'ingestMode')).toMatchObject({ default: 'PATCH' });
+    expect(specDefault(prop(schemaOf(doc, 'OrderUploadForm'), 'ingestMode'))).toBeUndefined();
+    expect(markerProblems({ type: 'string', 'x-sandbox-defined-default': true })).toEqual(['#/x-sandbox-defined-default: must be true, beside a default']);
+  });
+
   it.each([...CONTRACT_VERSIONS, CONTROL_CONTRACT, DASHBOARD_CONTRACT])('is used only with its known keys and values in %s', (version) => {
     expect(markerProblems(loadContract(version))).toEqual([]);
   });

@@ -12,23 +12,28 @@
 //                                    keywords are the spec's. The spec view drops the listed keywords.
 //   x-sandbox-defined-values: [...]  the spec names the field and some enum values; the listed values are
 //                                    ours. The spec view drops the enum (a deployment may have other values).
+//   x-sandbox-defined-default: true  the schema's `default` is ours (the spec names the field, not what an
+//                                    omission means): nothing is asserted about an omitted value.
 import { isObject, type Json, type JsonObject } from './bundle.js';
 
 export const SANDBOX_DEFINED = 'x-sandbox-defined';
 export const SANDBOX_DEFINED_BOUNDS = 'x-sandbox-defined-bounds';
 export const SANDBOX_DEFINED_VALUES = 'x-sandbox-defined-values';
+export const SANDBOX_DEFINED_DEFAULT = 'x-sandbox-defined-default';
 /** Values of `x-sandbox-defined`. */
 export const SANDBOX_DEFINED_KINDS = [true, 'contents'] as const;
 /** Keywords `x-sandbox-defined-bounds` may list. */
 export const SANDBOX_BOUND_KEYWORDS = ['maxLength', 'minLength', 'maxItems', 'minItems', 'maxProperties', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'pattern'] as const;
 
 /** Every `x-sandbox-*` key the vocabulary knows. */
-const KNOWN_KEYS = new Set([SANDBOX_DEFINED, SANDBOX_DEFINED_BOUNDS, SANDBOX_DEFINED_VALUES]);
+const KNOWN_KEYS = new Set([SANDBOX_DEFINED, SANDBOX_DEFINED_BOUNDS, SANDBOX_DEFINED_VALUES, SANDBOX_DEFINED_DEFAULT]);
 
 /** `x-sandbox-defined: true` on this node (the name and the shape are ours). */
 export const isSandboxDefined = (node: Json | undefined): boolean => isObject(node) && node[SANDBOX_DEFINED] === true;
 /** `x-sandbox-defined` of either kind: the value's shape is ours. */
 export const hasSandboxShape = (node: Json | undefined): boolean => isObject(node) && (node[SANDBOX_DEFINED] === true || node[SANDBOX_DEFINED] === 'contents');
+/** The default the spec gives this node (its `default`, unless `x-sandbox-defined-default` says it is ours). */
+export const specDefault = (node: Json | undefined): Json | undefined => (isObject(node) && node[SANDBOX_DEFINED_DEFAULT] !== true ? node.default : undefined);
 /** The bound keywords of this node that are ours. */
 export function sandboxBounds(node: Json | undefined): Set<string> {
   const listed = isObject(node) ? node[SANDBOX_DEFINED_BOUNDS] : undefined;
@@ -54,6 +59,7 @@ export function markerProblems(node: Json, where = '#'): string[] {
         else if (!(String(bound) in node)) out.push(`${at}: lists ${String(bound)}, which the schema does not carry`);
       }
     }
+    if (key === SANDBOX_DEFINED_DEFAULT && (value !== true || !('default' in node))) out.push(`${at}: must be true, beside a default`);
     if (key === SANDBOX_DEFINED_VALUES) {
       // Without an enum (an open string such as the landed-cost `authority`) the list names the values ours.
       const values = Array.isArray(node.enum) ? node.enum : undefined;

@@ -4,8 +4,8 @@ import type { Exchange } from '../../harness/types.js';
 import { receiptJobId } from '../jobs-support.js';
 import { uniqueFile, validExtension } from './files.js';
 import { forEachUploadTarget } from './for-each-target.js';
-import { answered, drawn, runTag, untestable } from './send.js';
-import { operationsOrSkip } from './targets.js';
+import { answered, drawn, runTag, untestable, type UploadTenant } from './send.js';
+import { operationsOrSkip, type UploadOperation } from './targets.js';
 
 const ACCEPTED_ID = 'uploads.accepted-receipt';
 
@@ -40,9 +40,32 @@ export const acceptedReceipt = defineCheck({
         ctx.fail('upload-job-type', `${target.operationId}: the job it created reads type ${JSON.stringify(job.type)}, not ${target.jobType} (x-job-type; spec 2.2, decision 6)`, read, extra);
       }
       judgeReceipt(ctx, target.operationId, file.name, exchange, job, read, extra);
+      await judgeOmittedDefaults(ctx, tenant, target, exchange, extra);
     });
   },
 });
+
+/**
+ * Spec 4.3, 2.3: a form field left out means its default (`sourceAdapter` "catalog-excel default"), and the
+ * catalog receipt names the adapter used: a receipt naming such a field names the default. The upload sent
+ * only the file and the required fields; defaults the spec does not give (`x-sandbox-defined-default`) are
+ * not in `target.defaults`. Spec 2.1 gives a key a `default_adapter` ("e.g. a catalog adapter name"): a
+ * server may read an omitted adapter as the key's, so the key's default_adapter is accepted too.
+ */
+async function judgeOmittedDefaults(ctx: CheckContext, tenant: UploadTenant, target: UploadOperation, exchange: Exchange, extra: Record<string, unknown>) {
+  const receipt = (exchange.response.body ?? {}) as Record<string, unknown>;
+  for (const [field, value] of Object.entries(target.defaults)) {
+    if (field in target.fields || receipt[field] === undefined || receipt[field] === value) continue;
+    if (receipt[field] === (await keyDefaultAdapter(tenant))) continue;
+    ctx.fail('receipt-default', `${target.operationId}: the upload left ${field} out, so it is ${JSON.stringify(value)} (spec 4.3: the default), but the receipt names ${field} ${JSON.stringify(receipt[field])}, which is not the key's default_adapter either (spec 2.3, 2.1)`, exchange, extra);
+  }
+}
+
+/** The `default_adapter` of the tenant's key, from a token exchange (spec 2.1). */
+async function keyDefaultAdapter(tenant: UploadTenant): Promise<unknown> {
+  const exchange = await tenant.client.call('POST', '/api/auth/token/integration', { auth: { apiKey: tenant.client.apiKey } });
+  return (exchange.response.body as { default_adapter?: unknown } | null)?.default_adapter;
+}
 
 /** Spec 3.1: the order a job's status moves in (COMPLETED and FAILED both end it). */
 const STATUS_RANK: Record<string, number> = { PENDING: 0, PROCESSING: 1, COMPLETED: 2, FAILED: 2 };

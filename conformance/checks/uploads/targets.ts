@@ -6,6 +6,7 @@ import { mediaExample } from '../../../contracts/lib/example-request.js';
 import { deref, type ContractOperation } from '../../../contracts/lib/operations.js';
 import type { CheckContext } from '../../harness/check.js';
 import type { LoadedContract } from '../../harness/contract.js';
+import { specDefault } from '../../../contracts/lib/sandbox-defined.js';
 import { flatten } from '../../harness/schema-arbitraries.js';
 
 export interface UploadOperation {
@@ -24,6 +25,8 @@ export interface UploadOperation {
   fields: Record<string, string | string[]>;
   /** Required fields the contract gives no value for (the operation cannot be exercised). */
   unvalued: string[];
+  /** Optional form fields with a default the spec gives (not `x-sandbox-defined-default`): what an omission means. */
+  defaults: Record<string, string>;
   /** Scopes of the operation's security requirement (spec 5.4: ship:upload on carrier agreements). */
   scopes: string[];
   /** Error codes the documented 409 answer allows. */
@@ -53,6 +56,13 @@ export function uploadOperations(contract: LoadedContract): UploadOperation[] {
       if (value === undefined) unvalued.push(name);
       else fields[name] = value;
     }
+    const defaults: Record<string, string> = {};
+    for (const name of Object.keys(properties)) {
+      if (name === fileField || required.includes(name)) continue;
+      const node = properties[name];
+      const given = isObject(node) && 'default' in node ? specDefault(node) : specDefault(flatten(doc, node));
+      if (typeof given === 'string') defaults[name] = given;
+    }
     const accepted = Array.isArray(op.operation['x-accepted-file-types']) ? (op.operation['x-accepted-file-types'] as Json[]).map((t) => String(t).toLowerCase()) : [];
     const jobType = op.operation['x-job-type'];
     found.push({
@@ -65,6 +75,7 @@ export function uploadOperations(contract: LoadedContract): UploadOperation[] {
       fileField,
       fields,
       unvalued,
+      defaults,
       scopes: requiredScopes(doc, op),
       conflictCodes: documentedCodes(doc, op, '409'),
     });

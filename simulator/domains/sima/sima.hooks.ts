@@ -5,12 +5,15 @@ import { hookPoint } from '../../kernel/deviations.js';
 import type { JobOutcomeCounts } from '../jobs/index.js';
 import type { SimaResultFilter, SimaResultRecord } from './sima-result.store.js';
 import type { ReportColumn } from './sima-report.js';
+import type { CatalogAdapter } from './catalog-columns.js';
 
 export const SIMA_HOOKS = {
   /** spec 4.2: the screeningAuthority as read (trimmed, upper-cased); the context is the value as sent. */
   screeningAuthorityAsRead: hookPoint<string, { sent: string }>('validation', 'sima.screening-authority-as-read'),
   /** spec 4.3 (`runPolicy`: `always` default / `skip_exact_duplicates`): the policy an upload's screening runs under; `sent` is the form's. */
   uploadRunPolicy: hookPoint<'always' | 'skip_exact_duplicates', { sent: string | undefined }>('validation', 'sima.upload-run-policy'),
+  /** spec 4.3 (`sourceAdapter`: `catalog-excel` default / `extended-excel`): the adapter a catalog upload is read with; `sent` is the form's. */
+  catalogAdapterAsRead: hookPoint<CatalogAdapter, { sent: CatalogAdapter | undefined }>('validation', 'sima.catalog-adapter-as-read'),
   /** spec 4.2: whether a blank screeningAuthority means CA (else it is refused like an unknown one). */
   blankScreeningAuthorityDefaults: hookPoint<boolean>('validation', 'sima.blank-screening-authority-defaults'),
   /** spec 4.2: the filters listSimaResults applies (outcome, workflow, workflow_not, hs_in_scope, is_stale). */

@@ -55,7 +55,7 @@ export function uploadRoutes(deps: Pick<KernelDeps, 'config' | 'defects'>, peers
 
   return {
     async uploadCatalogFile(request) {
-      const sourceAdapter = chooseAdapter(request.body.sourceAdapter, request.principal);
+      const sourceAdapter = deps.defects.at(SIMA_HOOKS.catalogAdapterAsRead, chooseAdapter(request.body.sourceAdapter, request.principal), { sent: request.body.sourceAdapter });
       const screeningAuthority = normalizeScreeningAuthority(request.body.screeningAuthority, deps.defects);
       return accept(request, 'catalog_upload', (file) => ({ file, sourceAdapter, screeningAuthority }), { message: 'Catalog upload accepted', sourceAdapter });
     },
