@@ -110,7 +110,7 @@ async function loadRequests() {
     if (newest !== state.seenRequest) state.publicStale = true;
     state.seenRequest = newest;
   }
-  return panels.requestsPanel(answer, $('requests-own').checked);
+  return panels.requestsPanel(answer, $('requests-own').checked, filter ? 'no request of this client check in the log (it keeps the last requests in memory; a restart or a reset empties it)' : undefined);
 }
 
 async function loadClientChecks() {

@@ -145,7 +145,7 @@ export function clockPanel(sandbox, tenant) {
   return h('div', {}, line('sandbox', sandbox), tenant ? line('tenant', tenant) : null);
 }
 
-export function requestsPanel(answer, showOwn) {
+export function requestsPanel(answer, showOwn, empty = 'no requests recorded yet') {
   if (!answer.available) return h('p', { class: 'muted' }, 'not available: this sandbox does not serve GET /_sim/requests yet');
   const items = answer.body.items.filter((r) => showOwn || !String(r.id).startsWith(CONSOLE_REQUEST_PREFIX));
   return table(
@@ -172,7 +172,7 @@ export function requestsPanel(answer, showOwn) {
       },
     ],
     items,
-    'no requests recorded yet',
+    empty,
   );
 }
 
