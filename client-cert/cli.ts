@@ -115,10 +115,11 @@ async function main(): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const log = options.quiet ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  const log = options.quiet ? undefined : say;
   let certificate: Certificate;
   try {
-    certificate = await certify({ ...options, log });
+    certificate = await certify({ ...options, log, notice: say });
   } catch (error) {
     process.stderr.write(`certify:client: the run could not be made: ${(error as Error).message}\n`);
     return 3;

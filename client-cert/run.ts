@@ -1,8 +1,11 @@
 // One certification: for each scenario (at once, each on a fresh tenant), start the integrator's command
 // with SANDBOX_URL and SANDBOX_API_KEY, let the scenario act while it works, then gather the sandbox's
-// evidence and judge it with every rule.
+// evidence and judge it with every rule. Each scenario's run is recorded on the sandbox for its console
+// (check-record.ts): registered before the client starts, completed with the verdict and the HTML report.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { checkRecorder, type CheckRecorder } from './check-record.js';
+import { renderClientHtml } from './reporters/html.js';
 import { CLIENT_RULES } from './rules/index.js';
 import { sandboxControl, type SandboxControl } from './sandbox.js';
 import { scenariosFor, type Scenario } from './scenarios.js';
@@ -23,6 +26,8 @@ export interface CertifyOptions {
   env?: NodeJS.ProcessEnv;
   rules?: readonly ClientRule[];
   log?: (line: string) => void;
+  /** Notes that matter even without progress lines (the sandbox does not record client checks); default `log`. */
+  notice?: (line: string) => void;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -34,13 +39,17 @@ export async function certify(options: CertifyOptions): Promise<Certificate> {
   const control = sandboxControl(options.baseUrl, options.adminToken);
   const log = options.log ?? (() => {});
   const startedAt = new Date().toISOString();
+  const recorder = checkRecorder(control, { command: options.command, startedAt, say: options.notice ?? log });
   await control.allowWebhookTargets(options.webhookHosts ?? ['127.0.0.1']);
-  const runs = await Promise.all(scenariosFor(options.scenario).map((scenario) => runScenario(control, scenario, options, log)));
-  return judge(options, runs, startedAt, options.rules ?? CLIENT_RULES);
+  const runs = await Promise.all(scenariosFor(options.scenario).map((scenario) => runScenario(control, recorder, scenario, options, log)));
+  const certificate = judge(options, runs, startedAt, options.rules ?? CLIENT_RULES);
+  await recorder.complete(certificate, renderClientHtml(certificate));
+  return certificate;
 }
 
-async function runScenario(control: SandboxControl, scenario: Scenario, options: CertifyOptions, log: (line: string) => void): Promise<Evidence> {
+async function runScenario(control: SandboxControl, recorder: CheckRecorder, scenario: Scenario, options: CertifyOptions, log: (line: string) => void): Promise<Evidence> {
   const { tenantId, integrationKey } = await control.createTenant(`client-cert ${scenario.name} ${new Date().toISOString()}`);
+  await recorder.register(scenario.name, tenantId);
   const actions: InjectedAction[] = [];
   let offsetMs = 0;
   let done = false;

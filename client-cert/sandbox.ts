@@ -1,7 +1,13 @@
 // The sandbox's control API (/_sim, admin token), as far as a client certification needs it: a tenant of
 // its own, faults and settings for it, its clock, and the evidence afterwards. HTTP only: nothing here knows
 // how the sandbox is built (the certification must not import simulator/).
+import type { components } from '../contracts/generated/sandbox-control.js';
 import type { Delivery, LoggedRequest } from './types.js';
+
+type ControlSchemas = components['schemas'];
+export type ClientCheckRegistration = ControlSchemas['ClientCheckRegistration'];
+export type ClientCheckCompletion = ControlSchemas['ClientCheckCompletion'];
+export type ClientCheckRun = ControlSchemas['ClientCheckRun'];
 
 export interface SandboxControl {
   baseUrl: string;
@@ -13,9 +19,27 @@ export interface SandboxControl {
   allowWebhookTargets(hosts: string[]): Promise<void>;
   requests(tenantId: string): Promise<LoggedRequest[]>;
   deliveries(tenantId: string): Promise<Delivery[]>;
+  /** Records a scenario's run for the console (POST /_sim/client-checks); RouteMissing on an older sandbox. */
+  registerClientCheck(registration: ClientCheckRegistration): Promise<ClientCheckRun>;
+  /** Its verdict and report once judged (PUT /_sim/client-checks/{runId}/completion). */
+  completeClientCheck(runId: string, completion: ClientCheckCompletion): Promise<ClientCheckRun>;
 }
 
 export class ControlError extends Error {}
+
+/** A control route the sandbox does not serve: a build older than the route (404 "no route for ..."), or one
+ *  that declares it without serving it yet (501). */
+export class RouteMissing extends ControlError {}
+
+const routeMissing = (status: number, text: string) => {
+  if (status === 501) return true;
+  if (status !== 404) return false;
+  try {
+    return String((JSON.parse(text) as { message?: unknown }).message).startsWith('no route for');
+  } catch {
+    return false;
+  }
+};
 
 export function sandboxControl(baseUrl: string, adminToken: string): SandboxControl {
   const root = baseUrl.replace(/\/+$/, '');
@@ -26,6 +50,7 @@ export function sandboxControl(baseUrl: string, adminToken: string): SandboxCont
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
+    if (routeMissing(response.status, text)) throw new RouteMissing(`${method} ${path}: ${response.status}, this sandbox does not serve the route`);
     if (!response.ok) throw new ControlError(`${method} ${path}: ${response.status} ${text.slice(0, 300)}${response.status === 401 ? ' (check the admin token: --admin-token or CONFORM_ADMIN_TOKEN)' : ''}`);
     return (text ? JSON.parse(text) : null) as T;
   }
@@ -54,5 +79,7 @@ export function sandboxControl(baseUrl: string, adminToken: string): SandboxCont
     async deliveries(tenantId) {
       return (await call<{ deliveries: Delivery[] }>('GET', `/_sim/webhooks/deliveries?tenantId=${tenantId}`)).deliveries;
     },
+    registerClientCheck: (registration) => call('POST', '/_sim/client-checks', registration),
+    completeClientCheck: (runId, completion) => call('PUT', `/_sim/client-checks/${encodeURIComponent(runId)}/completion`, completion),
   };
 }

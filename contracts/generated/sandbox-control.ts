@@ -357,6 +357,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sim/client-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The client-check runs (npm run certify:client), newest first
+         * @description Sandbox-defined (issue 28: the console's "Client checks" panel). The runs the client certification registered on this sandbox, newest first: the last 50 are kept (an older one goes with its report when a newer one is registered), a tenant's go when the tenant is deleted, and a reset empties the list. Each run is one scenario on its own fresh tenant; the scenarios of one certification share `certificationId`, its verdict and its report. A run not completed yet is `running` (a certification that was stopped stays so). `registeredAt` and `completedAt` are the sandbox's wall clock, the clock of the request log's `at`: the tenant's requests of the run are those between them.
+         */
+        get: operations["listSandboxClientChecks"];
+        put?: never;
+        /**
+         * Register a client-check run as it starts
+         * @description Sandbox-defined. The client certification registers each scenario's run once its tenant exists, before it starts the integrator's command; the run is `running` until completed. An unknown tenant is 404. Registering the 51st run drops the oldest.
+         */
+        post: operations["registerSandboxClientCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/client-checks/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One client-check run */
+        get: operations["getSandboxClientCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/client-checks/{runId}/completion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Complete a client-check run with its verdict and report
+         * @description Sandbox-defined. Once the certification has judged the traffic: the certificate's verdict and totals, the rules' verdicts in this run's scenario, and the certificate's self-contained HTML report (at most 1,048,576 characters; a certification whose report is longer completes without it). A run is completed once: completing it again is 409 ACTION_NOT_ALLOWED. An unknown run (or one dropped from the last 50) is 404.
+         */
+        put: operations["completeSandboxClientCheck"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/client-checks/{runId}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The HTML report of a completed client-check run
+         * @description Sandbox-defined. The certificate's HTML as the certification wrote it (client-certificate.html: no script, nothing loaded from elsewhere), served with a policy that lets it style itself and nothing more. 404 for an unknown run, a running one, or one completed without a report.
+         */
+        get: operations["getSandboxClientCheckReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sim/reset": {
         parameters: {
             query?: never;
@@ -597,6 +678,162 @@ export interface components {
          * @enum {string}
          */
         ClaimSubmissionStatus: "DRAFT" | "READY" | "SUBMITTED" | "ACKNOWLEDGED" | "CREDIT_CONFIRMED" | "CLOSED" | "FAILED";
+        /**
+         * @example {
+         *       "verdict": "NOT CERTIFIED",
+         *       "totals": {
+         *         "passed": 5,
+         *         "failed": 1,
+         *         "warnings": 0,
+         *         "notExercised": 2
+         *       },
+         *       "rules": [
+         *         {
+         *           "id": "retries-on-server-error",
+         *           "level": "required",
+         *           "verdict": "failed"
+         *         },
+         *         {
+         *           "id": "honours-retry-after",
+         *           "level": "required",
+         *           "verdict": "not exercised"
+         *         }
+         *       ],
+         *       "finishedAt": "2026-11-27T10:02:10.000Z",
+         *       "reportHtml": "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Client certificate: NOT CERTIFIED</title></head><body><h1 id=\"verdict\">NOT CERTIFIED</h1></body></html>\n"
+         *     }
+         */
+        ClientCheckCompletion: {
+            /** @enum {string} */
+            verdict: "CERTIFIED" | "NOT CERTIFIED";
+            totals: components["schemas"]["ClientCheckTotals"];
+            /** @description Each rule's verdict in this run's scenario. */
+            rules: components["schemas"]["ClientCheckRuleResult"][];
+            /**
+             * Format: date-time
+             * @description When the certification was judged, on the certifier's clock.
+             */
+            finishedAt: string;
+            /** @description The certificate's self-contained HTML; null when it is longer than the cap. */
+            reportHtml: string | null;
+        };
+        /**
+         * @example {
+         *       "items": [],
+         *       "kept": 50
+         *     }
+         */
+        ClientCheckList: {
+            items: components["schemas"]["ClientCheckRun"][];
+            /** @description How many runs the sandbox keeps (the oldest beyond go). */
+            kept: number;
+        };
+        /**
+         * @example {
+         *       "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+         *       "scenario": "flaky",
+         *       "command": "node examples/client.js",
+         *       "startedAt": "2026-11-27T10:00:00.000Z",
+         *       "certificationId": "2f6b9c1e-7a3d-4e5f-8b2c-9d0e1f2a3b4c"
+         *     }
+         */
+        ClientCheckRegistration: {
+            /**
+             * Format: uuid
+             * @description The scenario's fresh tenant.
+             */
+            tenantId: string;
+            scenario: string;
+            /** @description The integrator's command line (cut to 500 characters). */
+            command: string;
+            /**
+             * Format: date-time
+             * @description When the certification started, on the certifier's clock.
+             */
+            startedAt: string;
+            /**
+             * Format: uuid
+             * @description Shared by the scenarios of one certification (one report).
+             */
+            certificationId?: string | null;
+        };
+        ClientCheckRuleResult: {
+            id: string;
+            /** @enum {string} */
+            level: "required" | "recommended";
+            verdict: components["schemas"]["ClientCheckRuleVerdict"];
+        };
+        /**
+         * @description A client rule's verdict (client-cert/types.ts Verdict).
+         * @enum {string}
+         */
+        ClientCheckRuleVerdict: "passed" | "failed" | "not exercised";
+        /**
+         * @description Sandbox-defined. One scenario run of a client certification. `registeredAt` and `completedAt`: the sandbox's wall clock (the request log's `at`); `startedAt` and `finishedAt`: the certifier's clock.
+         * @example {
+         *       "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+         *       "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+         *       "scenario": "flaky",
+         *       "command": "node examples/client.js",
+         *       "certificationId": "2f6b9c1e-7a3d-4e5f-8b2c-9d0e1f2a3b4c",
+         *       "status": "completed",
+         *       "startedAt": "2026-11-27T10:00:00.000Z",
+         *       "registeredAt": "2026-11-27T10:00:00.120Z",
+         *       "verdict": "NOT CERTIFIED",
+         *       "totals": {
+         *         "passed": 5,
+         *         "failed": 1,
+         *         "warnings": 0,
+         *         "notExercised": 2
+         *       },
+         *       "rules": [
+         *         {
+         *           "id": "retries-on-server-error",
+         *           "level": "required",
+         *           "verdict": "failed"
+         *         }
+         *       ],
+         *       "finishedAt": "2026-11-27T10:02:10.000Z",
+         *       "completedAt": "2026-11-27T10:02:10.080Z",
+         *       "reportBytes": 48213
+         *     }
+         */
+        ClientCheckRun: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            scenario: string;
+            command: string;
+            /** Format: uuid */
+            certificationId: string | null;
+            /** @enum {string} */
+            status: "running" | "completed";
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            registeredAt: string;
+            /**
+             * @description null while running.
+             * @enum {string|null}
+             */
+            verdict: "CERTIFIED" | "NOT CERTIFIED" | null;
+            totals: components["schemas"]["ClientCheckTotals"] | null;
+            rules: components["schemas"]["ClientCheckRuleResult"][];
+            /** Format: date-time */
+            finishedAt: string | null;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** @description The stored report's size in UTF-8 bytes; null without one (GET .../report is then 404). */
+            reportBytes: number | null;
+        };
+        /** @description The certificate's counts of rules (a failed recommended rule is a warning, not a failure). */
+        ClientCheckTotals: {
+            passed: number;
+            failed: number;
+            warnings: number;
+            notExercised: number;
+        };
         /**
          * @description The sandbox-wide clock, or with tenantId that tenant's clock: now and offsetSeconds (how far ahead of real time) are then the tenant's.
          * @example {
@@ -1948,6 +2185,7 @@ export interface components {
         };
     };
     parameters: {
+        ClientCheckRunId: string;
         SignupSessionId: string;
         TenantId: string;
     };
@@ -2569,6 +2807,142 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
         };
     };
+    listSandboxClientChecks: {
+        parameters: {
+            query?: {
+                tenantId?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The runs kept, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientCheckList"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
+    registerSandboxClientCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientCheckRegistration"];
+            };
+        };
+        responses: {
+            /** @description The run, running. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientCheckRun"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+        };
+    };
+    getSandboxClientCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: components["parameters"]["ClientCheckRunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientCheckRun"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+        };
+    };
+    completeSandboxClientCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: components["parameters"]["ClientCheckRunId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientCheckCompletion"];
+            };
+        };
+        responses: {
+            /** @description The run, completed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientCheckRun"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+            409: components["responses"]["ControlActionNotAllowed"];
+        };
+    };
+    getSandboxClientCheckReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: components["parameters"]["ClientCheckRunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8"><title>Client certificate: CERTIFIED</title></head><body><h1 id="verdict">CERTIFIED</h1></body></html>
+                     */
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+        };
+    };
     resetSandbox: {
         parameters: {
             query?: never;
@@ -2889,6 +3263,11 @@ export type PathOperationId =
     | "setSandboxWebhookAllowTargets"
     | "listSandboxRequests"
     | "listSandboxTransitions"
+    | "listSandboxClientChecks"
+    | "registerSandboxClientCheck"
+    | "getSandboxClientCheck"
+    | "completeSandboxClientCheck"
+    | "getSandboxClientCheckReport"
     | "resetSandbox"
     | "getSandboxDefects"
     | "setSandboxDefects"

@@ -27,7 +27,7 @@ export class ApiError extends Error {
 let sequence = 0;
 const requestId = () => `${CONSOLE_REQUEST_PREFIX}${Date.now().toString(36)}-${(sequence++).toString(36)}`;
 
-async function send(path, { method = 'GET', body, token }) {
+async function send(path, { method = 'GET', body, token, text: asText = false }) {
   const response = await fetch(path, {
     method,
     headers: {
@@ -39,6 +39,7 @@ async function send(path, { method = 'GET', body, token }) {
     cache: 'no-store',
   });
   const text = await response.text();
+  if (asText && response.ok) return text;
   let parsed = null;
   try {
     parsed = text ? JSON.parse(text) : null;
@@ -51,6 +52,9 @@ async function send(path, { method = 'GET', body, token }) {
 
 /** The control API (/_sim/...) with the admin token. */
 export const control = (path, options = {}) => send(path, { ...options, token: adminToken.get() ?? '' });
+
+/** A control route answering a document (a client check's HTML report): its text. */
+export const controlText = (path) => send(path, { token: adminToken.get() ?? '', text: true });
 
 /** A control route that may not exist in this sandbox: { available: false } instead of an error. */
 export async function controlIfServed(path) {

@@ -1,5 +1,5 @@
 // The console's controller: sign-in with the admin token, the tenant picker, and the refresh loop. Control
-// API panels (clock, request log, deliveries, faults, transitions) are read every 2 s; the public API panels
+// API panels (clock, client checks, request log, deliveries, faults, transitions) are read every 2 s; the public API panels
 // (jobs, SIMA, feeds, findings, claims) only when something moved (a new transition, a new request of the
 // tenant, a job still running, a clock advance, another tenant), so the console's own reads neither fill
 // the request log nor spend the tenant's rate limit while nothing happens.
@@ -13,12 +13,18 @@ const FINISHED = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 const TENANT_KEY = 'sim-console-tenant';
 const $ = (id) => document.getElementById(id);
 
-const state = { tenantId: null, transitions: null, seenTransition: undefined, seenRequest: undefined, jobsRunning: false, publicStale: true, busy: false, timer: null };
+// requestFilter: the client check the request log is narrowed to ("show its requests"), or null.
+const state = { tenantId: null, tenantNames: new Map(), requestFilter: null, transitions: null, seenTransition: undefined, seenRequest: undefined, jobsRunning: false, publicStale: true, busy: false, timer: null };
+
+/** What a load answers when what it read is no longer asked for (the request log's filter changed meanwhile). */
+const STALE = Symbol('stale');
 
 async function render(id, load) {
   const body = $(id).querySelector('.body');
   try {
-    fill(body, await load());
+    const content = await load();
+    if (content === STALE) return;
+    fill(body, content);
     $(id).dataset.loaded = 'true';
   } catch (error) {
     if (error instanceof ApiError && error.status === 401 && !id.startsWith('panel-public')) return signOut('The admin token was refused.');
@@ -61,6 +67,7 @@ async function loadTenants() {
   const { tenants, total } = await control(`/_sim/tenants${query({ limit: 500 })}`);
   const wanted = sessionStorage.getItem(TENANT_KEY);
   state.tenantId = tenants.some((t) => t.id === wanted) ? wanted : (tenants[0]?.id ?? null);
+  state.tenantNames = new Map(tenants.map((t) => [t.id, t.name]));
   fill(
     $('tenant-picker'),
     tenants.map((t) => h('option', { value: t.id, selected: t.id === state.tenantId }, `${t.name} · ${t.id.slice(0, 8)}${t.status === 'active' ? '' : ` (${t.status})`}`)),
@@ -77,6 +84,7 @@ async function tick() {
     state.transitions = await loadTransitions(tenantId).catch(() => ({ available: false, byResource: new Map(), count: 0, last: null, resourceIds: () => [] }));
     await Promise.all([
       render('panel-clock', async () => panels.clockPanel(await control('/_sim/clock'), await control(`/_sim/clock${query({ tenantId })}`))),
+      render('panel-client-checks', loadClientChecks),
       render('panel-requests', loadRequests),
       render('panel-deliveries', async () => panels.deliveriesPanel((await control(`/_sim/webhooks/deliveries${query({ tenantId })}`)).deliveries)),
       render('panel-faults', async () => panels.faultsPanel(await control('/_sim/defects'), await controlIfServed(`/_sim/tenants/${encodeURIComponent(tenantId)}/faults`))),
@@ -91,14 +99,44 @@ async function tick() {
 }
 
 async function loadRequests() {
+  const filter = state.requestFilter;
   const tenantOnly = $('requests-tenant-only').checked;
-  const answer = await controlIfServed(`/_sim/requests${query({ tenantId: tenantOnly ? state.tenantId : undefined, limit: 100 })}`);
+  // A client check's requests: its tenant's, between its registration and its completion (the wall clock).
+  const params = filter ? { tenantId: filter.tenantId, since: filter.since, until: filter.until ?? undefined } : { tenantId: tenantOnly ? state.tenantId : undefined };
+  const answer = await controlIfServed(`/_sim/requests${query({ ...params, limit: 100 })}`);
+  if (state.requestFilter !== filter) return STALE;
   if (answer.available) {
     const newest = answer.body.items.find((r) => !String(r.id).startsWith(CONSOLE_REQUEST_PREFIX))?.id;
     if (newest !== state.seenRequest) state.publicStale = true;
     state.seenRequest = newest;
   }
-  return panels.requestsPanel(answer, $('requests-own').checked);
+  return panels.requestsPanel(answer, $('requests-own').checked, filter ? 'no request of this client check in the log (it keeps the last requests in memory; a restart or a reset empties it)' : undefined);
+}
+
+async function loadClientChecks() {
+  const answer = await controlIfServed(`/_sim/client-checks${query({ tenantId: $('checks-tenant-only').checked ? state.tenantId : undefined })}`);
+  const filter = state.requestFilter;
+  const run = filter && answer.available ? answer.body.items.find((r) => r.id === filter.runId) : undefined;
+  // A running check the log is filtered to has completed since: its window closes.
+  if (run && filter.until === null && run.completedAt) filterRequests(run);
+  return panels.clientChecksPanel(answer, { tenantName: (id) => state.tenantNames.get(id), onShowRequests: showRequestsOf, filteredRunId: filter?.runId });
+}
+
+function filterRequests(run) {
+  state.requestFilter = run ? { runId: run.id, scenario: run.scenario, tenantId: run.tenantId, since: run.registeredAt, until: run.completedAt } : null;
+  fill($('requests-filter'), panels.requestFilterChip(state.requestFilter, () => clearRequestFilter()));
+  $('requests-tenant-only').disabled = state.requestFilter !== null;
+}
+
+async function showRequestsOf(run) {
+  filterRequests(run);
+  $('panel-requests').scrollIntoView({ block: 'start' });
+  await Promise.all([render('panel-requests', loadRequests), render('panel-client-checks', loadClientChecks)]);
+}
+
+async function clearRequestFilter() {
+  filterRequests(null);
+  await Promise.all([render('panel-requests', loadRequests), render('panel-client-checks', loadClientChecks)]);
 }
 
 async function refreshPublic(tenantId) {
@@ -161,6 +199,7 @@ $('tenant-picker').addEventListener('change', (event) => {
   tick();
 });
 for (const id of ['requests-tenant-only', 'requests-own']) $(id).addEventListener('change', () => render('panel-requests', loadRequests));
+$('checks-tenant-only').addEventListener('change', () => render('panel-client-checks', loadClientChecks));
 $('advance-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const seconds = Number($('advance-seconds').value);

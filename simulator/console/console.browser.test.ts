@@ -1,6 +1,7 @@
 // The sandbox console in a real headless Chromium (Debian's, through playwright-core): a simulator process
 // with some activity (a SIMA batch that completes and signs a webhook to a local receiver, a tenant whose
-// name is markup), then the page: sign in with the admin token and read what it shows, advance the clock.
+// name is markup), then the page: sign in with the admin token and read what it shows, advance the clock;
+// a client check recorded on a tenant of its own: listed, its report opened, the request log narrowed to it.
 // Skips locally without a chromium (scripts/browser/chromium.ts says why); fails under CI=true.
 // UPDATE_SCREENSHOTS=1 rewrites simulator/console/console.png (the README's screenshot).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -186,6 +187,73 @@ describe.skipIf(chromium.skipReason !== null)(`the sandbox console in Chromium${
 
     expect(pageErrors).toEqual([]);
     expect(outside).toEqual([]);
+    await page.close();
+  }, 25_000);
+
+  it("lists a completed client check with its verdict, opens its report, and narrows the request log to the run's tenant and time window", async () => {
+    // A client check as npm run certify:client records it (client-cert/check-record.ts), on a tenant of its
+    // own: one request before the run is registered, one during it, one after it is completed.
+    const tenant = (await api('POST', '/_sim/tenants', { token: ADMIN, body: { name: 'Client check tenant' } })).body;
+    const token = (await api('POST', '/api/auth/token/integration', { headers: { 'x-api-key': tenant.integrationKey } })).body.access_token;
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 30));
+    await pause();
+    const run = await api('POST', '/_sim/client-checks', { token: ADMIN, body: { tenantId: tenant.tenantId, scenario: 'steady', command: 'node client.js', startedAt: new Date().toISOString(), certificationId: null } });
+    expect(run.status).toBe(201);
+    expect((await api('GET', '/api/ship/findings', { token })).status).toBe(200);
+    const report = `<!doctype html><html><head><style>#verdict{color:rgb(21, 128, 61)}</style></head><body><h1 id="verdict">CERTIFIED</h1><p>Tenant <code>${tenant.tenantId}</code></p></body></html>`;
+    const totals = { passed: 6, failed: 0, warnings: 1, notExercised: 2 };
+    const completed = await api('PUT', `/_sim/client-checks/${run.body.id}/completion`, { token: ADMIN, body: { verdict: 'CERTIFIED', totals, rules: [], finishedAt: new Date().toISOString(), reportHtml: report } });
+    expect(completed.status).toBe(200);
+    await pause();
+    expect((await api('GET', '/api/jobs', { token })).status).toBe(200);
+
+    const page = await browser!.newPage({ viewport: { width: 1360, height: 1000 } });
+    page.setDefaultTimeout(8_000);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${sim!.url}${CONSOLE_PATH}`);
+    await page.fill('#admin-token', ADMIN);
+    await page.click('#signin-form button');
+    await page.waitForSelector('#main', { state: 'visible' });
+
+    // The run: tenant, scenario, verdict, its rule totals, and times whose clock is named.
+    const row = page.locator('#panel-client-checks tbody tr', { hasText: tenant.tenantId.slice(0, 8) });
+    await row.waitFor();
+    const rowText = (await row.textContent()) ?? '';
+    for (const text of ['steady', 'CERTIFIED', '6 passed · 0 failed · 1 warning · 2 not exercised', 'node client.js']) expect(rowText).toContain(text);
+    expect(await page.locator('#panel-client-checks th').allTextContents()).toContain('registered (wall clock, UTC)');
+
+    // Unfiltered, the request log shows the picked (default) tenant's requests.
+    const paths = () => page.locator('#panel-requests tbody tr td:nth-child(3)').allTextContents();
+    await page.locator('#panel-requests tr', { hasText: '/api/sima/batch' }).first().waitFor();
+
+    // "show its requests": a chip, and only the run tenant's request made between registration and completion.
+    await row.locator('button.show-requests').click();
+    const chip = page.locator('#requests-filter-chip');
+    await chip.waitFor();
+    expect(await chip.textContent()).toContain('client check steady');
+    expect(await chip.textContent()).toContain(tenant.tenantId.slice(0, 8));
+    await until('the request log to narrow to the run', async () => ((await paths()).join() === '/api/ship/findings' ? true : undefined));
+    expect(await page.isDisabled('#requests-tenant-only')).toBe(true);
+
+    // The report link opens the viewer, which shows the report styled as it styles itself.
+    const [viewer] = await Promise.all([page.context().waitForEvent('page'), row.locator('a.report-link').click()]);
+    const viewerErrors: string[] = [];
+    viewer.on('pageerror', (error) => viewerErrors.push(error.message));
+    const frame = await (await viewer.waitForSelector('#report-frame')).contentFrame();
+    const verdict = await frame!.waitForSelector('#verdict');
+    expect(await verdict.textContent()).toBe('CERTIFIED');
+    expect(await verdict.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(21, 128, 61)');
+    expect(viewerErrors).toEqual([]);
+    await viewer.close();
+
+    // Removing the chip gives the request log back its tenant filter.
+    await chip.locator('button.chip-remove').click();
+    await chip.waitFor({ state: 'detached' });
+    await page.locator('#panel-requests tr', { hasText: '/api/sima/batch' }).first().waitFor();
+    expect(await page.isDisabled('#requests-tenant-only')).toBe(false);
+
+    expect(pageErrors).toEqual([]);
     await page.close();
   }, 25_000);
 });

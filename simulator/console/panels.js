@@ -145,12 +145,12 @@ export function clockPanel(sandbox, tenant) {
   return h('div', {}, line('sandbox', sandbox), tenant ? line('tenant', tenant) : null);
 }
 
-export function requestsPanel(answer, showOwn) {
+export function requestsPanel(answer, showOwn, empty = 'no requests recorded yet') {
   if (!answer.available) return h('p', { class: 'muted' }, 'not available: this sandbox does not serve GET /_sim/requests yet');
   const items = answer.body.items.filter((r) => showOwn || !String(r.id).startsWith(CONSOLE_REQUEST_PREFIX));
   return table(
     [
-      { title: 'at', cell: (r) => time(r.at) },
+      { title: 'at (wall clock, UTC)', cell: (r) => time(r.at) },
       { title: 'method', cell: (r) => r.method },
       { title: 'path', cell: (r) => h('code', {}, r.path) },
       { title: 'status', cell: (r) => badge(String(r.status), r.status < 400 ? 'delivered' : 'failed') },
@@ -172,7 +172,7 @@ export function requestsPanel(answer, showOwn) {
       },
     ],
     items,
-    'no requests recorded yet',
+    empty,
   );
 }
 
@@ -211,5 +211,70 @@ export function testValuesPanel(answer) {
     ],
     answer.body.items,
     'no test values',
+  );
+}
+
+/** The viewer page of a client check's report (report.html): it reads the report with the admin token. */
+export const reportViewerHref = (runId) => `/_sim/console/report.html#${encodeURIComponent(runId)}`;
+
+const VERDICT_BADGE = { CERTIFIED: 'certified', 'NOT CERTIFIED': 'not_certified' };
+
+/** A client check's verdict: CERTIFIED, NOT CERTIFIED, or running until the certification completes it. */
+export const checkVerdict = (run) => (run.status === 'completed' ? badge(run.verdict, VERDICT_BADGE[run.verdict]) : badge('running', 'running'));
+
+const totalsText = (t) => (t ? `${t.passed} passed · ${t.failed} failed · ${t.warnings} warning${t.warnings === 1 ? '' : 's'} · ${t.notExercised} not exercised` : '');
+
+/**
+ * The client checks of npm run certify:client (GET /_sim/client-checks), newest first. `onShowRequests(run)`
+ * filters the request log to the run; `filteredRunId` marks the run it is filtered to.
+ */
+export function clientChecksPanel(answer, { tenantName, onShowRequests, filteredRunId }) {
+  if (!answer.available) return h('p', { class: 'muted' }, 'not available: this sandbox does not serve GET /_sim/client-checks yet');
+  return h(
+    'div',
+    {},
+    h('p', { class: 'muted' }, `npm run certify:client records each scenario's run here (the last ${answer.body.kept} are kept). Times are the sandbox's wall clock, UTC: the clock of the request log's "at".`),
+    table(
+      [
+        { title: 'registered (wall clock, UTC)', cell: (r) => h('span', { class: 'when', title: `certifier's clock: started ${time(r.startedAt)}` }, time(r.registeredAt)) },
+        { title: 'tenant', cell: (r) => h('span', {}, idCell(r.tenantId), ' ', h('span', { class: 'muted' }, tenantName(r.tenantId) ?? '')) },
+        { title: 'scenario', cell: (r) => r.scenario },
+        { title: 'verdict', cell: checkVerdict },
+        { title: 'rules', cell: (r) => totalsText(r.totals) },
+        { title: 'completed (wall clock, UTC)', cell: (r) => (r.completedAt ? h('span', { class: 'when', title: `certifier's clock: finished ${time(r.finishedAt)}` }, time(r.completedAt)) : '') },
+        { title: 'command', cell: (r) => h('code', { class: 'command', title: r.command }, r.command) },
+        {
+          title: 'report',
+          cell: (r) =>
+            r.reportBytes
+              ? // rel=opener: the viewer tab gets a copy of this tab's sessionStorage, where the admin token is.
+                h('a', { href: reportViewerHref(r.id), target: '_blank', rel: 'opener', class: 'report-link' }, 'open the report')
+              : h('span', { class: 'muted' }, r.status === 'completed' ? 'not kept' : ''),
+        },
+        {
+          title: '',
+          cell: (r) =>
+            r.id === filteredRunId
+              ? h('span', { class: 'muted' }, 'request log filtered to it')
+              : h('button', { type: 'button', class: 'show-requests', onclick: () => onShowRequests(r) }, 'show its requests'),
+        },
+      ],
+      answer.body.items,
+      'no client checks yet: npm run certify:client records its runs here',
+    ),
+  );
+}
+
+/** The request log's filter to a client check: a chip saying what it keeps, with a button removing it. */
+export function requestFilterChip(filter, onRemove) {
+  if (!filter) return null;
+  const window = `${time(filter.since)} → ${filter.until ? time(filter.until) : 'now (running)'}`;
+  return h(
+    'span',
+    { class: 'chip', id: 'requests-filter-chip' },
+    `client check ${filter.scenario} · tenant `,
+    idCell(filter.tenantId),
+    ` · ${window} (wall clock, UTC) `,
+    h('button', { type: 'button', class: 'chip-remove', 'aria-label': 'remove the client check filter', title: 'remove the filter', onclick: onRemove }, '×'),
   );
 }

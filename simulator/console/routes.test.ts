@@ -29,6 +29,19 @@ describe('the sandbox console route', () => {
     }
   });
 
+  it('lets only the report viewer style a report inline and frame it as a blob, in a frame that runs no script', async () => {
+    const viewer = await request(sandbox.server).get(`${CONSOLE_PATH}/report.html`);
+    expect(viewer.status).toBe(200);
+    const policy = String(viewer.headers['content-security-policy']);
+    expect(policy).toContain("style-src 'self' 'unsafe-inline'");
+    expect(policy).toContain('frame-src blob:');
+    expect(policy).toContain("script-src 'self';");
+    expect(String((await request(sandbox.server).get(CONSOLE_PATH)).headers['content-security-policy'])).not.toContain('unsafe-inline');
+    const script = readFileSync(path.join(CONSOLE_DIR, 'report.js'), 'utf8');
+    expect(script).toContain("sandbox: 'allow-same-origin'");
+    expect(script).not.toContain('allow-scripts');
+  });
+
   it('answers 404 in the error envelope for any other path under it, including one that climbs out of the folder', async () => {
     for (const name of ['routes.ts', 'console.browser.test.ts', '%2e%2e%2f%2e%2e%2fpackage.json', '..%2f..%2fpackage.json', 'nope.js']) {
       const answer = await request(sandbox.server).get(`${CONSOLE_PATH}/${name}`);

@@ -19,6 +19,8 @@ export const CONSOLE_ASSETS: Readonly<Record<string, string>> = {
   'dom.js': 'text/javascript; charset=utf-8',
   'panels.js': 'text/javascript; charset=utf-8',
   'history.js': 'text/javascript; charset=utf-8',
+  'report.html': 'text/html; charset=utf-8',
+  'report.js': 'text/javascript; charset=utf-8',
 };
 
 /** This folder in the sources, or from the bundle npm start runs (build/simulator/main.mjs) the project's. */
@@ -39,6 +41,14 @@ const SECURITY_HEADERS = {
   'Cache-Control': 'no-cache',
 };
 
+// The report viewer (report.html) holds a client check's report in a sandboxed frame as a blob document,
+// which inherits this page's policy: the report styles itself inline (its <style>, its style attributes), so
+// this one page allows inline styles and blob frames; scripts stay this server's only (the frame runs none).
+const REPORT_VIEWER_HEADERS = {
+  ...SECURITY_HEADERS,
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-src blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
+
 export function consoleRoutes(dir: string = CONSOLE_DIR): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
@@ -48,7 +58,7 @@ export function consoleRoutes(dir: string = CONSOLE_DIR): Middleware {
     else return next();
     const type = Object.hasOwn(CONSOLE_ASSETS, name) ? CONSOLE_ASSETS[name] : undefined;
     if (!type) return next(); // the control router's 404 envelope
-    ctx.set(SECURITY_HEADERS);
+    ctx.set(name === 'report.html' ? REPORT_VIEWER_HEADERS : SECURITY_HEADERS);
     ctx.type = type;
     // Read per request: a few small files, and an edit shows on reload without a restart.
     ctx.body = await readFile(path.join(dir, name));

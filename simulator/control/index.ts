@@ -22,6 +22,7 @@ import { tenantPurge } from './tenant-purge.js';
 import type { RequestJournal } from '../kernel/request-journal.js';
 import { logHandlers } from './logs.routes.js';
 import { clusterSync } from './cluster-sync.js';
+import { clientCheckHandlers, clientChecks } from './client-checks.js';
 import { WEBHOOK_CHAOS_KEY, webhookChaosIn, webhookChaosSetting } from '../domains/webhooks/webhook-chaos.js';
 import { REQUEST_CHAOS_KEY, requestChaosIn, requestChaosSetting } from '../kernel/http/request-chaos.js';
 
@@ -171,6 +172,8 @@ export function createControl(options: ControlOptions) {
     },
     // Sandbox-defined (issue 16): the request log and the transition log (logs.routes.ts).
     ...logHandlers(deps, options.requests),
+    // Sandbox-defined (issue 28): the client-check runs of npm run certify:client (client-checks.ts).
+    ...clientCheckHandlers(clientChecks(deps), tenantNamed),
     listSandboxWebhookDeliveries: async ({ query }) => ({ status: 200, body: { deliveries: await domains.webhooks.deliveries({ tenantId: query.tenantId, jobId: query.jobId }) } }),
     // Defect injection (README "Defect injection"): the catalogue and the active set; an unknown id is 400.
     getSandboxDefects: () => ({ status: 200, body: defectState() }),

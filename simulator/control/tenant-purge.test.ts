@@ -56,6 +56,12 @@ describe('DELETE /_sim/tenants/{tenantId}', () => {
     await normalizedFeed(sandbox, 'feed-clean');
     await auditSamples(sandbox);
     expect((await sandbox.admin('POST', '/_sim/clock/advance', { seconds: 60, tenantId: victim })).status).toBe(200);
+    // A client check on it, completed with a report naming the tenant (client-checks.ts).
+    const check = await sandbox.admin('POST', '/_sim/client-checks', { tenantId: victim, scenario: 'steady', command: 'node client.js', startedAt: '2026-11-27T10:00:00.000Z' });
+    expect(check.status, check.text).toBe(201);
+    const totals = { passed: 1, failed: 0, warnings: 0, notExercised: 0 };
+    const report = `<!doctype html><p>Tenant <code>${victim}</code></p>`;
+    expect((await sandbox.admin('PUT', `/_sim/client-checks/${check.body.id}/completion`, { verdict: 'CERTIFIED', totals, rules: [], finishedAt: '2026-11-27T10:01:00.000Z', reportHtml: report })).status).toBe(200);
     const token = await sandbox.token();
     expect(Object.keys(await recordsMentioning(sandbox, file, victim)).length).toBeGreaterThan(5);
 

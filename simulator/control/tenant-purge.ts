@@ -4,7 +4,8 @@
 // layer. Each domain removes its own records through its own stores, by their declared indexes (never a
 // scan: the manifest's purgeTenant), children before the records they are found through (a feed session's
 // rows, previews and reviewed snapshot; a finding's claim links). The tenant's stored clock goes first, then
-// the domains' records, a domain's before those of the domains it needs, so the tenants domain's comes last:
+// its client-check runs with their reports (client-checks.ts), then the domains' records, a domain's before
+// those of the domains it needs, so the tenants domain's comes last:
 // the tenant record itself, so that a purge cut short can be asked again.
 //
 // What stays: a classify review snapshot replaced by a later review of the same session (no index names
@@ -14,6 +15,7 @@
 // append-only transition log keeps as audit evidence.
 import type { KernelDeps } from '../kernel/deps.js';
 import { buildOrder, DOMAINS } from '../domains/manifests.js';
+import { clientChecks } from './client-checks.js';
 import { sandboxStore } from './sandbox.store.js';
 
 /** The domains whose records go first: the reverse of the order they are built in. */
@@ -21,10 +23,12 @@ export const PURGE_ORDER = buildOrder(DOMAINS).reverse();
 
 export function tenantPurge(deps: KernelDeps) {
   const sandbox = sandboxStore(deps);
+  const checks = clientChecks(deps);
   return {
     /** Deletes what the tenant owns, then the tenant; returns how many records went. The caller checks it exists. */
     async purge(tenantId: string): Promise<number> {
       let removed = await sandbox.purgeTenantClock(tenantId);
+      removed += await checks.purgeTenant(tenantId); // the client-check runs on it and their reports
       for (const domain of PURGE_ORDER) removed += await domain.purgeTenant(deps, tenantId);
       return removed;
     },
