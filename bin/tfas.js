@@ -18,7 +18,7 @@ export const SUBCOMMANDS = {
   diff: { bundle: 'build/cli/diff.mjs', summary: 'classify the changes between two contract documents' },
   mock: { bundle: 'build/cli/mock.mjs', summary: "serve Prism's stateless mock of a contract version" },
   proxy: { bundle: 'build/cli/proxy.mjs', summary: 'forward to a server, validating every exchange against the contract' },
-  listen: { summary: 'forward webhook deliveries to a local URL (not built yet: issue 29 item 7)' },
+  listen: { bundle: 'build/cli/listen.mjs', summary: "receive the sandbox's webhooks here, check their signatures, forward them to a local URL" },
 };
 
 export const USAGE = `Usage: tfas <subcommand> [options]     (tfas <subcommand> --help: its options)
@@ -47,11 +47,6 @@ export async function runSubcommand(name, args) {
   const command = SUBCOMMANDS[name];
   if (!command) {
     process.stderr.write(`tfas: unknown subcommand ${name}\n\n${USAGE}`);
-    process.exitCode = 2;
-    return;
-  }
-  if (!command.bundle) {
-    process.stderr.write(`tfas ${name}: not built yet (issue 29 item 7)\n`);
     process.exitCode = 2;
     return;
   }

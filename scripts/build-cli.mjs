@@ -20,6 +20,7 @@ export const CLI_ENTRIES = {
   diff: 'contracts/diff/cli.ts',
   mock: 'scripts/start-prism-mock.ts',
   proxy: 'proxy/cli.ts',
+  listen: 'listen/cli.ts',
 };
 
 export const cliBundle = (name) => path.join(CLI_DIR, `${name}.mjs`);
