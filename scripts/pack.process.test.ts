@@ -135,6 +135,17 @@ describe('the packed package, run by npx from an empty folder', () => {
       expect(existsSync(path.join(installed, 'node_modules', 'trade-freight-sandbox', 'build', 'cli', 'conform.mjs'))).toBe(true);
       expect(existsSync(path.join(installed, 'node_modules', 'tsx'))).toBe(false);
       expect(existsSync(path.join(installed, 'node_modules', 'trade-freight-sandbox', 'conformance', 'cli.ts'))).toBe(false);
+      // Every subcommand of the installed `tfas` answers --help; `mock` without Prism (an optional peer,
+      // not installed by npx) says what to install instead of failing on a missing module.
+      const tfas = path.join(installed, 'node_modules', '.bin', 'tfas');
+      for (const subcommand of ['sandbox', 'conform', 'certify-client', 'diff', 'mock', 'proxy', 'listen']) {
+        const help = await run(process.execPath, [tfas, subcommand, '--help'], { cwd: folder, timeoutMs: 60_000 });
+        expect(help.code, `${subcommand}: ${help.output}`).toBe(0);
+        expect(help.output, subcommand).toMatch(/usage/i);
+      }
+      const mock = await run(process.execPath, [tfas, 'mock', '--port', '0'], { cwd: folder, timeoutMs: 60_000 });
+      expect(mock.code, mock.output).toBe(3);
+      expect(mock.output).toContain('@stoplight/prism-cli is not installed beside this package');
     } finally {
       killGroup(sandbox);
       const forced = setTimeout(() => killGroup(sandbox, 'SIGKILL'), 10_000);
