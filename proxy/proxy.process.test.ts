@@ -67,8 +67,26 @@ describe('the validating proxy (proxy.ts) in front of a started sandbox', () => 
       expect((await through('/api/upload', { method: 'POST', headers: authorized(), body: screeningForm({ screeningAuthority: 'US' }) })).status).toBe(202);
     });
     expect(found.map((v) => v.message)).toEqual([]);
+    // The token exchange of beforeAll went through the proxy too: nothing was found in it either.
+    expect(proxy.violations()).toEqual([]);
+    expect(exchangesBefore).toBe(1);
     expect(proxy.exchanges().length - exchangesBefore).toBe(4);
     expect(proxy.exchanges().at(-1)?.request.body).toBe('screeningAuthority=US&file=<file sima-screening.xlsx>');
+  });
+
+  it('finds no violation in the same exchanges when it holds them only to what the spec fixes (the default profile)', async () => {
+    const specOnly = await startValidatingProxy({ upstream: target.url, contract: contractForProfile(loadTargetContract('v1.3.0'), 'sandbox') });
+    try {
+      const via = (p: string, init: RequestInit = {}) => fetch(`${specOnly.url}${p}`, init).then((r) => r.status);
+      expect(await via('/api/jobs?limit=5', { headers: authorized() })).toBe(200);
+      expect(await via(`/api/jobs/${MISSING_JOB}`, { headers: authorized() })).toBe(404);
+      expect(await via('/api/public/billing/setup-session', { method: 'POST', headers: authorized({ 'content-type': 'application/json' }), body: '{}' })).toBe(201);
+      expect(await via('/api/upload', { method: 'POST', headers: authorized(), body: screeningForm({ screeningAuthority: 'US' }) })).toBe(202);
+      expect(specOnly.exchanges()).toHaveLength(4);
+      expect(specOnly.violations().map((v) => v.message)).toEqual([]);
+    } finally {
+      await specOnly.close();
+    }
   });
 
   // Response defects of the catalogue (simulator/**/*.defects.ts) that change only what is sent: each is
