@@ -44,15 +44,15 @@ async function bundleOf(name) {
  * made what `node <bundle> ...args` would have given, and the bundle imported here.
  */
 export async function runSubcommand(name, args) {
-  const command = SUBCOMMANDS[name];
-  if (!command) {
+  if (!Object.hasOwn(SUBCOMMANDS, name)) {
     process.stderr.write(`tfas: unknown subcommand ${name}\n\n${USAGE}`);
     process.exitCode = 2;
     return;
   }
   const bundle = await bundleOf(name);
   process.argv = [process.argv[0], bundle, ...args];
-  // Stack traces point at the TypeScript sources through the bundle's source map.
+  // In a clone, stack traces point at the TypeScript sources through the bundle's source map (the packed
+  // package ships no maps: its traces name the bundle).
   process.setSourceMapsEnabled(true);
   await import(pathToFileURL(bundle).href);
 }
