@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `tfas-conform`: the conformance CLI (conformance/cli.ts) through tsx. Reports go under the current directory.
-import { launchTsx } from '../contracts/lib/launch-tsx.js';
+// `tfas-conform`: the conformance CLI, as `tfas conform` (bin/tfas.js runs its JavaScript bundle). Reports go
+// under the current directory.
+import { runSubcommand } from '../bin/tfas.js';
 
-launchTsx(new URL('./cli.ts', import.meta.url), 'tfas-conform');
+await runSubcommand('conform', process.argv.slice(2));

@@ -128,7 +128,7 @@ export function usage(): string {
   return [
     'Trade Compliance and Freight Audit Service sandbox',
     '',
-    'usage: npm start -- [options]     (options win over the environment; defaults in brackets)',
+    'usage: npm start -- [options]  or  tfas sandbox [options]     (options win over the environment; defaults in brackets)',
     '',
     ...rows.map(([name, meaning]) => `  ${name.padEnd(width)}${meaning}`),
     '',

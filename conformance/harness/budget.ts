@@ -5,12 +5,21 @@
 // (`npm run conform:baseline` records it again; budget.test.ts fails when a check of the suite has no
 // entry). A count between or beyond the two runs values is read off the line through them: property checks
 // send a number of requests proportional to their runs, the rest a fixed number.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BucketCounts, Need, Profile, RateBucket, RateLimits, TargetOptions } from './types.js';
 import { RATE_BUCKETS } from './types.js';
 
-export const BASELINE_FILE = fileURLToPath(new URL('../budget/baseline.json', import.meta.url));
+/** conformance/budget/baseline.json beside this module in the sources, or, from a bundle built elsewhere in the
+ *  package (build/cli/conform.mjs, which `tfas conform` runs), the nearest ancestor's. */
+export const BASELINE_FILE = (() => {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (let dir = here; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    for (const file of [path.join(dir, 'budget', 'baseline.json'), path.join(dir, 'conformance', 'budget', 'baseline.json')]) if (existsSync(file)) return file;
+  }
+  return path.join(here, '..', 'budget', 'baseline.json');
+})();
 
 /** What one check sent in the baseline run at one `--runs` value, and how long it took. */
 export interface BaselinePoint extends BucketCounts {

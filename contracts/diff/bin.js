@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `tfas-contract-diff`: the change gate's CLI (contracts/diff/cli.ts) through tsx. BASE, HEAD and --out
-// resolve against the current directory.
-import { launchTsx } from '../lib/launch-tsx.js';
+// `tfas-contract-diff`: the change gate's CLI, as `tfas diff` (bin/tfas.js runs its JavaScript bundle). BASE,
+// HEAD and --out resolve against the current directory.
+import { runSubcommand } from '../../bin/tfas.js';
 
-launchTsx(new URL('./cli.ts', import.meta.url), 'tfas-contract-diff');
+await runSubcommand('diff', process.argv.slice(2));

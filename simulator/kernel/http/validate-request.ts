@@ -2,8 +2,9 @@
 // are checked with validators compiled on an operation's first request (compiling all of them at start-up
 // took most of the start-up's validator time, issue 15), then kept. A failure is 400 INVALID_REQUEST naming the field.
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../../contracts/lib/bundle.js';
+import { isObject, type Json, type OpenApiDocument } from '../../../contracts/lib/bundle.js';
 import { deref, type ContractOperation } from '../../../contracts/lib/operations.js';
+import { coerceValue, formToObject } from '../../../contracts/lib/request-values.js';
 import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
 import { KERNEL_HOOKS } from '../kernel.hooks.js';
@@ -114,7 +115,7 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
         if (rule.required) throw invalidRequest(`${rule.in} parameter ${rule.name} is required`, rule.name);
         continue;
       }
-      const coerced = coerce(doc, value, rule.schema);
+      const coerced = coerceValue(doc, value, rule.schema);
       const validate = rule.validator();
       if (!validate(coerced) && !onlyRaisedCaps(validate.errors, defects.at(KERNEL_HOOKS.sandboxCapFactor, 1))) {
         // defect injection (SIM_DEFECTS): validation.lenient-bounds serves an out-of-range query limit/offset.
@@ -154,56 +155,6 @@ export function compileRequestValidator(doc: OpenApiDocument, op: ContractOperat
     valid.body = body;
     return valid;
   };
-}
-
-/** Query, path and header values arrive as strings: read them as the schema's type before validating. */
-function coerce(doc: OpenApiDocument, value: string | string[], rawSchema: Json): unknown {
-  const schema = resolve(doc, rawSchema);
-  const type = isObject(schema) ? (Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type) : undefined;
-  if (type === 'array') {
-    const items = isObject(schema) ? schema.items ?? {} : {};
-    return (Array.isArray(value) ? value : String(value).split(',')).map((v) => coerce(doc, v, items));
-  }
-  const single = Array.isArray(value) ? value[value.length - 1] : value;
-  if (type === 'integer' && /^-?\d+$/.test(single)) return Number(single);
-  if (type === 'number' && single.trim() !== '' && Number.isFinite(Number(single))) return Number(single);
-  if (type === 'boolean' && (single === 'true' || single === 'false')) return single === 'true';
-  if (type === 'object' || type === undefined) {
-    if (single.trimStart().startsWith('{')) {
-      try {
-        return JSON.parse(single);
-      } catch {
-        return single;
-      }
-    }
-  }
-  return single;
-}
-
-/** Multipart fields to the object the body schema describes: files become their names, JSON parts objects. */
-function formToObject(doc: OpenApiDocument, schema: Json, fields: Record<string, string | string[]>, files: Record<string, string>): JsonObject {
-  const out: JsonObject = {};
-  for (const [name, value] of Object.entries(fields ?? {})) {
-    out[name] = coerce(doc, value, propertySchema(doc, schema, name) ?? {}) as Json;
-  }
-  for (const [name, fileName] of Object.entries(files)) out[name] = fileName;
-  return out;
-}
-
-/** The schema of a property, looked up through $ref and allOf. */
-function propertySchema(doc: OpenApiDocument, raw: Json, name: string, depth = 0): Json | undefined {
-  const schema = resolve(doc, raw);
-  if (!isObject(schema) || depth > 10) return undefined;
-  if (isObject(schema.properties) && name in schema.properties) return schema.properties[name];
-  for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) {
-    const found = propertySchema(doc, part, name, depth + 1);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-function resolve(doc: OpenApiDocument, schema: Json): Json {
-  return deref(doc, schema);
 }
 
 const COMBINATORS = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'not', 'then', 'else']);
