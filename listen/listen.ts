@@ -80,7 +80,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([name, value]) => FORWARDED.test(name) && typeof value === 'string')) as Record<string, string>;
       let forwarded: Delivery['forwarded'];
       try {
-        const answer = await fetch(options.forwardTo, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(10_000) });
+        const answer = await fetch(options.forwardTo, { method: 'POST', headers, body: new Uint8Array(raw), signal: AbortSignal.timeout(10_000) });
         await answer.body?.cancel();
         forwarded = { status: answer.status };
       } catch (error) {
