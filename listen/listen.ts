@@ -4,6 +4,7 @@
 // verdict of its signature (spec 6, "Signature": conformance/harness/signature.ts) and forwards it, body and
 // X-SVC-* headers unchanged, to the client's handler. The sandbox gets the handler's status back, so its
 // retries (spec 6) happen as they would against the handler itself.
+import { buffer } from 'node:stream/consumers';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature, type SignatureVerdict } from '../conformance/harness/signature.js';
@@ -48,14 +49,6 @@ export interface Listener {
 /** The X-SVC-* and content headers a delivery carries to the handler (hop-by-hop and host are not its own). */
 const FORWARDED = /^(x-svc-|content-type$|user-agent$)/i;
 
-const readAll = (stream: IncomingMessage): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => resolve(Buffer.concat(chunks)));
-    stream.on('error', reject);
-  });
-
 async function control<T>(options: ListenerOptions, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${options.baseUrl}${path}`, {
     method,
@@ -71,7 +64,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const deliveries: Delivery[] = [];
   const server = createServer((req, res) => {
     void (async () => {
-      const raw = await readAll(req);
+      const raw = await buffer(req);
       const body = raw.toString('utf8');
       const header = (name: string) => {
         const value = req.headers[name];

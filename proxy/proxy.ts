@@ -5,6 +5,7 @@
 // conformance/harness/expect-error.ts). An integrator puts it between their client and a real server;
 // the client gets the upstream's answer unchanged, the violations are logged, kept, and served at
 // /_proxy/violations. Like the conformance suite it knows only the contract and HTTP, never the simulator.
+import { buffer } from 'node:stream/consumers';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -64,14 +65,6 @@ function forwardable(headers: IncomingHttpHeaders, drop: string[] = []): Record<
 
 /** Headers as the reports record them: one string per name. */
 const flat = (headers: IncomingHttpHeaders): Record<string, string> => Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
-
-const readAll = (stream: IncomingMessage): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => resolve(Buffer.concat(chunks)));
-    stream.on('error', reject);
-  });
 
 /** The body as the client will read it: content-encoding undone. */
 function decoded(body: Buffer, encoding: string | undefined): Buffer {
@@ -190,7 +183,7 @@ export async function startValidatingProxy(options: ProxyOptions & { port?: numb
   const server = createServer((req, res) => {
     if ((req.url ?? '').startsWith(PROXY_PREFIX)) return serveOwn(req, res);
     void (async () => {
-      const requestBody = await readAll(req);
+      const requestBody = await buffer(req);
       const started = performance.now();
       const path = req.url ?? '/';
       const headers = forwardable(req.headers, ['host', 'content-length']);
@@ -204,7 +197,7 @@ export async function startValidatingProxy(options: ProxyOptions & { port?: numb
         out.on('error', reject);
         out.end(requestBody);
       });
-      const responseBody = await readAll(upstreamRes);
+      const responseBody = await buffer(upstreamRes);
       res.writeHead(upstreamRes.statusCode ?? 502, forwardable(upstreamRes.headers));
       res.end(responseBody);
 

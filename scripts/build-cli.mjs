@@ -3,11 +3,9 @@
 // runs). Packages stay external: they are the package's `dependencies`, installed beside it by npm or npx.
 // So a packed tarball runs with no TypeScript loader. `npm pack` runs this first (`prepack`); bin/tfas.js
 // also builds a missing or stale entry when run from a clone (the sources are there, the bundle may not be).
-import { build } from 'esbuild';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSimulator } from './build-simulator.mjs';
+import { buildSimulator, bundleEntry, bundleIsStale } from './build-simulator.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_DIR = path.join(ROOT, 'build', 'cli');
@@ -25,42 +23,15 @@ export const CLI_ENTRIES = {
 
 export const cliBundle = (name) => path.join(CLI_DIR, `${name}.mjs`);
 
-/** Whether a subcommand's bundle is missing or older than a file it was built from (esbuild's metafile). */
-export function cliBundleIsStale(name) {
-  const bundle = cliBundle(name);
-  const meta = `${bundle}.meta.json`;
-  if (!existsSync(bundle) || !existsSync(meta)) return true;
-  const builtAt = statSync(bundle).mtimeMs;
-  try {
-    const inputs = Object.keys(JSON.parse(readFileSync(meta, 'utf8')).inputs);
-    return [fileURLToPath(import.meta.url), ...inputs.map((f) => path.join(ROOT, f))].some((f) => !existsSync(f) || statSync(f).mtimeMs > builtAt);
-  } catch {
-    return true;
-  }
-}
+/** Whether a subcommand's bundle is missing or older than a file it was built from. */
+export const cliBundleIsStale = (name) => bundleIsStale(cliBundle(name));
 
 /** Builds one subcommand's bundle when stale (or always with `force`); answers its path. */
 export async function buildCli(name, { force = false } = {}) {
   if (name === 'sandbox') return buildSimulator({ force });
   const entry = CLI_ENTRIES[name];
   if (!entry) throw new Error(`no CLI entry ${name}`);
-  const outfile = cliBundle(name);
-  if (!force && !cliBundleIsStale(name)) return outfile;
-  const result = await build({
-    absWorkingDir: ROOT,
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: 'linked',
-    metafile: true,
-    logLevel: 'warning',
-  });
-  writeFileSync(`${outfile}.meta.json`, JSON.stringify(result.metafile));
-  return outfile;
+  return bundleEntry(entry, cliBundle(name), { force });
 }
 
 /** Every bundle the packed package runs: the simulator and each subcommand. */

@@ -3,34 +3,37 @@
 // tsx's loader at every start (issue 15 item 2: that was over a third of the start-up). Plain JavaScript,
 // so starting needs no TypeScript loader at all. Packages stay external: node_modules is loaded as installed.
 import { build } from 'esbuild';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SIMULATOR_BUNDLE = path.join(ROOT, 'build', 'simulator', 'main.mjs');
-const META = `${SIMULATOR_BUNDLE}.meta.json`;
 
-/** Whether the bundle is missing or older than any file it was built from (esbuild's metafile lists them). */
-export function simulatorBundleIsStale() {
-  if (!existsSync(SIMULATOR_BUNDLE) || !existsSync(META)) return true;
-  const builtAt = statSync(SIMULATOR_BUNDLE).mtimeMs;
+/** Whether `outfile` is missing or older than any file it was built from (esbuild's metafile lists them). */
+export function bundleIsStale(outfile) {
+  const meta = `${outfile}.meta.json`;
+  if (!existsSync(outfile) || !existsSync(meta)) return true;
+  const builtAt = statSync(outfile).mtimeMs;
   try {
-    const inputs = Object.keys(JSON.parse(readFileSync(META, 'utf8')).inputs);
-    // This script is an input too: a change to how the bundle is made is a change to the bundle.
+    const inputs = Object.keys(JSON.parse(readFileSync(meta, 'utf8')).inputs);
+    // This script is an input too: a change to how bundles are made is a change to every bundle.
     return [fileURLToPath(import.meta.url), ...inputs.map((f) => path.join(ROOT, f))].some((f) => !existsSync(f) || statSync(f).mtimeMs > builtAt);
   } catch {
     return true;
   }
 }
 
-/** Builds the bundle when stale; answers its path. */
-export async function buildSimulator({ force = false } = {}) {
-  if (!force && !simulatorBundleIsStale()) return SIMULATOR_BUNDLE;
+/**
+ * One entry point as one ESM bundle for Node 20, packages external, when stale (or always with `force`);
+ * answers its path. The simulator's and each `tfas` subcommand's (scripts/build-cli.mjs) are made here.
+ */
+export async function bundleEntry(entry, outfile, { force = false } = {}) {
+  if (!force && !bundleIsStale(outfile)) return outfile;
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: ['simulator/main.ts'],
-    outfile: SIMULATOR_BUNDLE,
+    entryPoints: [entry],
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -40,10 +43,15 @@ export async function buildSimulator({ force = false } = {}) {
     metafile: true,
     logLevel: 'warning',
   });
-  const { writeFileSync } = await import('node:fs');
-  writeFileSync(META, JSON.stringify(result.metafile));
-  return SIMULATOR_BUNDLE;
+  writeFileSync(`${outfile}.meta.json`, JSON.stringify(result.metafile));
+  return outfile;
 }
+
+/** Whether the simulator's bundle is missing or stale. */
+export const simulatorBundleIsStale = () => bundleIsStale(SIMULATOR_BUNDLE);
+
+/** Builds the simulator's bundle when stale; answers its path. */
+export const buildSimulator = ({ force = false } = {}) => bundleEntry('simulator/main.ts', SIMULATOR_BUNDLE, { force });
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(await buildSimulator({ force: true }));
