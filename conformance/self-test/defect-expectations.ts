@@ -159,6 +159,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'claims.ineligible-accepted': ['ship.claim-rules'],
   'claims.duplicate-link-allowed': ['ship.claim-rules'],
   'claims.partial-from-failed-stays-failed': ['ship.submission-model'],
+  'claims.submission-findings-unexplained': ['ship.claim-create-keeps'],
   'claims.refusal-without-subcode': ['ship.finding-model', 'ship.submission-model'],
   'claims.confirm-after-confirmed-200': ['ship.submission-model', 'journeys.c'],
   'claims.submitted-at-missing': ['journeys.c'],

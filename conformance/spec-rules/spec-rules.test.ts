@@ -8,7 +8,6 @@ import { contractOf, isGap, isHeld, isUnheld, ruleOutcomes, ruleTotals, specRule
 
 /** The rules no check holds today that a black-box check could: this list shrinks as checks are written. */
 const KNOWN_GAPS = [
-  '2.7.submission.finding-explanations',
   '4.2.batch.skus-listed-screened',
   '4.2.batch.authority-default-ca',
   '4.4.preview.inflight-limit-429',
@@ -52,7 +51,7 @@ describe('the spec rule inventory', () => {
   it('lists its gaps: the rules a black-box check could hold and none does yet', () => {
     expect(specRules.filter(isGap).map((rule) => rule.id)).toEqual(KNOWN_GAPS);
     // The number, visible: it only goes down as checks are written (and their rules move to `checks`).
-    expect(KNOWN_GAPS).toHaveLength(11);
+    expect(KNOWN_GAPS).toHaveLength(10);
   });
 
   it('names only checks that exist in the suite of the rule\'s contract version', () => {

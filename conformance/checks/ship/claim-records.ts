@@ -4,7 +4,8 @@
 //     ids are filtered to the tenant, and only an empty result is missing_findings), its carrier, DRAFT with no
 //     transition timestamp and no packetUrl yet (2.7: "set on the matching transition", "set once READY"),
 //     the same on its detail GET; and the findings keep their workflow states (3.4: "Creating a submission
-//     does not change the state of the findings").
+//     does not change the state of the findings"); and each finding the submission embeds shows the explanation
+//     fields of its finding record (2.7).
 //   ship.finding-credit-recorded (spec 2.6, 3.4, 4.5 credit): the per-finding credit endpoint is the billing
 //     record; the credit a CREDITED finding records is the amount confirmed, with the confirmation sent. The
 //     finding's other fields are not shown (2.6), so the record is read where the finding shows one: the
@@ -15,9 +16,23 @@
 //     finding records (the contract's sandbox-defined `trackingNumber` and `recoverableAmount`).
 import fc from 'fast-check';
 import { defineCheck, type CheckContext } from '../../harness/check.js';
+import { findingIdOf } from '../../harness/locate.js';
 import { seeded } from '../jobs-support.js';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SUBMISSIONS_PATH, call, findingAction, isProblem, listFindings, submissionAction, submissionOf, tenantWithFindings, type Finding } from './support.js';
+
+/** Spec 2.6: the finding's explanation fields the interface names. */
+const EXPLANATION_FIELDS = ['claimEligibility', 'claimBlockerReason', 'actionability', 'headline'] as const;
+
+/**
+ * The findings a submission response embeds, wherever it keeps them (spec 2.7 does not name the key): the
+ * objects of its arrays that are findings of `ids` (findingIdOf). None when it embeds none (only findingIds).
+ */
+function embeddedFindings(submission: Record<string, unknown>, ids: readonly string[]): Record<string, unknown>[] {
+  return Object.values(submission)
+    .filter(Array.isArray)
+    .flatMap((items: unknown[]) => items.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && ids.includes(findingIdOf(item as Record<string, unknown>) ?? '')));
+}
 
 /** An id of no finding of any tenant (rule 4 filters it out). */
 const UNKNOWN_FINDING = '00000000-0000-4000-8000-0000000ce4e5';
@@ -73,6 +88,21 @@ export const shipClaimCreateKeeps = defineCheck({
     for (const id of asked) {
       const f = listed.findings.find((x) => x.id === id);
       ctx.expect(f?.workflowStatus === 'DISPUTED', 'claim-create-keeps-finding-states', `finding ${id}, DISPUTED when bundled, is ${JSON.stringify(f?.workflowStatus)} after the claim was created (spec 3.4: creating a submission does not change the state of the findings)`, listed.exchange);
+    }
+    // spec 2.7: "Each finding in a submission response carries the same explanation fields as the finding
+    // record" (spec 2.6 names them). Judged on the detail read just before the findings were listed.
+    if (read) {
+      for (const embedded of embeddedFindings(read, asked)) {
+        const record = listed.findings.find((x) => x.id === findingIdOf(embedded));
+        if (!record) continue;
+        const differing = EXPLANATION_FIELDS.filter((field) => JSON.stringify(embedded[field]) !== JSON.stringify(record[field]));
+        ctx.expect(
+          !differing.length,
+          'submission-finding-explanations',
+          `the submission's finding ${record.id} shows ${differing.map((field) => `${field} ${JSON.stringify(embedded[field])}`).join(', ')}, the finding record ${differing.map((field) => `${field} ${JSON.stringify(record[field])}`).join(', ')} (spec 2.7: each finding in a submission response carries the same explanation fields as the finding record)`,
+          detail,
+        );
+      }
     }
   },
 });

@@ -37,6 +37,7 @@ export const SHIP_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'claims.ineligible-accepted', area: 'ship', description: 'createClaimSubmission bundles ineligible findings (no 400 invalidFindingStates)', hooks: [at(SHIP_HOOKS.claimCreateEligibilityEnforced, () => false)] },
   { kind: 'defect', id: 'claims.duplicate-link-allowed', area: 'ship', description: 'createClaimSubmission bundles findings linked to an active submission (no 409 duplicateLinks)', hooks: [at(SHIP_HOOKS.claimCreateDuplicateLinksEnforced, () => false)] },
   { kind: 'defect', id: 'claims.partial-from-failed-stays-failed', area: 'ship', description: 'a partial confirm-credit on a FAILED submission leaves it FAILED instead of ACKNOWLEDGED', machine: [deviateMachine(claimMachine, { add: [{ from: ['FAILED'], action: 'confirm-credit', to: (context, current) => (context.creditOutcome === 'partial' ? 'FAILED' : afterConfirmCredit(context, current)) }] })] },
+  { kind: 'defect', id: 'claims.submission-findings-unexplained', area: 'ship', description: 'the findings a claim submission response embeds show claimEligibility ELIGIBLE and actionability claimable whatever their finding records say (the explanation as at bundling)' },
   { kind: 'defect', id: 'claims.refusal-without-subcode', area: 'ship', description: 'a finding or claim move refused from a non-source state answers 409 ACTION_NOT_ALLOWED without details.subcode invalid_transition' },
   { kind: 'defect', id: 'claims.confirm-after-confirmed-200', area: 'ship', description: 'confirm-credit after CREDIT_CONFIRMED answers 200 instead of 409', hooks: [at(SHIP_HOOKS.confirmedCreditReplayed, () => true)] },
   { kind: 'defect', id: 'claims.submitted-at-missing', area: 'ship', description: 'submitClaimSubmission leaves submittedAt null', hooks: [at(SHIP_HOOKS.claimMoveEffects, (effects, { action }) => (action === 'submit' ? { ...effects, submittedAt: null } : effects))] },
@@ -103,6 +104,19 @@ const otherEligibility = (finding: unknown) => (isBodyObject(finding) && typeof 
 const SUBMISSION_OPS = ['createClaimSubmission', 'getClaimSubmission', 'listClaimSubmissions', 'generateClaimPacket', 'submitClaimSubmission', 'acknowledgeClaimSubmission', 'confirmClaimSubmissionCredit'];
 
 export const SHIP_RESPONSE_DEFECTS: readonly ResponseDefect[] = [
+  {
+    // Spec 2.7: each finding in a submission response carries its record's explanation; this build shows the
+    // explanation the findings had when they were bundled.
+    id: 'claims.submission-findings-unexplained',
+    operations: SUBMISSION_OPS,
+    apply(res) {
+      if (res.status >= 300 || !isBodyObject(res.body)) return;
+      const asBundled = (finding: unknown) => (isBodyObject(finding) ? { ...finding, claimEligibility: 'ELIGIBLE', actionability: 'claimable' } : finding);
+      const inSubmission = (s: unknown) => (isBodyObject(s) && Array.isArray(s.findings) ? { ...s, findings: s.findings.map(asBundled) } : s);
+      const body = res.body as Body;
+      res.body = isBodyObject(body.submission) ? { ...body, submission: inSubmission(body.submission) } : Array.isArray(body.submissions) ? { ...body, submissions: body.submissions.map(inSubmission) } : body;
+    },
+  },
   {
     // Spec 4.5 rule 4: the subcode a refused transition carries is invalid_transition; this build drops it.
     id: 'claims.refusal-without-subcode',
