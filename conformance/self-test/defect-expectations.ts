@@ -62,6 +62,7 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'webhooks.attempt-timeout-long': ['webhooks.attempt-timeout'],
   'webhooks.attempt-timeout-short': ['webhooks.attempt-timeout'],
   'webhooks.failed-payload-progress-100': ['jobs.failed-job'],
+  'webhooks.feed-session-event': ['webhooks.only-job-events'],
   'webhooks.wrong-event-header': ['webhooks.delivery'],
   'webhooks.retry-too-early': ['webhooks.retry-schedule'],
   'webhooks.event-filter-ignored': ['webhooks.event-filter'],

@@ -12,12 +12,14 @@
 //   delivery.ts          webhooks.delivery
 //   signature.ts         webhooks.signature, webhooks.no-signature-without-secret
 //   event-filter.ts      webhooks.event-filter
+//   only-job-events.ts   webhooks.only-job-events (a feed session applied emits only job events)
 //   retry-schedule.ts    webhooks.retry-schedule
 //   enqueue-refusals.ts  webhooks.ssrf-refused-at-enqueue, webhooks.https-required-with-secret
 import { webhookAttemptTimeout } from './attempt-timeout.js';
 import { webhookDelivery } from './delivery.js';
 import { webhookHttpsRequiredWithSecret, webhookSsrfRefusedAtEnqueue } from './enqueue-refusals.js';
 import { webhookEventFilter } from './event-filter.js';
+import { webhookOnlyJobEvents } from './only-job-events.js';
 import { webhookRetrySchedule } from './retry-schedule.js';
 import { webhookNoSignatureWithoutSecret, webhookSignature } from './signature.js';
 
@@ -27,6 +29,7 @@ export const webhookChecks = [
   webhookSignature,
   webhookNoSignatureWithoutSecret,
   webhookEventFilter,
+  webhookOnlyJobEvents,
   webhookRetrySchedule,
   webhookAttemptTimeout,
   webhookSsrfRefusedAtEnqueue,

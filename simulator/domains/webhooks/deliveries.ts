@@ -56,7 +56,7 @@ export function deliveriesOnJobEnd(deps: KernelDeps, store: WebhookStore, dispat
       nextAttemptAt: new Date(firstAttempt + (hold ? REORDER_HOLD_MS : 0)).toISOString(),
       createdAt,
       // Serialized once: every retry sends (and signs) the same bytes.
-      body: JSON.stringify(deliveryPayload(id, event, createdAt, deps.defects.at(WEBHOOKS_HOOKS.deliveryJob, job))),
+      body: JSON.stringify(deliveryPayload(id, deps.defects.at(WEBHOOKS_HOOKS.payloadEvent, event, { job }), createdAt, deps.defects.at(WEBHOOKS_HOOKS.deliveryJob, job))),
     });
     if (!delivery) return;
     if (hold) held.set(tenantId, delivery.id);

@@ -4,7 +4,7 @@ import type { StoredDelivery } from './webhook.store.js';
 import type { DeliveryView, FinishedJob, WebhookEvent } from './webhooks.types.js';
 
 /** spec 6 delivery body: the job object is the jobs domain's, as it shaped it (FinishedJob.job). */
-export const deliveryPayload = (id: string, event: WebhookEvent, createdAt: string, job: FinishedJob['job']) => ({ id, event, createdAt, job });
+export const deliveryPayload = (id: string, event: WebhookEvent | string, createdAt: string, job: FinishedJob['job']) => ({ id, event, createdAt, job });
 
 /** A delivery without the signed bytes and the store's revision. */
 export const toDeliveryView = ({ body: _body, rev: _rev, ...delivery }: StoredDelivery): DeliveryView => ({ ...delivery, attempts: delivery.attempts.map((a) => ({ ...a })) });

@@ -12,6 +12,8 @@ export const WEBHOOKS_HOOKS = {
   firstAttemptDelayMs: hookPoint<number>('delivery', 'webhooks.first-attempt-delay'),
   /** spec 6 "Events": whether a finished job's event is sent to its webhook (subscribed: `webhookEvents`). */
   eventSent: hookPoint<boolean, { event: WebhookEvent }>('delivery', 'webhooks.event-sent'),
+  /** spec 6 "Two event kinds exist": the `event` a delivery's body names for the job that ended (job.completed or job.failed). */
+  payloadEvent: hookPoint<string, { job: FinishedJob['job'] }>('delivery', 'webhooks.payload-event'),
   /** spec 6: the X-SVC-Event header of an attempt (the delivery's event). */
   eventHeader: hookPoint<string>('delivery', 'webhooks.event-header'),
   /** spec 6: how an attempt of a webhook with a secret is signed. */
