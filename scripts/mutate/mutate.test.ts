@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MUTATIONS } from './mutations.js';
-import { applyMutation, MutationError, mutatedText, selectMutations, validateMutations, type Mutation } from './mutation.js';
+import { specRules } from '../../conformance/spec-rules/index.js';
+import { applyMutation, checksOf, MutationError, mutatedText, selectMutations, validateMutations, type Mutation } from './mutation.js';
 import { score, type MutationRecord } from './report.js';
 import { runBaseline, runMutant, type RunSettings } from './run-mutant.js';
 import { copyTree, REPO_ROOT, type TreeCopy } from './tree.js';
@@ -16,6 +17,7 @@ const mutation = (over: Partial<Mutation> = {}): Mutation => ({
   find: 'a === b',
   replace: 'a !== b',
   visible: 'spec 5: an example',
+  rules: ['5.4.scope.ship-upload'],
   ...over,
 });
 
@@ -58,6 +60,32 @@ describe('the mutation set', () => {
 
   it('says for each mutation why a client sees it', () => {
     expect(MUTATIONS.filter((m) => !/spec \d/.test(m.visible)).map((m) => m.id)).toEqual([]);
+  });
+
+  it('names for each mutation the inventory rules it breaks, or says it is sandbox-defined', () => {
+    expect(MUTATIONS.filter((m) => !m.rules.length && !m.sandboxDefined).map((m) => m.id)).toEqual([]);
+    expect(MUTATIONS.filter((m) => !checksOf(m).length).map((m) => m.id)).toEqual([]);
+  });
+
+  it('refuses rule ids the inventory does not have, rules no check holds, and a mutation naming neither rules nor sandboxDefined', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mutate-rules-'));
+    try {
+      mkdirSync(path.join(dir, 'simulator'));
+      writeFileSync(path.join(dir, 'simulator/example.ts'), 'if (a === b) go();\n');
+      expect(validateMutations([mutation()], dir)).toEqual([]);
+      expect(validateMutations([mutation({ rules: ['5.4.no-such-rule'] })], dir)).toEqual(['auth.example: unknown rule id 5.4.no-such-rule (not in conformance/spec-rules)']);
+      const unheld = specRules.find((r) => r.id === '5.4.scopes.not-enforced-mostly')!;
+      expect(validateMutations([mutation({ rules: [unheld.id] })], dir)[0]).toMatch(/not held by any check/);
+      expect(validateMutations([mutation({ rules: [] })], dir)[0]).toMatch(/names no rule/);
+      expect(validateMutations([mutation({ rules: [], sandboxDefined: { why: 'the sandbox says so', checks: ['auth.scope-denied'] } })], dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("gives a mutant the union of its rules' checks", () => {
+    const checks = checksOf(mutation({ rules: ['5.4.scope.ship-upload', '7.scope-denied', '4.1.token.missing-key'] }));
+    expect(checks).toEqual(['auth.missing-api-key', 'auth.scope-denied', 'operations.exchangeIntegrationToken.rejects-invalid-input']);
   });
 
   it('selects by id or family and refuses an --only that matches nothing', () => {
