@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MUTATIONS } from './mutations.js';
-import { specRules } from '../../conformance/spec-rules/index.js';
+import { contractOf, specRules } from '../../conformance/spec-rules/index.js';
 import { applyMutation, checksOf, MutationError, mutatedText, selectMutations, validateMutations, type Mutation } from './mutation.js';
 import { NOT_BREAKABLE, validateNotBreakable } from './not-breakable.js';
 import { areaRows, coverage, ruleRows, sandboxScore, score, type MutationRecord } from './report.js';
@@ -78,6 +78,7 @@ describe('the mutation set', () => {
       const unheld = specRules.find((r) => r.id === '5.4.scopes.not-enforced-mostly')!;
       expect(validateMutations([mutation({ rules: [unheld.id] })], dir)[0]).toMatch(/not held by any check/);
       expect(validateMutations([mutation({ rules: [] })], dir)[0]).toMatch(/names no rule/);
+      expect(validateMutations([mutation({ rules: ['3.5.signup.created-pending'] })], dir)[0]).toMatch(/v1.2.0 suite/);
       expect(validateMutations([mutation({ rules: [], sandboxDefined: { why: 'the sandbox says so', checks: ['auth.scope-denied'] } })], dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -154,7 +155,7 @@ describe('the score', () => {
   });
 
   it('counts held rules with and without a mutation, apart from the reviewed not-breakable ones', () => {
-    const held = specRules.filter((rule) => 'checks' in rule);
+    const held = specRules.filter((rule) => 'checks' in rule && contractOf(rule) === 'v1.3.0');
     const c = coverage([{ rules: [held[0].id] }], { [held[1].id]: 'why' });
     expect(c).toMatchObject({ held: held.length, breakable: held.length - 1, withMutation: 1 });
     expect(c.without).toHaveLength(held.length - 2);

@@ -4,7 +4,7 @@
 // mutating something else (or nothing).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isHeld, specRules, type SpecRule } from '../../conformance/spec-rules/index.js';
+import { contractOf, isHeld, specRules, type SpecRule } from '../../conformance/spec-rules/index.js';
 
 /** What kind of vendor mistake a mutation stands for (README "Families"). */
 const FAMILIES = [
@@ -99,6 +99,8 @@ export function validateMutations(mutations: readonly Mutation[], treeDir: strin
       if (!rule) problems.push(`${m.id}: unknown rule id ${id} (not in conformance/spec-rules)`);
       // A rule no check holds gives the rule-keyed run nothing to run: such a mutant measures nothing.
       else if (!isHeld(rule)) problems.push(`${m.id}: rule ${id} is not held by any check (unheld or gap): the rule-keyed run has no check to give it`);
+      // The run targets contract v1.3.0 (run-mutant.ts): another contract's checks are not in its registry.
+      else if (contractOf(rule) !== 'v1.3.0') problems.push(`${m.id}: rule ${id} is held by the ${contractOf(rule)} suite, which a mutation run (contract v1.3.0) does not run`);
     }
     if (!m.rules?.length && !m.sandboxDefined) problems.push(`${m.id}: names no rule it breaks (rules) and does not say it is sandbox-defined (sandboxDefined)`);
     if (m.rules?.length && m.sandboxDefined) problems.push(`${m.id}: names rules and says it is sandbox-defined: one or the other`);

@@ -3,6 +3,7 @@
 // client of the spec (the `visible` field says how, with the spec section). A snippet must occur exactly
 // once in its file: when the simulator's code changes under one, the run stops and names it.
 import type { Mutation } from './mutation.js';
+import { ruleKeyedMutations } from './rule-mutations.js';
 
 const AUTH = 'simulator/domains/auth/authenticate.ts';
 const TOKENS = 'simulator/domains/auth/tokens.ts';
@@ -19,7 +20,8 @@ const SIMA_RESULTS = 'simulator/domains/sima/sima-results.routes.ts';
 const LANDED = 'simulator/domains/landed-cost/engine.ts';
 const FEED = 'simulator/domains/trade/feed-session.machine.ts';
 
-export const MUTATIONS: Mutation[] = [
+/** The first set, written beside the checks (issue 21), each since mapped to the rules it breaks. */
+const WRITTEN_BESIDE_CHECKS: Mutation[] = [
   // ---- auth (spec 5, 7) ----
   {
     id: 'auth.scope-check-needs-two-missing',
@@ -113,7 +115,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (!validate(coerced) && !onlyRaisedCaps(',
     replace: "if (!validate(coerced) && rule.in !== 'query' && !onlyRaisedCaps(",
     visible: 'spec 4.1-4.5, 8.6: out-of-range limit / offset and unknown enum values in the query are 400 INVALID_REQUEST.',
-    rules: ['8.6.ranges', '4.1.jobs.list-filter-values', '4.2.results.filter-values', '4.2.results.limit-range'],
+    rules: ['8.6.ranges', '4.1.jobs.list-filter-values', '4.2.results.filter-values', '4.2.results.limit-range', '7.invalid-request.validation', '4.4.skus.page', '4.4.issues.page'],
   },
   {
     id: 'validation.path-not-validated',
@@ -228,7 +230,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (response.status < 300) {',
     replace: 'if (response.status < 200) {',
     visible: 'spec 8.5: the same key and payload sent again (one after the other) replays the original job with replayed: true.',
-    rules: ['8.5.replay', '2.3.receipt.replayed-flag'],
+    rules: ['8.5.replay', '2.3.receipt.replayed-flag', '8.5.endpoints'],
   },
   {
     id: 'idempotency.upload-file-ignored',
@@ -758,3 +760,6 @@ export const MUTATIONS: Mutation[] = [
     rules: ['4.3.upload.duplicate', '7.duplicate-upload'],
   },
 ];
+
+/** The whole set: the first one, then the rule-keyed list of rule-mutations.ts (issue 27 item 3). */
+export const MUTATIONS: Mutation[] = [...WRITTEN_BESIDE_CHECKS, ...ruleKeyedMutations()];

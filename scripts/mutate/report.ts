@@ -1,7 +1,7 @@
 // The mutation run's record (mutation.json, rewritten after every mutant so an interrupted run can resume)
 // and its summaries: the console table and mutation.md, by mutant, by rule of the spec inventory, by area
 // (spec section), and the inventory's coverage by the mutation set.
-import { isHeld, specRules, type RuleKind, type SpecRule } from '../../conformance/spec-rules/index.js';
+import { contractOf, isHeld, specRules, type RuleKind, type SpecRule } from '../../conformance/spec-rules/index.js';
 import type { Mutation } from './mutation.js';
 import type { BaselineResult, MutantResult, RunSettings } from './run-mutant.js';
 
@@ -16,7 +16,10 @@ type MutantEntry = Pick<Mutation, 'id' | 'family' | 'file' | 'visible' | 'surviv
 
 /** Held rules of the inventory a source edit can break, with and without a mutation in the whole set. */
 export interface Coverage {
+  /** Held rules of contract v1.3.0, the contract a mutation run targets. */
   held: number;
+  /** Held rules of another contract (signup, v1.2.0): their checks are not in a v1.3.0 run. */
+  otherContract: string[];
   /** Held rules a reviewed list (not-breakable.ts) says no source edit can break, with why. */
   notBreakable: Array<{ id: string; why: string }>;
   breakable: number;
@@ -131,11 +134,12 @@ export function areaRows(record: MutationRecord, rules: readonly SpecRule[] = sp
 
 /** The inventory's held rules against the whole mutation set (not only the run's selection). */
 export function coverage(mutations: readonly Pick<Mutation, 'rules'>[], notBreakable: Readonly<Record<string, string>>, rules: readonly SpecRule[] = specRules): Coverage {
-  const held = rules.filter(isHeld);
+  const held = rules.filter(isHeld).filter((r) => contractOf(r) === 'v1.3.0');
   const named = new Set(mutations.flatMap((m) => m.rules));
   const breakable = held.filter((r) => !(r.id in notBreakable));
   return {
     held: held.length,
+    otherContract: rules.filter(isHeld).filter((r) => contractOf(r) !== 'v1.3.0').map((r) => r.id),
     notBreakable: held.filter((r) => r.id in notBreakable).map((r) => ({ id: r.id, why: notBreakable[r.id] })),
     breakable: breakable.length,
     withMutation: breakable.filter((r) => named.has(r.id)).length,
@@ -158,7 +162,7 @@ export function renderTable(record: MutationRecord): string {
     '',
     ...(survivors.length ? ['Survivors:', ...survivors.map((m) => `  ${m.id} breaks ${rulesOf(m)}: ${survivorReason(m)}`), ''] : []),
     `rules named by the run's mutants: ${rulesRun.length} (${rulesRun.filter((r) => r.verdict === 'killed').length} killed, ${rulesRun.filter((r) => r.verdict === 'survived').length} with a survivor)`,
-    ...(record.coverage ? [`inventory coverage: ${record.coverage.withMutation} of ${record.coverage.breakable} held rules a source edit can break have a mutation (${record.coverage.notBreakable.length} held rules reviewed as not breakable by a source edit)`] : []),
+    ...(record.coverage ? [`inventory coverage: ${record.coverage.withMutation} of ${record.coverage.breakable} held v1.3.0 rules a source edit can break have a mutation (${record.coverage.notBreakable.length} held rules reviewed as not breakable by a source edit)`] : []),
     ...(sandbox.killed + sandbox.survived + sandbox.pending ? [scoreLine(sandbox, 'sandbox-defined mutants (not in the rule score)')] : []),
     scoreLine(score(record), `${record.mode} rule score`),
   ].join('\n');
@@ -221,7 +225,7 @@ export function renderMarkdown(record: MutationRecord): string {
       ? [
           '## Inventory coverage',
           '',
-          `${record.coverage.held} held rules; ${record.coverage.notBreakable.length} reviewed as not breakable by a source edit (scripts/mutate/not-breakable.ts); of the other ${record.coverage.breakable}, ${record.coverage.withMutation} have at least one mutation in the set and ${record.coverage.without.length} have none.`,
+          `${record.coverage.held} held rules of contract v1.3.0 (besides ${record.coverage.otherContract.length} held by another contract's suite, which a v1.3.0 run does not run: ${record.coverage.otherContract.join(', ')}); ${record.coverage.notBreakable.length} reviewed as not breakable by a source edit (scripts/mutate/not-breakable.ts); of the other ${record.coverage.breakable}, ${record.coverage.withMutation} have at least one mutation in the set and ${record.coverage.without.length} have none.`,
           '',
           ...(record.coverage.without.length ? ['Held rules a source edit can break without a mutation:', '', ...record.coverage.without.map((id) => `- ${id}`), ''] : []),
           ...(record.coverage.notBreakable.length ? ['Held rules reviewed as not breakable by a source edit:', '', ...record.coverage.notBreakable.map((r) => `- ${r.id}: ${cell(r.why)}`), ''] : []),
