@@ -90,10 +90,11 @@ describe('the mutation set', () => {
     expect(checks).toEqual(['auth.missing-api-key', 'auth.scope-denied', 'operations.exchangeIntegrationToken.rejects-invalid-input']);
   });
 
-  it('selects by id or family and refuses an --only that matches nothing', () => {
+  it('selects by id, family or rule id and refuses an --only that matches nothing', () => {
     expect(selectMutations(MUTATIONS, ['webhooks']).every((m) => m.family === 'webhooks')).toBe(true);
     expect(selectMutations(MUTATIONS, ['auth.scope-check-needs-two-missing']).map((m) => m.id)).toEqual(['auth.scope-check-needs-two-missing']);
     expect(() => selectMutations(MUTATIONS, ['no-such-family'])).toThrow(MutationError);
+    expect(selectMutations(MUTATIONS, ['5.4.scope.ship-upload']).map((m) => m.id)).toEqual(['auth.scope-check-needs-two-missing', 'auth.scope-denied-without-provided']);
   });
 });
 

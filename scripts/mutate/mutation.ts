@@ -127,10 +127,11 @@ export function checksOf(mutation: Mutation, rules: readonly SpecRule[] = specRu
   return [...new Set(mutation.rules.flatMap((id) => { const rule = byId.get(id); return rule && isHeld(rule) ? rule.checks : []; }))].sort();
 }
 
-/** `--only`: mutation ids, or families, comma-separated. */
+/** `--only`: mutation ids, families, or inventory rule ids (the mutations naming that rule), comma-separated. */
 export function selectMutations(mutations: readonly Mutation[], only: string[] | undefined): Mutation[] {
   if (!only?.length) return [...mutations];
-  const unknown = only.filter((o) => !mutations.some((m) => m.id === o || m.family === o));
-  if (unknown.length) throw new MutationError(`--only matches no mutation id or family: ${unknown.join(', ')}`);
-  return mutations.filter((m) => only.includes(m.id) || only.includes(m.family));
+  const matches = (m: Mutation, o: string) => m.id === o || m.family === o || m.rules.includes(o);
+  const unknown = only.filter((o) => !mutations.some((m) => matches(m, o)));
+  if (unknown.length) throw new MutationError(`--only matches no mutation id, family or rule: ${unknown.join(', ')}`);
+  return mutations.filter((m) => only.some((o) => matches(m, o)));
 }

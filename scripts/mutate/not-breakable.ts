@@ -5,7 +5,16 @@
 import { isHeld, specRules, type SpecRule } from '../../conformance/spec-rules/index.js';
 import type { Mutation } from './mutation.js';
 
-export const NOT_BREAKABLE: Readonly<Record<string, string>> = {};
+export const NOT_BREAKABLE: Readonly<Record<string, string>> = {
+  // Enforced twice: the contract's schema (kernel/http/validate-request.ts) and again in the route, so that a
+  // handler never quotes half a quantity. A mutation edits one snippet: either place alone still answers 400.
+  '4.6.landed-cost.quantity-pair': 'refused twice, by the contract schema (dependentRequired) and again in landed-cost.routes.ts; a one-snippet edit leaves the other refusal (400 either way)',
+  '4.6.rule1.provider-with-quantity': 'refused twice, by the contract schema (not: required [provider, quantity]) and again in landed-cost.routes.ts; a one-snippet edit leaves the other refusal',
+  // The webhook fields of an enqueue body: the contract's schema, then webhook-config.ts reads them again.
+  '6.config.url-required': 'refused twice, by the contract schema and again in webhook-config.ts readForm/readUrl; a one-snippet edit leaves the other refusal',
+  '6.config.secret-max-512': 'refused twice, by the contract schema (maxLength 512) and again in webhook-config.ts readSecret; a one-snippet edit leaves the other refusal',
+  '6.config.events-values': 'refused twice, by the contract schema (enum) and again in webhook-config.ts readEvents; a one-snippet edit leaves the other refusal',
+};
 
 /** Problems of the list: unknown or unheld rule ids, rules a mutation names (then it is breakable). */
 export function validateNotBreakable(list: Readonly<Record<string, string>>, mutations: readonly Pick<Mutation, 'id' | 'rules'>[], rules: readonly SpecRule[] = specRules): string[] {

@@ -115,6 +115,10 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       replace: "(file) => ({ file, ingestMode }))), ingestMode: 'PATCH' } };",
       visible: 'spec 2.3: the order receipt echoes the ingestMode sent; the mutation always answers PATCH (SNAPSHOT sent).',
       also: ['2.3.receipt.order-ingest-mode'],
+      survives: {
+        kind: 'gap',
+        why: "uploads.accepted-receipt judges the receipt's jobId, fileName, replayed and status, not that ingestMode is the one sent: its uploads send only the required form fields (targets.ts), no ingestMode, so PATCH is the right echo of the default; a check sending SNAPSHOT would see it (run 2026-11-27).",
+      },
     },
   ],
   '2.4.result.combined-rate-one-absent': [
@@ -216,6 +220,10 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: 'body: { tenantId: tenant.id, setupIntentId: intent.id, clientSecret, paymentCustomerId },',
       replace: 'body: { tenantId: request.principal.keyId ?? tenant.id, setupIntentId: intent.id, clientSecret, paymentCustomerId },',
       visible: "spec 2.8: tenantId is the calling tenant's id; the mutation answers the integration key's id.",
+      survives: {
+        kind: 'gap',
+        why: "billing.setup-session compares the tenantId of its two sessions with each other, not with the calling tenant's id, so a consistent wrong id passes; in the simulator profile the caller's tenant is known (control API), a check could compare (run 2026-11-27).",
+      },
     },
   ],
   '4.1.billing.created-201': [
@@ -261,6 +269,10 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       replace: "status: 'NORMALIZING' as const, fileName: upload.fileName",
       visible: 'spec 3.2: an accepted feed upload answers 202 with the session UPLOADED; the mutation answers NORMALIZING.',
       also: ['4.4.upload.accepted'],
+      survives: {
+        kind: 'gap',
+        why: "trade.feed-lifecycle-model accepts UPLOADED, NORMALIZING or a polling-terminal state in the upload receipt (lenient about a server that starts normalizing before it answers); spec 3.2's table makes an accepted upload UPLOADED. The lead decides whether the leniency is fair (run 2026-11-27).",
+      },
     },
   ],
   '3.2.feed.preview-blocked': [
@@ -282,6 +294,10 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: "{ from: ['UPLOADED', 'NORMALIZING'], action: 'fail', to: 'FAILED' },",
       replace: "{ from: ['UPLOADED', 'NORMALIZING'], action: 'fail', to: 'PREVIEW_BLOCKED' },",
       visible: 'spec 3.2: normalization that errored ends FAILED; the mutation ends it PREVIEW_BLOCKED.',
+      survives: {
+        kind: 'acceptable',
+        why: "the feed the check makes fail (no SKU column) ends PREVIEW_BLOCKED with its blocking file_unreadable issue listed: whether a file errors (FAILED) or surfaces a blocking issue (PREVIEW_BLOCKED) is the deployment's call (spec 3.2 gives no file that must fail; trade.normalization-end-state: which issues a deployment raises is its own), so the mutant is a fair server (run 2026-11-27).",
+      },
     },
   ],
   '3.2.feed.acknowledge-ready': [
@@ -770,12 +786,16 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
   ],
   '2.1.token.default-adapter': [
     {
-      id: 'response-shape.token-without-default-adapter',
+      id: 'response-shape.token-default-adapter-is-allowlist',
       family: 'response-shape',
       file: 'simulator/domains/auth/token.routes.ts',
       find: ', default_adapter: principal.defaultAdapter }',
-      replace: ' }',
-      visible: 'spec 2.1: the token response carries default_adapter (a string or null); the mutation leaves it out.',
+      replace: ', default_adapter: principal.allowedAdapters ?? principal.defaultAdapter }',
+      visible: "spec 2.1: default_adapter is a string or null; the mutation answers the key's adapter allowlist (an array) when it has one.",
+      survives: {
+        kind: 'gap',
+        why: "the rule's only check (operations.exchangeIntegrationToken.accepts-valid-input) exchanges the run's key, which has no adapter allowlist, so default_adapter stays a string or null; a token exchanged with an allowlisted key (auth.adapter-not-allowed makes one, outside this rule's checks) would fail the response schema (run 2026-11-27).",
+      },
     },
   ],
   '5.2.token.exp-boundary': [
@@ -1209,6 +1229,142 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: 'secret: deps.ids.secret(32),',
       replace: "secret: 'secret',",
       visible: 'spec 5.1: only the server\'s own key signs bearers; the mutation signs with the guessable secret "secret", so a forged token verifies.',
+    },
+  ],
+  '4.1.token.key-errors': [
+    {
+      id: 'errors.revoked-key-forbidden',
+      family: 'errors',
+      file: 'simulator/kernel/errors.ts',
+      find: '...(SPEC_CODES as unknown as Record<SpecErrorCode, number>), ...SANDBOX_CODES };',
+      replace: '...(SPEC_CODES as unknown as Record<SpecErrorCode, number>), ...SANDBOX_CODES, REVOKED_API_KEY: 403 };',
+      visible: 'spec 4.1, 7: key errors at the token exchange answer 401; the mutation answers a revoked key 403.',
+      also: ['7.revoked-api-key'],
+    },
+  ],
+  '4.4.session.not-tenants-404': [
+    {
+      id: 'isolation.feed-session-any-tenant',
+      family: 'isolation',
+      file: 'simulator/domains/trade/feed-session.store.ts',
+      find: 'session?.tenantId === tenantId ||',
+      replace: 'session !== undefined ||',
+      visible: "spec 4.4, 7: a session that is not the tenant's is 404; the mutation serves any tenant's session.",
+      also: ['7.not-found.other-tenant'],
+    },
+  ],
+  '4.2.report.rows-are-results': [
+    {
+      id: 'domain-rule.sima-report-flagged-by-default',
+      family: 'domain-rule',
+      file: SIMA_RESULTS,
+      find: 'const records = await everyResult(principal.tenantId, reportFilter(selection, query.status));',
+      replace: "const records = await everyResult(principal.tenantId, reportFilter(selection ?? 'flagged', query.status));",
+      visible: "spec 4.2: the unfiltered report exports every outcome of the tenant; the mutation exports only flagged ones unless a filter is given.",
+    },
+  ],
+  '4.3.upload.accepted-202': [
+    {
+      id: 'response-shape.sima-upload-answers-201',
+      family: 'response-shape',
+      file: SIMA_UPLOADS,
+      find: 'return { status: 202, body: { jobId: job.id, status: job.status, message: receipt.message',
+      replace: 'return { status: 201, body: { jobId: job.id, status: job.status, message: receipt.message',
+      visible: 'spec 4.3: each upload endpoint answers 202 with its receipt; the mutation answers /api/upload and the catalog upload 201.',
+    },
+  ],
+  '2.3.receipt.trade-feed': [
+    {
+      id: 'response-shape.feed-receipt-without-file-name',
+      family: 'response-shape',
+      file: 'simulator/domains/trade/feed-upload.routes.ts',
+      find: 'fileName: upload.fileName, replayed: false } };',
+      replace: 'replayed: false } };',
+      visible: 'spec 2.3, 4.4: the feed upload receipt has sessionId, jobId, status and fileName; the mutation leaves fileName out.',
+    },
+  ],
+  '2.7.submission.status-enum': [
+    {
+      id: 'response-shape.submission-status-credited',
+      family: 'response-shape',
+      file: 'simulator/domains/ship/claim.response.ts',
+      find: '      status: record.status,',
+      replace: "      status: record.status === 'CREDIT_CONFIRMED' ? ('CREDITED' as typeof record.status) : record.status,",
+      visible: 'spec 2.7: status is DRAFT, READY, SUBMITTED, ACKNOWLEDGED, CREDIT_CONFIRMED, CLOSED or FAILED; the mutation answers CREDITED.',
+    },
+  ],
+  '2.6.finding.workflow-enum': [
+    {
+      id: 'response-shape.finding-status-in-review',
+      family: 'response-shape',
+      file: 'simulator/domains/ship/finding.response.ts',
+      find: '    workflowStatus: f.workflowStatus,',
+      replace: "    workflowStatus: f.workflowStatus === 'CARRIER_REVIEW' ? ('IN_REVIEW' as typeof f.workflowStatus) : f.workflowStatus,",
+      visible: 'spec 2.6: workflowStatus is OPEN, DISPUTED, SUBMITTED, CARRIER_REVIEW, CREDITED, REJECTED or DISMISSED; the mutation answers IN_REVIEW.',
+    },
+  ],
+  '2.4.result.required-fields': [
+    {
+      id: 'response-shape.sima-result-without-is-stale',
+      family: 'response-shape',
+      file: 'simulator/domains/sima/sima-result.store.ts',
+      find: "'fingerprint', 'supersededAt', 'reviews']);",
+      replace: "'fingerprint', 'supersededAt', 'reviews', 'isStale']);",
+      visible: 'spec 2.4: a result item has isStale, required; the mutation leaves it out as bookkeeping.',
+    },
+  ],
+  '4.1.token.exchange': [
+    {
+      id: 'response-shape.token-exchange-answers-201',
+      family: 'response-shape',
+      file: 'simulator/domains/auth/token.routes.ts',
+      find: '        status: 200,\n        // A credential',
+      replace: '        status: 201,\n        // A credential',
+      visible: 'spec 4.1, 5.1: the token exchange answers 200 with the token response; the mutation answers 201.',
+    },
+  ],
+  '2.4.results.list-envelope': [
+    {
+      id: 'response-shape.sima-results-next-cursor-renamed',
+      family: 'response-shape',
+      file: 'simulator/domains/sima/sima-result.response.ts',
+      find: '    cursor: page.nextCursor,',
+      replace: '    nextCursor: page.nextCursor,',
+      visible: 'spec 2.4: the results list is { outcomes, total, limit, offset?, cursor, hasMore }; the mutation names the cursor nextCursor.',
+      also: ['4.2.results.cursor'],
+    },
+  ],
+  '2.4.summary.shape': [
+    {
+      id: 'response-shape.sima-summary-exposure-string',
+      family: 'response-shape',
+      file: SIMA_RESULTS,
+      find: 'totalExposure: round2(totalExposure),',
+      replace: 'totalExposure: round2(totalExposure).toFixed(2),',
+      visible: 'spec 2.4: totalExposure is a number; the mutation sends a money string ("1234.50").',
+      also: ['4.2.summary.served'],
+    },
+  ],
+  '2.4.evidence.required-keys': [
+    {
+      id: 'response-shape.sima-evidence-audit-renamed',
+      family: 'response-shape',
+      file: 'simulator/domains/sima/sima-evidence.ts',
+      find: '    auditTrail: auditTrail(history),',
+      replace: '    audit: auditTrail(history),',
+      visible: 'spec 2.4: evidence has the keys result, classification, attributes, measureApplicability, thresholds, exposure, history and auditTrail; the mutation names auditTrail audit.',
+      also: ['4.2.evidence.served'],
+    },
+  ],
+  '5.1.bearer.names-tenant': [
+    {
+      id: 'auth.org-header-switches-tenant',
+      family: 'auth',
+      file: 'simulator/domains/auth/authenticate.ts',
+      find: "deps.defects.at(AUTH_HOOKS.tenantOverride, undefined, { orgHeader: headers['x-org-id']?.trim()",
+      replace: "deps.defects.at(AUTH_HOOKS.tenantOverride, headers['x-org-id']?.trim(), { orgHeader: headers['x-org-id']?.trim()",
+      visible: "spec 5.1: the bearer alone names the tenant; the mutation lets an x-org-id header naming another tenant switch whose call it is.",
+      also: ['4.1.jobs.get-404'],
     },
   ],
 };
