@@ -6,8 +6,10 @@
 // kill means those checks see the break. Like mutations.ts: each `find` occurs exactly once in its file.
 import type { Mutation } from './mutation.js';
 
-/** One mutation of the list: its rules are the key it is listed under, then `also`. */
-type RuleMutation = Omit<Mutation, 'rules' | 'sandboxDefined'> & { also?: string[] };
+/** One mutation of the list: its rules are the key it is listed under, then `also`; or none, when a run
+ * showed the spec allows the edit (`sandboxDefined`: then it stays under the rule it was written for, with
+ * why the sentence does not decide it, and is scored apart). */
+type RuleMutation = Omit<Mutation, 'rules'> & { also?: string[] };
 
 const FINDINGS = 'simulator/domains/ship/finding.machine.ts';
 const FINDING_ROUTES = 'simulator/domains/ship/finding.routes.ts';
@@ -294,6 +296,10 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: "{ from: ['UPLOADED', 'NORMALIZING'], action: 'fail', to: 'FAILED' },",
       replace: "{ from: ['UPLOADED', 'NORMALIZING'], action: 'fail', to: 'PREVIEW_BLOCKED' },",
       visible: 'spec 3.2: normalization that errored ends FAILED; the mutation ends it PREVIEW_BLOCKED.',
+      sandboxDefined: {
+        why: "written for 3.2.feed.failed; a run showed the spec leaves it open: which files error (FAILED) rather than surface a blocking issue (PREVIEW_BLOCKED) is the deployment's, so ending an unreadable feed PREVIEW_BLOCKED with its blocking issue breaks no sentence; FAILED for it is the sandbox's choice",
+        checks: ['trade.normalization-end-state'],
+      },
       survives: {
         kind: 'acceptable',
         why: "the feed the check makes fail (no SKU column) ends PREVIEW_BLOCKED with its blocking file_unreadable issue listed: whether a file errors (FAILED) or surfaces a blocking issue (PREVIEW_BLOCKED) is the deployment's call (spec 3.2 gives no file that must fail; trade.normalization-end-state: which issues a deployment raises is its own), so the mutant is a fair server (run 2026-11-27).",
@@ -362,6 +368,14 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       replace: "{ from: ['SUBMITTED', 'CARRIER_REVIEW', 'CREDITED'], action: 'credit', to: 'CREDITED' },",
       visible: 'spec 3.3, 4.5: CREDITED is terminal and credit answers 409 from a state it does not move; the mutation records a second credit on a CREDITED finding.',
       also: ['3.3.finding.disallowed-409'],
+      sandboxDefined: {
+        why: "written for 4.5.finding.credit-409; a run showed the spec leaves it open: credit's source states are not shown (3.3), and a second credit keeps the finding in its terminal CREDITED; refusing it (409) is the sandbox's choice",
+        checks: ['ship.finding-model'],
+      },
+      survives: {
+        kind: 'acceptable',
+        why: "spec 3.3 leaves credit's source states unshown: a second credit that keeps a CREDITED finding CREDITED moves it nowhere out of its terminal state, and ship.finding-model judges credit only where the spec says where it goes; whether it records a second credit is the deployment's (run 2026-11-27).",
+      },
     },
   ],
   '3.3.finding.reject-terminal': [
@@ -486,6 +500,10 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: 'records.map((r) => Object.fromEntries(columns.map((column) => [column, r[column]]))),',
       replace: "records.map((r) => Object.fromEntries(columns.map((column) => [column, column === 'exposureAnnual' && typeof r.exposureAnnual === 'number' ? Math.round(r.exposureAnnual) : r[column]]))),",
       visible: "spec 4.2: the numbers of each CSV row are those of its result; the mutation rounds exposureAnnual to whole units.",
+      survives: {
+        kind: 'gap',
+        why: "sima.report-rows-match-results compares each CSV exposureAnnual within 0.01, but the exposures of the run's results were whole numbers or null, so rounding changed none of them; a screened value with cents would show it (run 2026-11-27).",
+      },
     },
   ],
   '4.2.evidence.unknown-404': [
@@ -530,6 +548,10 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: 'productName: row.name, hsCode: row.hsCode,',
       replace: 'productName: row.name, hsCode: sku.providedHs ?? row.hsCode,',
       visible: "spec 4.4: apply writes its rows with their hsCode; the mutation writes the SKU's provided HS code instead of the row's.",
+      survives: {
+        kind: 'gap',
+        why: "journeys.b applies rows whose hsCode is the SKU's providedHs (the direct-apply rows of spec 4.4), so writing providedHs is the same; a reviewed row with another hsCode would show it (run 2026-11-27).",
+      },
     },
   ],
 
@@ -552,6 +574,14 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: 'Object.fromEntries(STATUSES.map((s) => [s, counts[s] ?? 0]))',
       replace: 'Object.fromEntries(STATUSES.map((s) => [s, page.items.filter((f) => f.workflowStatus === s).length]))',
       visible: "spec 4.5: the page's status counts agree with the findings (all of them, not the page); the mutation counts only the page.",
+      sandboxDefined: {
+        why: 'written for 4.5.findings.status-counts; a run showed the spec leaves it open: "status counts" on the page may count the page\'s findings or the tenant\'s; the tenant\'s is the sandbox\'s choice',
+        checks: ['ship.findings-status-counts'],
+      },
+      survives: {
+        kind: 'acceptable',
+        why: 'spec 4.5 says only that the page carries status counts; counting the page\'s findings (the mutant) and the tenant\'s (the sandbox) are both readings of "agree with the findings it lists", and ship.findings-status-counts judges on one page holding every finding, where they agree (run 2026-11-27).',
+      },
     },
   ],
   '4.5.batch.credit-disabled': [
@@ -658,6 +688,10 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: 'const match = /^Bearer +([A-Za-z0-9_\\-.]+)\\s*$/i.exec(authorization);',
       replace: 'const match = /^(?:Bearer +)?([A-Za-z0-9_\\-.]+)\\s*$/i.exec(authorization);',
       visible: 'spec 4, 5.1: tenant endpoints need Authorization: Bearer <token>; the mutation also accepts the bare token.',
+      survives: {
+        kind: 'gap',
+        why: "auth.malformed-bearer sends 'Bearer not-a-jwt', 'Basic xyz' and a bare 'Bearer', and auth.missing-bearer no header: none sends a valid token without its Bearer scheme, which the mutant accepts (run 2026-11-27).",
+      },
     },
   ],
   '5.4.principal.billing': [
@@ -753,6 +787,10 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: 'const FINDINGS_DEFAULT_LIMIT = 50;',
       replace: 'const FINDINGS_DEFAULT_LIMIT = 100;',
       visible: 'spec 8.6: limit defaults to 50 on every list; the mutation serves 100 findings by default.',
+      survives: {
+        kind: 'gap',
+        why: "pagination.defaults compares the findings list read without limit to limit=50 (same items, never more than 50), which agree while the read tenant holds at most 50 findings; the page's limit echo is not the spec's (4.5 shows no findings page fields), so not judged. A tenant with more than 50 findings would show it (run 2026-11-27).",
+      },
     },
     {
       id: 'pagination.jobs-default-limit-100',
@@ -761,6 +799,10 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: 'const JOBS_DEFAULT_LIMIT = 50;',
       replace: 'const JOBS_DEFAULT_LIMIT = 100;',
       visible: 'spec 8.6: limit defaults to 50 on every list; the mutation serves 100 jobs by default.',
+      survives: {
+        kind: 'gap',
+        why: 'pagination.defaults compares the job list read without limit to limit=50 (same items, never more than 50), which agree while the read tenant holds at most 50 jobs (the job list echoes no limit, spec 2.2); a tenant with more than 50 jobs would show it (run 2026-11-27).',
+      },
     },
   ],
   // ---- more, second pass over the rules still without one ----
@@ -806,6 +848,10 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: 'cached.exp + leeway <= Math.floor(deps.clock.now() / 1000)',
       replace: 'cached.exp + leeway < Math.floor(deps.clock.now() / 1000)',
       visible: 'spec 5.2 (RFC 7519): a token presented at exactly its exp second is refused; the mutation still serves it (the cached verification).',
+      survives: {
+        kind: 'gap',
+        why: 'auth.token-refused-at-exp presents its token for the first time at its exp second, so the full verification decides; the edit is on the path of a token already verified once (cached), which no check presents at exp (run 2026-11-27).',
+      },
     },
   ],
   '2.5.sku.provided-hs': [
@@ -866,6 +912,10 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: "{ from: ['SUBMITTED'], action: 'acknowledge', to: 'ACKNOWLEDGED' },",
       replace: "{ from: ['SUBMITTED', 'ACKNOWLEDGED'], action: 'acknowledge', to: 'ACKNOWLEDGED' },",
       visible: 'spec 7: a repeat of a claim transition into the state already reached is 409; the mutation acknowledges an ACKNOWLEDGED submission again.',
+      survives: {
+        kind: 'gap',
+        why: 'ship.submission-model repeats other moves into the state reached but not acknowledge on an ACKNOWLEDGED submission, so a second acknowledge answering 200 goes unseen (spec 7: a repeat into the state already reached is 409) (run 2026-11-27).',
+      },
     },
   ],
   '4.1.jobs.get-404': [
@@ -975,12 +1025,12 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
   ],
   '7.invalid-request.external-reference': [
     {
-      id: 'validation.body-min-length-ignored',
+      id: 'validation.body-string-constraints-ignored',
       family: 'validation',
       file: VALIDATE,
       find: 'if (!validate(body) && !(shape.values',
-      replace: "if (!validate(body) && !(validate.errors ?? []).every((e) => e.keyword === 'minLength') && !(shape.values",
-      visible: "spec 4.5, 7: an empty externalReference is 400 INVALID_REQUEST; the mutation's validator ignores minLength.",
+      replace: "if (!validate(body) && !(validate.errors ?? []).every((e) => e.keyword === 'minLength' || e.keyword === 'pattern') && !(shape.values",
+      visible: "spec 4.5, 7: an empty or blank externalReference is 400 INVALID_REQUEST; the mutation's validator ignores the string constraints minLength and pattern.",
       also: ['4.5.claim.submit-reference'],
     },
   ],
@@ -1137,6 +1187,10 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       replace: 'principal.allowedAdapters.includes(principal.defaultAdapter ?? adapterId)) return;',
       visible: "spec 4.3, 5.4, 7: adapter_id outside the key's allowlist is 403 ADAPTER_NOT_ALLOWED; the mutation checks the key's default adapter instead of adapter_id.",
       also: ['5.4.adapter-allowlist', '7.adapter-not-allowed'],
+      survives: {
+        kind: 'gap',
+        why: 'auth.adapter-not-allowed makes a key with an allowlist and no default adapter, so checking the default adapter (absent) falls back to adapter_id and refuses as before; a key whose default adapter is on its allowlist would let any adapter_id through (run 2026-11-27).',
+      },
     },
   ],
   '4.1.billing.principal-integration': [
@@ -1371,5 +1425,5 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
 
 /** The list as mutations: each names the rule it is listed under, then the rules in `also`. */
 export function ruleKeyedMutations(list: Record<string, RuleMutation[]> = RULE_MUTATIONS): Mutation[] {
-  return Object.entries(list).flatMap(([rule, entries]) => entries.map(({ also, ...m }) => ({ ...m, rules: [rule, ...(also ?? [])] })));
+  return Object.entries(list).flatMap(([rule, entries]) => entries.map(({ also, ...m }) => ({ ...m, rules: m.sandboxDefined ? [] : [rule, ...(also ?? [])] })));
 }
