@@ -93,8 +93,9 @@ export interface RuleRow {
   section: string;
   kind: RuleKind;
   mutations: Array<{ id: string; outcome: string; /** killed by one of this rule's own checks */ byOwnChecks: boolean }>;
-  /** killed: every mutant naming it that ran was killed (equivalents aside); survived: one survived; else not run. */
-  verdict: 'killed' | 'survived' | 'not run';
+  /** killed: every mutant naming it that ran was killed (equivalents aside); survived: one survived;
+   * equivalent: its only mutants change no behaviour; else not run. */
+  verdict: 'killed' | 'survived' | 'equivalent' | 'not run';
 }
 
 /** One row per inventory rule the run's mutants name, in the inventory's order. */
@@ -105,7 +106,7 @@ export function ruleRows(record: MutationRecord, rules: readonly SpecRule[] = sp
       const own = new Set(isHeld(rule) ? rule.checks : []);
       const mutations = named.map((m) => ({ id: m.id, outcome: m.result?.outcome ?? 'not run', byOwnChecks: !!m.result?.killedBy.some((c) => own.has(c)) }));
       const counted = named.filter((m) => m.result && !isEquivalent(m) && (m.result.outcome === 'killed' || m.result.outcome === 'survived'));
-      const verdict: RuleRow['verdict'] = counted.some((m) => m.result!.outcome === 'survived') ? 'survived' : counted.length ? 'killed' : 'not run';
+      const verdict: RuleRow['verdict'] = counted.some((m) => m.result!.outcome === 'survived') ? 'survived' : counted.length ? 'killed' : named.some(isEquivalent) ? 'equivalent' : 'not run';
       return { id: rule.id, section: rule.section, kind: rule.kind, mutations, verdict };
     })
     .filter((row) => row.mutations.length);
