@@ -1,18 +1,21 @@
 // npm run conform:mutate — the conformance suite's mutation score against the simulator (README beside this
 // file). Applies each mutation of mutations.ts, one at a time, to a private copy of the tree; starts the
-// simulator from the copy; runs the whole suite in the simulator profile against it; records killed /
+// simulator from the copy; runs against it the checks that hold the spec rules the mutation breaks (the
+// rule-keyed run; --whole-suite runs every check instead) in the simulator profile; records killed /
 // survived / timeout / killed by start-up; writes reports/mutation/<timestamp>/mutation.json and
-// mutation.md after every mutant, and exits 1 when the score is below --min-score.
+// mutation.md (by mutant, by rule, by area, inventory coverage) after every mutant, and exits 1 when the rule
+// score is below --min-score.
 //
-//   npm run conform:mutate -- [--only ID|FAMILY,...] [--concurrency N] [--min-score 90] [--seed N] [--runs N]
-//                             [--timeout-s N] [--resume reports/mutation/<ts>] [--list]
+//   npm run conform:mutate -- [--only ID|FAMILY,...] [--concurrency 2] [--whole-suite] [--min-score 90] [--seed N]
+//                             [--runs N] [--timeout-s N] [--resume reports/mutation/<ts>] [--list]
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isEntryModule } from '../../contracts/lib/entry.js';
 import { MUTATIONS } from './mutations.js';
-import { MutationError, selectMutations, validateMutations, type Mutation } from './mutation.js';
-import { renderMarkdown, renderTable, score, scoreLine, type MutationRecord } from './report.js';
+import { checksOf, MutationError, selectMutations, validateMutations, type Mutation } from './mutation.js';
+import { NOT_BREAKABLE, validateNotBreakable } from './not-breakable.js';
+import { coverage, renderMarkdown, renderTable, score, scoreLine, type MutationRecord, type RunMode } from './report.js';
 import { killAllRunning, runBaseline, runMutant, type RunSettings } from './run-mutant.js';
 import { copyTree, REPO_ROOT, type TreeCopy } from './tree.js';
 
@@ -21,6 +24,7 @@ export const DEFAULT_SEED = 20261121;
 export interface MutateOptions {
   only?: string[];
   concurrency: number;
+  mode: RunMode;
   minScore: number;
   settings: RunSettings;
   resume?: string;
@@ -34,7 +38,8 @@ export function parseMutateArgs(argv: string[]): MutateOptions {
     strict: true,
     options: {
       only: { type: 'string' },
-      concurrency: { type: 'string', default: '1' },
+      concurrency: { type: 'string', default: '2' },
+      'whole-suite': { type: 'boolean', default: false },
       'min-score': { type: 'string', default: '90' },
       seed: { type: 'string', default: String(DEFAULT_SEED) },
       runs: { type: 'string', default: '15' },
@@ -52,6 +57,7 @@ export function parseMutateArgs(argv: string[]): MutateOptions {
   return {
     only: values.only?.split(',').map((s) => s.trim()).filter(Boolean),
     concurrency: int('concurrency', values.concurrency, 1),
+    mode: values['whole-suite'] ? 'whole-suite' : 'rule-keyed',
     minScore: Number(values['min-score']),
     settings: { seed: int('seed', values.seed, 0), runs: int('runs', values.runs, 1), timeoutMs: int('timeout-s', values['timeout-s'], 10) * 1000, requestTimeoutMs: 15_000 },
     resume: values.resume,
@@ -73,7 +79,7 @@ export interface MutateOutcome {
 
 /** Runs the selected mutations; `log` receives the progress lines and the final table. */
 export async function mutate(options: MutateOptions, mutations: readonly Mutation[] = MUTATIONS, log: (line: string) => void = console.log): Promise<MutateOutcome> {
-  const problems = validateMutations(mutations, REPO_ROOT);
+  const problems = [...validateMutations(mutations, REPO_ROOT), ...validateNotBreakable(NOT_BREAKABLE, mutations)];
   if (problems.length) throw new MutationError(`the mutation set does not fit the sources:\n  ${problems.join('\n  ')}`);
   const selected = selectMutations(mutations, options.only);
 
@@ -81,6 +87,10 @@ export async function mutate(options: MutateOptions, mutations: readonly Mutatio
   mkdirSync(reportDir, { recursive: true });
   const previous: MutationRecord | undefined = options.resume && existsSync(path.join(reportDir, 'mutation.json')) ? JSON.parse(readFileSync(path.join(reportDir, 'mutation.json'), 'utf8')) : undefined;
   if (options.resume && !previous) throw new MutationError(`--resume: no mutation.json in ${reportDir}`);
+  if (previous && (previous.schemaVersion !== 2 || previous.mode !== options.mode)) throw new MutationError(`--resume: ${reportDir} is a ${previous.mode ?? 'whole-suite (schema 1)'} run; resume it with the same mode`);
+  // Rule-keyed: each mutant runs the checks holding its rules; the baseline runs their union once.
+  const checksFor = (m: Mutation) => (options.mode === 'rule-keyed' ? checksOf(m) : options.settings.checks);
+  const settings: MutateOptions['settings'] = options.mode === 'rule-keyed' ? { ...options.settings, checks: [...new Set(selected.flatMap((m) => checksOf(m)))].sort() } : options.settings;
 
   const trees: TreeCopy[] = [];
   const cleanup = () => trees.forEach((t) => t.remove());
@@ -94,20 +104,34 @@ export async function mutate(options: MutateOptions, mutations: readonly Mutatio
   process.once('SIGTERM', interrupted);
   try {
     for (let i = 0; i < options.concurrency; i++) trees.push(copyTree(REPO_ROOT));
-    let baseline = previous?.baseline;
+    // A previous baseline serves when it ran every check this run's mutants will run.
+    const covered = !settings.checks || (previous?.settings.checks !== undefined ? settings.checks.every((c) => previous.settings.checks!.includes(c)) : !!previous);
+    let baseline = covered ? previous?.baseline : undefined;
     if (!baseline) {
-      log(`baseline: the unmutated simulator against the whole suite (seed ${options.settings.seed}, ${options.settings.runs} runs) ...`);
-      baseline = await runBaseline(trees[0].dir, options.settings);
+      log(`baseline: the unmutated simulator against ${settings.checks ? `the ${settings.checks.length} checks of the selected mutants` : 'the whole suite'} (seed ${settings.seed}, ${settings.runs} runs) ...`);
+      baseline = await runBaseline(trees[0].dir, settings);
       log(`baseline: ${baseline.passed} passed, ${baseline.failed.length} failed, ${baseline.skipped} skipped in ${baseline.seconds} s`);
       if (baseline.failed.length) log(`baseline: these checks fail without any mutation and do not count as kills: ${baseline.failed.join(', ')}`);
     }
     const done = new Map((previous?.mutants ?? []).filter((m) => m.result).map((m) => [m.id, m.result!]));
     const record: MutationRecord = {
-      schemaVersion: 1,
+      schemaVersion: 2,
       startedAt: previous?.startedAt ?? new Date().toISOString(),
-      settings: options.settings,
+      mode: options.mode,
+      settings: covered && previous ? { ...settings, checks: previous.settings.checks } : settings,
       baseline,
-      mutants: selected.map((m) => ({ id: m.id, family: m.family, file: m.file, visible: m.visible, ...(m.survives ? { survives: m.survives } : {}), ...(done.has(m.id) ? { result: done.get(m.id) } : {}) })),
+      mutants: selected.map((m) => ({
+        id: m.id,
+        family: m.family,
+        file: m.file,
+        visible: m.visible,
+        rules: m.rules,
+        ...(m.sandboxDefined ? { sandboxDefined: m.sandboxDefined } : {}),
+        ...(options.mode === 'rule-keyed' ? { checks: checksOf(m) } : {}),
+        ...(m.survives ? { survives: m.survives } : {}),
+        ...(done.has(m.id) ? { result: done.get(m.id) } : {}),
+      })),
+      coverage: coverage(mutations, NOT_BREAKABLE),
     };
     writeRecord(reportDir, record);
     const queue = selected.filter((m) => !done.has(m.id));
@@ -116,7 +140,7 @@ export async function mutate(options: MutateOptions, mutations: readonly Mutatio
     await Promise.all(
       trees.map(async (tree) => {
         for (let m = queue.shift(); m; m = queue.shift()) {
-          const result = await runMutant(tree.dir, m, options.settings, baseline!);
+          const result = await runMutant(tree.dir, m, { ...options.settings, checks: checksFor(m) }, baseline!);
           record.mutants.find((r) => r.id === m!.id)!.result = result;
           writeRecord(reportDir, record);
           finished++;
@@ -143,7 +167,7 @@ export async function mutate(options: MutateOptions, mutations: readonly Mutatio
 
 export function listMutations(mutations: readonly Mutation[], only?: string[]): string {
   return selectMutations(mutations, only)
-    .map((m) => `${m.id}  [${m.family}]  ${m.file}\n    ${m.visible}${m.survives ? `\n    survives (${m.survives.kind}): ${m.survives.why}` : ''}`)
+    .map((m) => `${m.id}  [${m.family}]  ${m.file}\n    ${m.visible}\n    ${m.sandboxDefined ? `sandbox-defined: ${m.sandboxDefined.why}` : `rules: ${m.rules.join(', ')}`}\n    checks: ${checksOf(m).join(', ')}${m.survives ? `\n    survives (${m.survives.kind}): ${m.survives.why}` : ''}`)
     .join('\n');
 }
 
@@ -163,7 +187,7 @@ async function main() {
   }
   try {
     const { exitCode, record } = await mutate(options);
-    console.log(scoreLine(score(record)));
+    console.log(scoreLine(score(record), `${record.mode} rule score`));
     process.exitCode = exitCode;
   } catch (error) {
     console.error(error instanceof MutationError ? error.message : error);

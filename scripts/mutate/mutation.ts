@@ -4,6 +4,7 @@
 // mutating something else (or nothing).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { contractOf, isHeld, specRules, type SpecRule } from '../../conformance/spec-rules/index.js';
 
 /** What kind of vendor mistake a mutation stands for (README "Families"). */
 const FAMILIES = [
@@ -41,6 +42,13 @@ export interface Mutation {
   replace: string;
   /** Why a client sees the change over HTTP (spec section), the reason the mutation counts. */
   visible: string;
+  /** The spec-rule inventory's ids (conformance/spec-rules) whose sentence the edit breaks. The rule-keyed
+   * run gives the mutant exactly the checks that hold these rules, so a kill means the rule's own checks saw
+   * it. Empty only with `sandboxDefined`. */
+  rules: string[];
+  /** Set when the edit breaks no sentence of the spec, only behaviour the sandbox defines (or a value the
+   * spec leaves open): why, and the checks that hold that behaviour. Reported apart, not in the rule score. */
+  sandboxDefined?: { why: string; checks: string[] };
   /** Set only for a mutant a run showed surviving. */
   survives?: SurvivorNote;
 }
@@ -79,11 +87,24 @@ export function applyMutation(treeDir: string, mutation: Mutation): () => void {
   return () => writeFileSync(file, original);
 }
 
-/** Problems of the set as data: duplicate ids, unknown families, snippets not unique in the given tree. */
-export function validateMutations(mutations: readonly Mutation[], treeDir: string): string[] {
+/** Problems of the set as data: duplicate ids, unknown families, rule ids the inventory does not hold,
+ * snippets not unique in the given tree. */
+export function validateMutations(mutations: readonly Mutation[], treeDir: string, rules: readonly SpecRule[] = specRules): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
+  const byId = new Map(rules.map((r) => [r.id, r]));
   for (const m of mutations) {
+    for (const id of m.rules ?? []) {
+      const rule = byId.get(id);
+      if (!rule) problems.push(`${m.id}: unknown rule id ${id} (not in conformance/spec-rules)`);
+      // A rule no check holds gives the rule-keyed run nothing to run: such a mutant measures nothing.
+      else if (!isHeld(rule)) problems.push(`${m.id}: rule ${id} is not held by any check (unheld or gap): the rule-keyed run has no check to give it`);
+      // The run targets contract v1.3.0 (run-mutant.ts): another contract's checks are not in its registry.
+      else if (contractOf(rule) !== 'v1.3.0') problems.push(`${m.id}: rule ${id} is held by the ${contractOf(rule)} suite, which a mutation run (contract v1.3.0) does not run`);
+    }
+    if (!m.rules?.length && !m.sandboxDefined) problems.push(`${m.id}: names no rule it breaks (rules) and does not say it is sandbox-defined (sandboxDefined)`);
+    if (m.rules?.length && m.sandboxDefined) problems.push(`${m.id}: names rules and says it is sandbox-defined: one or the other`);
+    if (m.sandboxDefined && (!m.sandboxDefined.why.trim() || !m.sandboxDefined.checks.length)) problems.push(`${m.id}: sandboxDefined needs a reason and the checks holding the behaviour`);
     if (seen.has(m.id)) problems.push(`${m.id}: duplicate id`);
     seen.add(m.id);
     if (!(FAMILIES as readonly string[]).includes(m.family)) problems.push(`${m.id}: unknown family ${m.family}`);
@@ -98,10 +119,19 @@ export function validateMutations(mutations: readonly Mutation[], treeDir: strin
   return problems;
 }
 
-/** `--only`: mutation ids, or families, comma-separated. */
+/** The checks a rule-keyed run gives the mutant: the union of the `checks` of its rules in the inventory
+ * (or of its sandboxDefined checks), sorted. */
+export function checksOf(mutation: Mutation, rules: readonly SpecRule[] = specRules): string[] {
+  if (mutation.sandboxDefined) return [...new Set(mutation.sandboxDefined.checks)].sort();
+  const byId = new Map(rules.map((r) => [r.id, r]));
+  return [...new Set(mutation.rules.flatMap((id) => { const rule = byId.get(id); return rule && isHeld(rule) ? rule.checks : []; }))].sort();
+}
+
+/** `--only`: mutation ids, families, or inventory rule ids (the mutations naming that rule), comma-separated. */
 export function selectMutations(mutations: readonly Mutation[], only: string[] | undefined): Mutation[] {
   if (!only?.length) return [...mutations];
-  const unknown = only.filter((o) => !mutations.some((m) => m.id === o || m.family === o));
-  if (unknown.length) throw new MutationError(`--only matches no mutation id or family: ${unknown.join(', ')}`);
-  return mutations.filter((m) => only.includes(m.id) || only.includes(m.family));
+  const matches = (m: Mutation, o: string) => m.id === o || m.family === o || m.rules.includes(o);
+  const unknown = only.filter((o) => !mutations.some((m) => matches(m, o)));
+  if (unknown.length) throw new MutationError(`--only matches no mutation id, family or rule: ${unknown.join(', ')}`);
+  return mutations.filter((m) => only.some((o) => matches(m, o)));
 }

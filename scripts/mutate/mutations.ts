@@ -3,6 +3,7 @@
 // client of the spec (the `visible` field says how, with the spec section). A snippet must occur exactly
 // once in its file: when the simulator's code changes under one, the run stops and names it.
 import type { Mutation } from './mutation.js';
+import { ruleKeyedMutations } from './rule-mutations.js';
 
 const AUTH = 'simulator/domains/auth/authenticate.ts';
 const TOKENS = 'simulator/domains/auth/tokens.ts';
@@ -19,7 +20,8 @@ const SIMA_RESULTS = 'simulator/domains/sima/sima-results.routes.ts';
 const LANDED = 'simulator/domains/landed-cost/engine.ts';
 const FEED = 'simulator/domains/trade/feed-session.machine.ts';
 
-export const MUTATIONS: Mutation[] = [
+/** The first set, written beside the checks (issue 21), each since mapped to the rules it breaks. */
+const WRITTEN_BESIDE_CHECKS: Mutation[] = [
   // ---- auth (spec 5, 7) ----
   {
     id: 'auth.scope-check-needs-two-missing',
@@ -28,6 +30,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (missing.length) {',
     replace: 'if (missing.length > 1) {',
     visible: 'spec 5.4: a token without ship:upload is answered 403 SCOPE_DENIED on the carrier-agreement upload; with the mutation it is accepted (202).',
+    rules: ['5.4.scope.ship-upload', '4.3.carrier-agreement.scope', '7.scope-denied'],
   },
   {
     id: 'auth.scope-denied-without-provided',
@@ -36,6 +39,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'provided: principal.scopes,',
     replace: 'provided: undefined,',
     visible: 'spec 5.4: SCOPE_DENIED carries details.required and details.provided; the mutation drops provided.',
+    rules: ['5.4.scope.ship-upload'],
   },
   {
     id: 'auth.revoked-key-reads-unknown',
@@ -44,6 +48,7 @@ export const MUTATIONS: Mutation[] = [
     find: "keyError('REVOKED_API_KEY', 'integration key has been revoked')",
     replace: "keyError('INVALID_API_KEY', 'integration key has been revoked')",
     visible: 'spec 7: exchanging a revoked key answers 401 REVOKED_API_KEY, not INVALID_API_KEY.',
+    rules: ['7.revoked-api-key'],
   },
   {
     id: 'auth.expired-key-reads-revoked',
@@ -52,6 +57,7 @@ export const MUTATIONS: Mutation[] = [
     find: "keyError('EXPIRED_API_KEY', 'integration key has expired')",
     replace: "keyError('REVOKED_API_KEY', 'integration key has expired')",
     visible: 'spec 7: exchanging an expired key answers 401 EXPIRED_API_KEY.',
+    rules: ['7.expired-api-key'],
   },
   {
     id: 'auth.missing-key-reads-invalid',
@@ -60,6 +66,7 @@ export const MUTATIONS: Mutation[] = [
     find: "if (!secret) throw new ApiError('MISSING_API_KEY'",
     replace: "if (!secret) throw new ApiError('INVALID_API_KEY'",
     visible: 'spec 4.1, 7: the token exchange without x-api-key answers 400 MISSING_API_KEY (the mutation: 401 INVALID_API_KEY).',
+    rules: ['4.1.token.missing-key', '7.missing-api-key'],
   },
   {
     id: 'auth.legacy-pair-always-on',
@@ -68,6 +75,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'byLegacy && deps.config.allowApiKeyFallback && apiKey',
     replace: 'byLegacy && apiKey',
     visible: 'spec 5.3: the x-api-key + x-org-id fallback stays disabled (ALLOW_API_KEY_FALLBACK off); with the mutation landed cost answers 200 to the pair alone instead of 401.',
+    rules: ['5.3.legacy-pair-off'],
   },
   {
     id: 'auth.token-lives-ten-hours',
@@ -76,6 +84,8 @@ export const MUTATIONS: Mutation[] = [
     find: 'export const TOKEN_TTL_SECONDS = 3600;',
     replace: 'export const TOKEN_TTL_SECONDS = 36000;',
     visible: 'spec 2.1, 5.2: the bearer is short-lived, typically 3600 s; a token an hour old (virtual clock) must be refused 401 INVALID_TOKEN.',
+    rules: [],
+    sandboxDefined: { why: 'spec 2.1 and 5.2 leave the lifetime open ("typically 3600", rule 2.1.token.expires-in-typical is unheld): a 36000 s token announced as such breaks no sentence; kept as the proof that auth.expired-token judges expiry against expires_in, not against 3600', checks: ['auth.expired-token', 'auth.token-exchange'] },
     survives: { kind: 'acceptable', why: 'spec 2.1 and 5.2 say "typically 3600"; the mutant announces its 36000 s in expires_in and honours it, and auth.expired-token judges expiry against expires_in.' },
   },
   {
@@ -85,6 +95,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'expires_in: tokens.announcedLifetime(),',
     replace: 'expires_in: tokens.announcedLifetime() * 2,',
     visible: 'spec 2.1, 5.2: expires_in gives the token lifetime; the mutation announces 7200 s for a token refused after 3600 s.',
+    rules: ['5.2.token.short-lived'],
   },
   {
     id: 'auth.billing-for-inactive-tenant',
@@ -93,6 +104,7 @@ export const MUTATIONS: Mutation[] = [
     find: "if (tenant.status !== 'active' && defects.at(",
     replace: "if (tenant.status === 'never' && defects.at(",
     visible: 'spec 4.1: billing setup requires an active tenant (403); the mutation serves a suspended tenant 201.',
+    rules: ['4.1.billing.tenant-active'],
   },
 
   // ---- validation (spec 4, 7 INVALID_REQUEST) ----
@@ -103,6 +115,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (!validate(coerced) && !onlyRaisedCaps(',
     replace: "if (!validate(coerced) && rule.in !== 'query' && !onlyRaisedCaps(",
     visible: 'spec 4.1-4.5, 8.6: out-of-range limit / offset and unknown enum values in the query are 400 INVALID_REQUEST.',
+    rules: ['8.6.ranges', '4.1.jobs.list-filter-values', '4.2.results.filter-values', '4.2.results.limit-range', '7.invalid-request.validation', '4.4.skus.page', '4.4.issues.page'],
   },
   {
     id: 'validation.path-not-validated',
@@ -111,6 +124,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (!validate(coerced) && !onlyRaisedCaps(',
     replace: "if (!validate(coerced) && rule.in !== 'path' && !onlyRaisedCaps(",
     visible: 'spec 4.1: GET /api/jobs/:id with an id that is no uuid is 400, not 404.',
+    rules: ['4.1.jobs.get'],
   },
   {
     id: 'validation.json-body-not-validated',
@@ -119,6 +133,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (!validate(body) && !(shape.values',
     replace: 'if (!validate(body) && isMultipart && !(shape.values',
     visible: 'spec 4.5 (credit amount, externalReference), 4.6 (landed-cost fields): an invalid JSON body is 400 INVALID_REQUEST.',
+    rules: ['4.5.finding.credit-validation', '4.6.landed-cost.required-fields', '4.5.claim.submit-reference'],
   },
   {
     id: 'validation.form-fields-not-validated',
@@ -127,6 +142,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (!validate(body) && !(shape.values',
     replace: 'if (!validate(body) && !isMultipart && !(shape.values',
     visible: 'spec 4.3, 4.4: an upload form field outside its enum (runPolicy, ingestMode) or a missing originCountry is 400.',
+    rules: ['4.3.upload.form-field-values', '4.4.upload.defaults-required'],
   },
   {
     id: 'validation.required-body-optional',
@@ -135,6 +151,7 @@ export const MUTATIONS: Mutation[] = [
     find: "if (bodyRequired) throw invalidRequest('a request body is required', 'body');",
     replace: 'if (bodyRequired) return valid;',
     visible: 'spec 4.5: the credit and claim endpoints need their body (400 when missing); the mutation hands the handler no body (500).',
+    rules: ['4.5.finding.credit-validation', '4.5.claim.confirm-credit-shape', '4.5.claim.submit-reference'],
   },
   {
     id: 'validation.false-is-not-a-boolean',
@@ -143,6 +160,7 @@ export const MUTATIONS: Mutation[] = [
     find: "if (type === 'boolean' && (single === 'true' || single === 'false')) return single === 'true';",
     replace: "if (type === 'boolean' && single === 'true') return true;",
     visible: 'spec 4.2: hs_in_scope=false and is_stale=false are valid boolean queries (the mutation answers 400).',
+    rules: ['4.2.results.filters'],
   },
   {
     id: 'validation.authority-unknown-accepted',
@@ -151,6 +169,7 @@ export const MUTATIONS: Mutation[] = [
     find: "if (normalized === 'CA' || normalized === 'US') return normalized;",
     replace: "if (normalized === 'CA' || normalized === 'US') return normalized;\n  if (normalized.length > 0) return 'CA';",
     visible: 'spec 4.2: a screeningAuthority that normalizes to neither CA nor US is 400 (the mutation: 202, screened as CA).',
+    rules: ['4.2.batch.authority-normalized'],
     survives: { kind: 'equivalent', why: "the contract's ScreeningAuthority pattern (^\\s*([cC][aA]|[uU][sS])?\\s*$) refuses such a value at request validation (400 INVALID_REQUEST naming screeningAuthority) before any route calls normalizeScreeningAuthority, on every operation taking it; the mutated line is unreachable over HTTP (checked: a route-level defect accepting any value left 'mx', ' Uk ', 'CAN', 'C A', 'USA' all refused)." },
   },
   {
@@ -160,6 +179,7 @@ export const MUTATIONS: Mutation[] = [
     find: "for (const field of ['originCountry', 'defaultDestinationCountry'] as const) {",
     replace: "for (const field of ['originCountry'] as const) {",
     visible: 'spec 4.4: an unsupported defaultDestinationCountry is 400 (the mutation: 202 and a session).',
+    rules: ['4.4.upload.defaults-required'],
   },
 
   // ---- errors (spec 2.9, 7) ----
@@ -170,6 +190,7 @@ export const MUTATIONS: Mutation[] = [
     find: "if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);",
     replace: '',
     visible: 'spec 2.9, 7: every error is the { code, message } envelope; an unknown route answers Koa\'s text "Not Found" instead.',
+    rules: ['2.9.error.envelope', '7.envelope', '7.not-found.absent'],
   },
   {
     id: 'errors.too-large-reads-invalid',
@@ -178,6 +199,7 @@ export const MUTATIONS: Mutation[] = [
     find: "if (status === 413) return new ApiError('FILE_TOO_LARGE'",
     replace: "if (status === 413) return new ApiError('INVALID_REQUEST'",
     visible: 'spec 7, 8.3: a file above the cap is 413 FILE_TOO_LARGE (the mutation: 400 INVALID_REQUEST).',
+    rules: ['7.file-too-large', '4.3.upload.too-large'],
   },
 
   // ---- limits (spec 8) ----
@@ -188,6 +210,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'maxFileBytes: 50 * 1024 * 1024,',
     replace: 'maxFileBytes: 500 * 1024 * 1024,',
     visible: 'spec 8.3: the size cap is 50 MB (413 above it); the mutation accepts a larger file.',
+    rules: ['8.3.size-cap-50mb', '4.3.upload.too-large', '4.4.upload.too-large-or-type'],
   },
   {
     id: 'limits.window-in-seconds',
@@ -196,6 +219,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'return rateLimitedError({ bucket, limit, windowMs, retryAfterSeconds,',
     replace: 'return rateLimitedError({ bucket, limit, windowMs: windowMs / 1000, retryAfterSeconds,',
     visible: 'spec 7, 8.1: the 429 details give windowMs in milliseconds (the read bucket: 60000); the mutation gives 60.',
+    rules: ['7.rate-limited.details'],
   },
 
   // ---- idempotency (spec 8.5) ----
@@ -206,6 +230,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (response.status < 300) {',
     replace: 'if (response.status < 200) {',
     visible: 'spec 8.5: the same key and payload sent again (one after the other) replays the original job with replayed: true.',
+    rules: ['8.5.replay', '2.3.receipt.replayed-flag', '8.5.endpoints'],
   },
   {
     id: 'idempotency.upload-file-ignored',
@@ -214,6 +239,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'payload: { body: valid.body ?? null, files: files.map((f) => f.sha256) }',
     replace: 'payload: { body: valid.body ?? null }',
     visible: 'spec 8.5: on POST /api/upload the file is part of the payload; the same key with another file is 409, not a replay.',
+    rules: ['8.5.conflict', '4.3.upload.idempotency-conflict'],
   },
 
   // ---- pagination (spec 8.6, 4.2) ----
@@ -224,6 +250,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (this.compareKey(index, cursor.values, cursor.id, bucket[mid]) >= 0) lo = mid + 1;',
     replace: 'if (this.compareKey(index, cursor.values, cursor.id, bucket[mid]) > 0) lo = mid + 1;',
     visible: 'spec 4.2: walking SIMA results by cursor visits each result once; the mutation starts each page at the previous page\'s last result.',
+    rules: ['4.2.results.cursor'],
   },
   {
     id: 'pagination.page-one-over-limit',
@@ -232,6 +259,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'for (let i = from; i < bucket.length && items.length < limit; i++) items.push(at(i));',
     replace: 'for (let i = from; i < bucket.length && items.length <= limit; i++) items.push(at(i));',
     visible: 'spec 8.6: a page holds at most `limit` items; the mutation serves limit + 1 on unfiltered lists.',
+    rules: ['4.5.findings.pagination', '4.5.claim-list', '4.1.jobs.list-limit-range'],
   },
   {
     id: 'pagination.filtered-offset-one-short',
@@ -240,6 +268,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (skipped < offset) skipped += 1;',
     replace: 'if (skipped < offset - 1) skipped += 1;',
     visible: 'spec 8.6: offset skips exactly `offset` matching records; on filtered lists the mutation repeats one record at each page boundary.',
+    rules: ['4.2.results.offset', '4.5.findings.pagination', '4.5.claim-list'],
   },
   {
     id: 'pagination.sima-total-is-page-size',
@@ -248,6 +277,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'total: page.total,',
     replace: 'total: page.items.length,',
     visible: 'spec 2.4: the results list\'s total counts every matching result, not the page.',
+    rules: ['2.4.results.last-page'],
   },
   {
     id: 'pagination.sima-has-more-on-last-page',
@@ -256,6 +286,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'hasMore: page.nextCursor !== null,',
     replace: 'hasMore: page.items.length > 0,',
     visible: 'spec 2.4: hasMore is false on the last page (where cursor is null).',
+    rules: ['2.4.results.last-page'],
   },
   {
     id: 'pagination.findings-has-more-on-last-page',
@@ -264,6 +295,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'SHIP_HOOKS.findingsHasMore, offset + page.items.length < page.total',
     replace: 'SHIP_HOOKS.findingsHasMore, offset + page.items.length <= page.total',
     visible: 'spec 4.5: the findings page says hasMore false on its last page.',
+    rules: ['4.5.findings.pagination'],
   },
   {
     id: 'pagination.claims-has-more-on-last-page',
@@ -272,6 +304,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'SHIP_HOOKS.claimsHasMore, offset + page.items.length < page.total',
     replace: 'SHIP_HOOKS.claimsHasMore, offset + page.items.length <= page.total',
     visible: 'spec 2.7: the submissions list envelope says hasMore false on its last page.',
+    rules: ['4.5.claim-list', '2.7.submission.list-envelope'],
   },
 
   // ---- jobs and other state machines (spec 3) ----
@@ -282,6 +315,7 @@ export const MUTATIONS: Mutation[] = [
     find: "const status = next(job, 'fail');",
     replace: "const status = next(job, 'succeed');",
     visible: 'spec 3.1: a job whose worker failed ends FAILED (with error set), not COMPLETED.',
+    rules: ['3.1.job.failed-terminal', '3.1.job.failed-webhook', '6.event.failed'],
   },
   {
     id: 'state-machine.failed-job-without-error',
@@ -290,6 +324,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'error: deps.defects.at(JOBS_HOOKS.failureError, error, { status })',
     replace: 'error: null',
     visible: 'spec 2.2, 6: a FAILED job carries its error (string), in the job and in the job.failed delivery.',
+    rules: ['2.2.job.error-on-failure', '6.body.error-for-failed'],
   },
   {
     id: 'state-machine.job-outcomes-dropped',
@@ -298,6 +333,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'outcomes: { ...zeroOutcomes(), ...settled.outcome.outcomes },',
     replace: 'outcomes: zeroOutcomes(),',
     visible: 'spec 2.2: a finished sima_validation job reports the outcome counts it screened (atRisk, cleared, needsReview).',
+    rules: ['2.2.job.outcomes-equal-results'],
   },
   {
     id: 'state-machine.finding-submit-from-open',
@@ -306,6 +342,7 @@ export const MUTATIONS: Mutation[] = [
     find: "{ from: ['DISPUTED'], action: 'submit', to: 'SUBMITTED' },",
     replace: "{ from: ['OPEN', 'DISPUTED'], action: 'submit', to: 'SUBMITTED' },",
     visible: 'spec 3.3: submit moves DISPUTED to SUBMITTED only; from OPEN it is 409 ACTION_NOT_ALLOWED.',
+    rules: ['3.3.finding.submit', '3.3.finding.disallowed-409'],
   },
   {
     id: 'state-machine.finding-carrier-review-from-disputed',
@@ -314,6 +351,7 @@ export const MUTATIONS: Mutation[] = [
     find: "{ from: ['SUBMITTED'], action: 'carrier-review', to: 'CARRIER_REVIEW' },",
     replace: "{ from: ['DISPUTED', 'SUBMITTED'], action: 'carrier-review', to: 'CARRIER_REVIEW' },",
     visible: 'spec 3.3: carrier-review moves SUBMITTED only; from DISPUTED it is 409.',
+    rules: ['3.3.finding.carrier-review', '3.3.finding.disallowed-409'],
   },
   {
     id: 'state-machine.finding-dismiss-disputes',
@@ -322,6 +360,7 @@ export const MUTATIONS: Mutation[] = [
     find: "{ from: ['OPEN'], action: 'dismiss', to: 'DISMISSED' },",
     replace: "{ from: ['OPEN'], action: 'dismiss', to: 'DISPUTED' },",
     visible: 'spec 3.3: dismiss moves OPEN to DISMISSED.',
+    rules: ['3.3.finding.dismiss'],
   },
   {
     id: 'state-machine.finding-dismissed-not-reopened',
@@ -330,6 +369,7 @@ export const MUTATIONS: Mutation[] = [
     find: "{ from: ['DISPUTED', 'SUBMITTED', 'CARRIER_REVIEW', 'DISMISSED', 'CREDITED', 'REJECTED'], action: 'reopen', to: 'OPEN' },",
     replace: "{ from: ['DISPUTED', 'SUBMITTED', 'CARRIER_REVIEW', 'CREDITED', 'REJECTED'], action: 'reopen', to: 'OPEN' },",
     visible: 'spec 3.3: reopen takes terminal states (DISMISSED among them) back to OPEN.',
+    rules: ['3.3.finding.reopen'],
   },
   {
     id: 'state-machine.claim-acknowledge-from-ready',
@@ -338,6 +378,7 @@ export const MUTATIONS: Mutation[] = [
     find: "{ from: ['SUBMITTED'], action: 'acknowledge', to: 'ACKNOWLEDGED' },",
     replace: "{ from: ['READY', 'SUBMITTED'], action: 'acknowledge', to: 'ACKNOWLEDGED' },",
     visible: 'spec 3.4: acknowledge moves SUBMITTED only; a READY submission answers 409.',
+    rules: ['3.4.submission.acknowledge', '3.4.submission.non-source-409'],
   },
   {
     id: 'state-machine.claim-confirm-from-ready',
@@ -346,6 +387,7 @@ export const MUTATIONS: Mutation[] = [
     find: "{ from: ['SUBMITTED', 'ACKNOWLEDGED', 'FAILED'], action: 'confirm-credit', to: afterConfirmCredit },",
     replace: "{ from: ['READY', 'SUBMITTED', 'ACKNOWLEDGED', 'FAILED'], action: 'confirm-credit', to: afterConfirmCredit },",
     visible: 'spec 3.4: confirm-credit needs SUBMITTED, ACKNOWLEDGED or FAILED; a READY submission answers 409.',
+    rules: ['3.4.submission.all-credited', '3.4.submission.non-source-409'],
   },
   {
     id: 'state-machine.claim-partial-acknowledges-submitted',
@@ -354,6 +396,7 @@ export const MUTATIONS: Mutation[] = [
     find: "return current === 'SUBMITTED' ? 'SUBMITTED' : 'ACKNOWLEDGED';",
     replace: "return 'ACKNOWLEDGED';",
     visible: 'spec 3.4: a partial confirm-credit on a SUBMITTED submission leaves it SUBMITTED.',
+    rules: ['3.4.submission.partial-submitted'],
   },
   {
     id: 'state-machine.claim-all-failed-reads-partial',
@@ -362,6 +405,7 @@ export const MUTATIONS: Mutation[] = [
     find: "if (context.creditOutcome === 'all-failed') return 'FAILED';",
     replace: '',
     visible: 'spec 3.4: confirm-credit with every finding failed moves to FAILED (failedAt, failureReason set).',
+    rules: ['3.4.submission.all-failed'],
   },
   {
     id: 'state-machine.feed-applied-twice',
@@ -370,6 +414,7 @@ export const MUTATIONS: Mutation[] = [
     find: "{ from: ['READY'], action: 'apply', to: 'APPLIED' },",
     replace: "{ from: ['READY', 'APPLIED'], action: 'apply', to: 'APPLIED' },",
     visible: 'spec 3.2: APPLIED is terminal; apply on an APPLIED session is 409 (the mutation: 200 again).',
+    rules: ['3.2.feed.apply-applied', '4.4.apply.not-ready-409'],
   },
   {
     id: 'state-machine.feed-blocked-applies-with-issues',
@@ -378,6 +423,7 @@ export const MUTATIONS: Mutation[] = [
     find: 's.applyable && s.issueCount === 0 && s.blockingIssueCount === 0',
     replace: 's.blockingIssueCount === 0',
     visible: 'spec 3.2: a PREVIEW_BLOCKED session applies directly only with applyable true and no issues; with open issues apply is 409.',
+    rules: ['3.2.feed.direct-apply-shortcut', '4.4.apply.not-ready-409'],
   },
   {
     id: 'state-machine.review-overridden-after-approval',
@@ -386,6 +432,7 @@ export const MUTATIONS: Mutation[] = [
     find: "{ from: ['PENDING'], action: 'override', to: 'OVERRIDDEN' },",
     replace: "{ from: ['PENDING', 'APPROVED'], action: 'override', to: 'OVERRIDDEN' },",
     visible: 'spec 3.x / 7: a decided classification review is decided once; deciding it again is 409 ACTION_NOT_ALLOWED.',
+    rules: ['7.action-not-allowed.transition'],
   },
 
   // ---- response shapes (spec 2) ----
@@ -396,6 +443,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'error: job.error ?? null,',
     replace: 'error: job.error ?? undefined,',
     visible: 'spec 2.2: `error` (string or null) is a required field of every job.',
+    rules: ['2.2.job.required-fields'],
   },
   {
     id: 'response-shape.delivery-progress-not-100',
@@ -404,6 +452,7 @@ export const MUTATIONS: Mutation[] = [
     find: "progress: job.status === 'COMPLETED' ? 100 : job.progress,\n      createdAt",
     replace: 'progress: job.progress,\n      createdAt',
     visible: 'spec 6: the delivery body\'s job.progress is 100 when completed (the mutation sends the last reported progress).',
+    rules: ['6.body.job-matches'],
     survives: { kind: 'equivalent', why: 'the worker already stores progress 100 on a COMPLETED job (job.worker.ts finish), so job.progress is 100 in the delivery with or without the mutation.' },
   },
   {
@@ -413,6 +462,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'externalReference: body.externalReference.trim(), acknowledgedAt: now }',
     replace: 'externalReference: body.externalReference.trim(), acknowledgedAt: null }',
     visible: 'spec 2.7, 3.4: acknowledgedAt is set on the move to ACKNOWLEDGED.',
+    rules: ['2.7.submission.stamps-on-transition', '3.4.submission.acknowledge'],
   },
   {
     id: 'response-shape.credit-confirmed-at-unset',
@@ -421,6 +471,7 @@ export const MUTATIONS: Mutation[] = [
     find: "...(to === 'CREDIT_CONFIRMED' ? { creditConfirmedAt: now } : {}),",
     replace: '',
     visible: 'spec 2.7, 3.4: creditConfirmedAt is set on the move to CREDIT_CONFIRMED.',
+    rules: ['2.7.submission.stamps-on-transition', '3.4.submission.all-credited'],
   },
   {
     id: 'response-shape.feed-blocking-count-zero',
@@ -429,6 +480,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'blockingIssueCount: s.blockingIssueCount,',
     replace: 'blockingIssueCount: 0,',
     visible: 'spec 2.5: blockingIssueCount counts the blocking issues the issues list shows.',
+    rules: ['2.5.session.counts-equal-issues'],
   },
   {
     id: 'response-shape.duplicate-upload-without-date',
@@ -437,6 +489,7 @@ export const MUTATIONS: Mutation[] = [
     find: '{ existingJobId: earlier.jobId, uploadedAt: earlier.uploadedAt }',
     replace: '{ existingJobId: earlier.jobId }',
     visible: 'spec 7: DUPLICATE_UPLOAD carries details.existingJobId and details.uploadedAt.',
+    rules: ['7.duplicate-upload'],
   },
 
   // ---- domain rules ----
@@ -447,6 +500,7 @@ export const MUTATIONS: Mutation[] = [
     find: '...(filter.type ? { type: filter.type } : {}),',
     replace: '',
     visible: 'spec 4.1: GET /api/jobs?type= lists only jobs of that type.',
+    rules: ['4.1.jobs.list-filters'],
   },
   {
     id: 'domain-rule.sima-summary-ignores-filters',
@@ -455,6 +509,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'const counts = await results.countByOutcome(principal.tenantId, filter);',
     replace: 'const counts = await results.countByOutcome(principal.tenantId, {});',
     visible: 'spec 4.2: the summary takes the outcome / workflow filters of the results; its counts must match the filtered results.',
+    rules: ['4.2.summary.outcome-filter', '4.2.summary.same-filters'],
   },
   {
     id: 'domain-rule.sima-summary-needs-review-miscounted',
@@ -463,6 +518,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'needsReview: counts.NEEDS_REVIEW ?? 0,',
     replace: 'needsReview: counts.AT_RISK ?? 0,',
     visible: 'spec 2.4: summary.needsReview counts the NEEDS_REVIEW results listed.',
+    rules: ['2.4.summary.equals-results'],
   },
   {
     id: 'domain-rule.sima-summary-total-flagged-only',
@@ -471,6 +527,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'totalSkus: Object.values(counts).reduce((sum, n) => sum + n, 0),',
     replace: 'totalSkus: (counts.AT_RISK ?? 0) + (counts.NEEDS_REVIEW ?? 0),',
     visible: 'spec 2.4: summary.totalSkus counts every result (CLEARED too).',
+    rules: ['2.4.summary.equals-results'],
   },
   {
     id: 'domain-rule.sima-exposure-not-percent',
@@ -479,6 +536,8 @@ export const MUTATIONS: Mutation[] = [
     find: 'round2((item.annualImportValue * combinedRate) / 100)',
     replace: 'round2(item.annualImportValue * combinedRate)',
     visible: 'spec 2.4: exposureAnnual is the annual import value times the combined rate (a percentage); the mutation is 100 times too large.',
+    rules: [],
+    sandboxDefined: { why: 'spec 2.4 gives no formula for exposureAnnual (rule 2.4.result.exposure-annual holds only its type); the value times the combined rate is the sandbox evidence\'s formula, which sima.exposure-believable holds in the simulator profile only', checks: ['sima.exposure-believable'] },
   },
   {
     id: 'domain-rule.sima-combined-rate-is-max',
@@ -487,6 +546,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'round2((adRate ?? 0) + (cvdRate ?? 0))',
     replace: 'round2(Math.max(adRate ?? 0, cvdRate ?? 0))',
     visible: 'spec 2.4: combinedRate is the AD and CVD rates together, not the larger of them.',
+    rules: ['2.4.result.combined-rate'],
   },
   {
     id: 'domain-rule.claim-bundles-open-findings',
@@ -495,6 +555,7 @@ export const MUTATIONS: Mutation[] = [
     find: "export const CLAIMABLE_STATES: readonly FindingWorkflowStatus[] = ['DISPUTED', 'SUBMITTED', 'CARRIER_REVIEW'];",
     replace: "export const CLAIMABLE_STATES: readonly FindingWorkflowStatus[] = ['OPEN', 'DISPUTED', 'SUBMITTED', 'CARRIER_REVIEW'];",
     visible: 'spec 4.5 rule 1: an OPEN finding is not eligible; creating a claim with it is 400 with details.invalidFindingStates.',
+    rules: ['4.5.claim-create.eligible-states', '4.5.claim-create.only-eligible', '4.5.claim-create.invalid-finding-states', '7.invalid-request.ineligible-findings'],
   },
   {
     id: 'domain-rule.failed-submission-holds-findings',
@@ -503,6 +564,7 @@ export const MUTATIONS: Mutation[] = [
     find: "export const INACTIVE_SUBMISSION_STATES: readonly ClaimSubmissionStatus[] = ['CREDIT_CONFIRMED', 'CLOSED', 'FAILED'];",
     replace: "export const INACTIVE_SUBMISSION_STATES: readonly ClaimSubmissionStatus[] = ['CREDIT_CONFIRMED', 'CLOSED'];",
     visible: 'spec 4.5 rule 3: a finding of a FAILED submission may be bundled again (the mutation: 409 duplicateLinks).',
+    rules: ['4.5.claim-create.released-by-end'],
   },
   {
     id: 'domain-rule.claim-without-tenant-findings',
@@ -511,6 +573,7 @@ export const MUTATIONS: Mutation[] = [
     find: "if (!found.length) throw actionNotAllowed('none of the given findings belong to this tenant', { subcode: 'missing_findings' });",
     replace: '',
     visible: "spec 4.5 rule 4: findingIds none of which are the tenant's answer 409 missing_findings, not 201 with an empty submission.",
+    rules: ['4.5.claim-create.subcode-missing-findings'],
   },
   {
     id: 'domain-rule.landed-cost-trust-non-eur-indicative',
@@ -519,6 +582,7 @@ export const MUTATIONS: Mutation[] = [
     find: "if (input.currency !== 'EUR') return { level: 'undetermined' };",
     replace: "if (input.currency !== 'EUR') return { level: 'indicative' };",
     visible: 'spec 4.6 rule 4: non-EUR currencies to an EU destination give trust.level undetermined.',
+    rules: ['4.6.rule4.eu-trust-gate'],
   },
   {
     id: 'domain-rule.landed-cost-de-minimis-without-currency',
@@ -527,6 +591,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (shipment.currency === null && deviations.at(LANDED_COST_HOOKS.deMinimisNeedsCurrency, true)) return NOT_EVALUATED;',
     replace: '',
     visible: 'spec 4.6 rule 3: without currency de minimis is skipped (no deMinimis result); the mutation reports a currency_mismatch.',
+    rules: ['4.6.rule3.de-minimis-with-currency'],
   },
   {
     id: 'domain-rule.landed-cost-mismatch-exempts',
@@ -535,6 +600,7 @@ export const MUTATIONS: Mutation[] = [
     find: "exempt: false, skipped: 'currency_mismatch'",
     replace: "exempt: true, skipped: 'currency_mismatch'",
     visible: 'spec 4.6 rule 3: a currency mismatch gives no exemption.',
+    rules: ['4.6.rule3.currency-mismatch'],
   },
   {
     id: 'domain-rule.landed-cost-alias-value-kept',
@@ -543,6 +609,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (lone && deviations.at(LANDED_COST_HOOKS.loneAliasValueKept, false, alias))',
     replace: 'if (lone)',
     visible: "spec 4.6 rule 7: a flagged alias's value is dropped and the canonical default applies (freight: 100 alone quotes shipping 0).",
+    rules: ['4.6.rule7.aliases-not-rejected'],
   },
   {
     id: 'domain-rule.landed-cost-lone-alias-unflagged',
@@ -551,6 +618,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (lone || deviations.at(LANDED_COST_HOOKS.aliasBesideCanonicalFlagged, false, alias)) flagged.push(alias);',
     replace: 'if (!lone || deviations.at(LANDED_COST_HOOKS.aliasBesideCanonicalFlagged, false, alias)) flagged.push(alias);',
     visible: 'spec 4.6 rule 7: an alias without its canonical field gets an X-Deprecation-Hint entry.',
+    rules: ['4.6.rule7.hint-header', '9.4.alias-soft-deprecation'],
   },
   {
     id: 'domain-rule.landed-cost-disabled-corridor-used',
@@ -559,6 +627,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'c.enabled !== false && c.destinationCountry === destinationCountry',
     replace: 'c.destinationCountry === destinationCountry',
     visible: 'spec 4.6 rule 5: only an enabled corridor matches; a disabled one leaves the quote unconfigured_corridor.',
+    rules: ['4.6.rule5.corridor-resolution', '4.6.rule5.unconfigured-outcome'],
   },
   {
     id: 'domain-rule.compliance-warning-quoteable',
@@ -567,6 +636,7 @@ export const MUTATIONS: Mutation[] = [
     find: "checks.some((c) => c.outcome === 'warn') ? 'needs_review' : 'quoteable'",
     replace: "'quoteable'",
     visible: 'spec 4.6: quoteReadiness quoteable is a gate; a compliance check with a warning (low-confidence classification) is not quoteable.',
+    rules: ['2.10.compliance.quote-readiness', '4.6.quoteable.separate-gates'],
   },
 
   // ---- webhooks (spec 6) ----
@@ -577,6 +647,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'export const RETRY_GAPS_MS = [30_000, 120_000, 600_000] as const;',
     replace: 'export const RETRY_GAPS_MS = [30_000, 60_000, 600_000] as const;',
     visible: 'spec 6 rule 3: retries come 30 s, 2 min and 10 min after the failures.',
+    rules: ['6.rule3.retry-schedule'],
   },
   {
     id: 'webhooks.three-attempts',
@@ -585,6 +656,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'export const MAX_ATTEMPTS = 4;',
     replace: 'export const MAX_ATTEMPTS = 3;',
     visible: 'spec 6 rule 3: up to 4 attempts.',
+    rules: ['6.rule3.retry-schedule', '8.8.webhook-limits'],
   },
   {
     id: 'webhooks.any-status-succeeds',
@@ -593,6 +665,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;',
     replace: 'const ok = result.statusCode !== null;',
     visible: 'spec 6 rule 1: only a 2xx is success; a 500 from the receiver is retried.',
+    rules: ['6.rule1.2xx-success'],
   },
   {
     id: 'webhooks.timestamp-in-ms',
@@ -601,6 +674,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'const timestamp = Math.floor(startedAt / 1000) - ',
     replace: 'const timestamp = startedAt - ',
     visible: 'spec 6: X-SVC-Timestamp is a Unix timestamp (seconds); the mutation sends milliseconds (signed consistently).',
+    rules: ['6.header.timestamp'],
   },
   {
     id: 'webhooks.attempt-zero-based',
@@ -609,6 +683,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'const number = delivery.attempts.length + 1;',
     replace: 'const number = delivery.attempts.length;',
     visible: 'spec 6: X-SVC-Attempt is 1-based.',
+    rules: ['6.header.attempt'],
   },
   {
     id: 'webhooks.signature-base64',
@@ -617,6 +692,7 @@ export const MUTATIONS: Mutation[] = [
     find: "update(`${timestamp}.${body}`).digest('hex')",
     replace: "update(`${timestamp}.${body}`).digest('base64')",
     visible: 'spec 6: the signature is v1= and the hex HMAC-SHA256 digest.',
+    rules: ['6.signature.hmac'],
   },
   {
     id: 'webhooks.finish-not-notified',
@@ -625,6 +701,7 @@ export const MUTATIONS: Mutation[] = [
     find: "await notify(toFinishedJob(job as JobRecord & { status: 'COMPLETED' | 'FAILED' }));",
     replace: 'void toFinishedJob;',
     visible: 'spec 6: a job reaching COMPLETED with a webhook configured sends job.completed.',
+    rules: ['3.1.job.completed-webhook', '6.event.completed'],
   },
   {
     id: 'webhooks.link-local-allowed',
@@ -633,6 +710,7 @@ export const MUTATIONS: Mutation[] = [
     find: "  ['169.254.0.0', 16],\n",
     replace: '',
     visible: 'spec 6 rule 4: 169.254.0.0/16 (cloud metadata) is blocked: an enqueue naming it is refused.',
+    rules: ['6.rule4.ssrf-literal'],
   },
   {
     id: 'webhooks.localhost-allowed',
@@ -641,6 +719,7 @@ export const MUTATIONS: Mutation[] = [
     find: "if (host === 'localhost' || host.endsWith('.localhost')) return 'localhost';",
     replace: '',
     visible: 'spec 6 rule 4: the host localhost is blocked.',
+    rules: ['6.rule4.ssrf-literal'],
   },
   {
     id: 'webhooks.http-with-secret-allowed',
@@ -649,6 +728,7 @@ export const MUTATIONS: Mutation[] = [
     find: "if (hasSecret && url.protocol !== 'https:' && !allowed)",
     replace: "if (hasSecret && url.protocol === 'ftp:' && !allowed)",
     visible: 'spec 6: HTTPS is required when a secret is set; an http URL with a secret is 400.',
+    rules: ['6.config.https-with-secret'],
   },
 
   // ---- uploads (spec 4.3, 8.3) and isolation ----
@@ -659,6 +739,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (!accepted.includes(extension)) throw unsupported(',
     replace: 'if (extension === ".never") throw unsupported(',
     visible: 'spec 4.3, 7: an unsupported type or extension is 415 INVALID_FILE_FORMAT.',
+    rules: ['4.3.upload.unsupported-type', '7.invalid-file-format', '8.3.type-validated'],
   },
   {
     id: 'uploads.binary-csv-accepted',
@@ -667,6 +748,7 @@ export const MUTATIONS: Mutation[] = [
     find: 'if (head.includes(0)) throw unsupported(',
     replace: 'if (head.length < 0) throw unsupported(',
     visible: 'spec 4.3, 7: a binary file named .csv is an unsupported type (415), not a CSV job that fails later.',
+    rules: ['4.3.upload.unsupported-type'],
   },
   {
     id: 'isolation.duplicate-upload-across-tenants',
@@ -675,5 +757,9 @@ export const MUTATIONS: Mutation[] = [
     find: 'update(`${tenantId}\\u0000${operationId}\\u0000${sha256}`)',
     replace: 'update(`${operationId}\\u0000${sha256}`)',
     visible: "spec 4.3, 7: DUPLICATE_UPLOAD is about the tenant's own uploads; the mutation keeps one record per file, so another tenant's upload of the same bytes replaces it and the first tenant's own file again is accepted (202) instead of 409 naming its job.",
+    rules: ['4.3.upload.duplicate', '7.duplicate-upload'],
   },
 ];
+
+/** The whole set: the first one, then the rule-keyed list of rule-mutations.ts (issue 27 item 3). */
+export const MUTATIONS: Mutation[] = [...WRITTEN_BESIDE_CHECKS, ...ruleKeyedMutations()];

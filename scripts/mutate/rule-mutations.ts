@@ -1,0 +1,1429 @@
+// Mutations derived from the spec-rule inventory (issue 27 item 3): a reviewed list keyed by rule id
+// (conformance/spec-rules), written by walking the held rules that had no mutation and asking, for each,
+// what small edit of the simulator a vendor's build could plausibly contain that breaks the rule's sentence
+// over HTTP. Each entry's key is the rule it was written for; `also` names other rules the same edit breaks.
+// The rule-keyed run (`npm run conform:mutate`) gives each mutant exactly the checks holding its rules, so a
+// kill means those checks see the break. Like mutations.ts: each `find` occurs exactly once in its file.
+import type { Mutation } from './mutation.js';
+
+/** One mutation of the list: its rules are the key it is listed under, then `also`; or none, when a run
+ * showed the spec allows the edit (`sandboxDefined`: then it stays under the rule it was written for, with
+ * why the sentence does not decide it, and is scored apart). */
+type RuleMutation = Omit<Mutation, 'rules'> & { also?: string[] };
+
+const FINDINGS = 'simulator/domains/ship/finding.machine.ts';
+const FINDING_ROUTES = 'simulator/domains/ship/finding.routes.ts';
+const CLAIMS = 'simulator/domains/ship/claim.machine.ts';
+const CLAIM_ROUTES = 'simulator/domains/ship/claim.routes.ts';
+const FEED = 'simulator/domains/trade/feed-session.machine.ts';
+const JOB_WORKER = 'simulator/domains/jobs/job.worker.ts';
+const SIMA_REPORT = 'simulator/domains/sima/sima-report.ts';
+const SIMA_RESULTS = 'simulator/domains/sima/sima-results.routes.ts';
+const DISPATCHER = 'simulator/domains/webhooks/dispatcher.ts';
+const WEBHOOK_CONFIG = 'simulator/domains/webhooks/webhook-config.ts';
+const LANDED_ENGINE = 'simulator/domains/landed-cost/engine.ts';
+const SHIP_UPLOADS = 'simulator/domains/ship/upload.routes.ts';
+const SIMA_UPLOADS = 'simulator/domains/sima/upload.routes.ts';
+const BILLING = 'simulator/domains/billing/setup-session.routes.ts';
+const VALIDATE = 'simulator/kernel/http/validate-request.ts';
+
+export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
+  // ---- spec 2: resources ----
+  '2.2.job.progress-failed': [
+    {
+      id: 'state-machine.failed-job-progress-negative',
+      family: 'state-machine',
+      file: JOB_WORKER,
+      find: 'return { ...job, status, error: deps.defects.at(JOBS_HOOKS.failureError',
+      replace: 'return { ...job, status, progress: -1, error: deps.defects.at(JOBS_HOOKS.failureError',
+      visible: 'spec 2.2: progress is an integer 0..100 on every job; the mutation marks a FAILED job with progress -1.',
+    },
+  ],
+  '2.2.job.timestamps': [
+    {
+      id: 'response-shape.job-updated-at-not-moved-on-finish',
+      family: 'response-shape',
+      file: JOB_WORKER,
+      find: '          error: null,\n          updatedAt: now,',
+      replace: '          error: null,\n          updatedAt: job.createdAt,',
+      visible: 'spec 2.2: updatedAt moves with the job; the mutation sets a COMPLETED job\'s updatedAt back to its createdAt.',
+    },
+  ],
+  '2.3.receipt.sima-batch': [
+    {
+      id: 'response-shape.sima-batch-receipt-without-message',
+      family: 'response-shape',
+      file: 'simulator/domains/sima/sima.routes.ts',
+      find: "status: job.status, message: 'SIMA screening batch accepted', replayed: false",
+      replace: 'status: job.status, replayed: false',
+      visible: 'spec 2.3: the SIMA batch receipt has jobId, status, message and replayed; the mutation drops message.',
+    },
+  ],
+  '4.2.batch.accepted': [
+    {
+      id: 'response-shape.sima-batch-answers-200',
+      family: 'response-shape',
+      file: 'simulator/domains/sima/sima.routes.ts',
+      find: "return { status: 202, body: { jobId: job.id, status: job.status, message: 'SIMA screening batch accepted'",
+      replace: "return { status: 200, body: { jobId: job.id, status: job.status, message: 'SIMA screening batch accepted'",
+      visible: 'spec 4.2: POST /api/sima/batch answers 202 (job accepted); the mutation answers 200.',
+    },
+  ],
+  '2.3.receipt.upload': [
+    {
+      id: 'response-shape.sima-upload-receipt-without-file-name',
+      family: 'response-shape',
+      file: SIMA_UPLOADS,
+      find: 'replayed: false, fileName: upload.fileName,',
+      replace: 'replayed: false,',
+      visible: 'spec 2.3: the /api/upload (and catalog) receipt is the job receipt plus fileName; the mutation leaves fileName out.',
+      also: ['2.3.receipt.echoes-request'],
+    },
+  ],
+  '2.3.receipt.catalog': [
+    {
+      id: 'response-shape.catalog-receipt-without-source-adapter',
+      family: 'response-shape',
+      file: SIMA_UPLOADS,
+      find: '...(receipt.sourceAdapter ? { sourceAdapter: receipt.sourceAdapter } : {})',
+      replace: '...{}',
+      visible: 'spec 2.3: the catalog upload receipt adds sourceAdapter; the mutation leaves it out.',
+    },
+  ],
+  '2.3.receipt.ship-pending': [
+    {
+      id: 'response-shape.ship-receipt-status-queued',
+      family: 'response-shape',
+      file: SHIP_UPLOADS,
+      find: "return { jobId: job.id, fileName: upload.fileName, status: 'PENDING' as const };",
+      replace: "return { jobId: job.id, fileName: upload.fileName, status: 'QUEUED' as const };",
+      visible: 'spec 2.3: a ship or carrier-agreement upload receipt has status, always PENDING; the mutation answers QUEUED.',
+    },
+  ],
+  '2.3.receipt.echoes-request': [
+    {
+      id: 'response-shape.ship-receipt-names-stored-file',
+      family: 'response-shape',
+      file: SHIP_UPLOADS,
+      find: "return { jobId: job.id, fileName: upload.fileName, status: 'PENDING' as const };",
+      replace: "return { jobId: job.id, fileName: `${job.id}.csv`, status: 'PENDING' as const };",
+      visible: "spec 2.3: the receipt's fileName is the uploaded file's name; the mutation answers the name the server stored it under.",
+    },
+    {
+      id: 'response-shape.order-receipt-ingest-mode-constant',
+      family: 'response-shape',
+      file: SHIP_UPLOADS,
+      find: '(file) => ({ file, ingestMode }))), ingestMode } };',
+      replace: "(file) => ({ file, ingestMode }))), ingestMode: 'PATCH' } };",
+      visible: 'spec 2.3: the order receipt echoes the ingestMode sent; the mutation always answers PATCH (SNAPSHOT sent).',
+      also: ['2.3.receipt.order-ingest-mode'],
+      survives: {
+        kind: 'gap',
+        why: "uploads.accepted-receipt judges the receipt's jobId, fileName, replayed and status, not that ingestMode is the one sent: its uploads send only the required form fields (targets.ts), no ingestMode, so PATCH is the right echo of the default; a check sending SNAPSHOT would see it (run 2026-11-27).",
+      },
+    },
+  ],
+  '2.4.result.combined-rate-one-absent': [
+    {
+      id: 'domain-rule.sima-combined-rate-needs-both',
+      family: 'domain-rule',
+      file: 'simulator/domains/sima/screening.ts',
+      find: 'const combinedRate = adRate === null && cvdRate === null ? null',
+      replace: 'const combinedRate = adRate === null || cvdRate === null ? null',
+      visible: 'spec 2.4: with only one of adRate and cvdRate the combined rate is that rate; the mutation answers null.',
+    },
+  ],
+  '2.4.evidence.current-result': [
+    {
+      id: 'domain-rule.sima-evidence-shows-first-screening',
+      family: 'domain-rule',
+      file: SIMA_RESULTS,
+      find: 'simaEvidence(deps.defects.at(SIMA_HOOKS.evidenceShows, current, { history }), history, item)',
+      replace: 'simaEvidence(deps.defects.at(SIMA_HOOKS.evidenceShows, history[0] ?? current, { history }), history, item)',
+      visible: "spec 2.4, 4.2: a SKU's evidence is about its result as listed; after a re-screening the mutation shows the first screening.",
+    },
+  ],
+  '2.4.report.totals-count-rows': [
+    {
+      id: 'domain-rule.sima-report-total-exposures-counts-outcomes',
+      family: 'domain-rule',
+      file: SIMA_REPORT,
+      find: 'totalExposures: exposures.length,',
+      replace: 'totalExposures: outcomes.length,',
+      visible: 'spec 2.4: totalExposures counts the exposures the report lists (AT_RISK only); the mutation counts every outcome.',
+    },
+  ],
+  '2.5.session.fields': [
+    {
+      id: 'response-shape.feed-ready-not-applyable',
+      family: 'response-shape',
+      file: 'simulator/domains/trade/feed-session.response.ts',
+      find: "return s.status === 'READY' || (s.status === 'PREVIEW_BLOCKED'",
+      replace: "return s.status === 'APPLIED' || (s.status === 'PREVIEW_BLOCKED'",
+      visible: 'spec 2.5, 3.2: a READY session is eligible for apply (applyable true); the mutation reads READY as not applyable.',
+      also: ['3.2.feed.ready-without-blocking'],
+    },
+  ],
+  '2.6.finding.explanation-fields': [
+    {
+      id: 'response-shape.finding-without-explanation',
+      family: 'response-shape',
+      file: 'simulator/domains/ship/finding.response.ts',
+      find: '    ...explanation,\n    headline: f.headline,',
+      replace: '    headline: f.headline,',
+      visible: 'spec 2.6: a finding names claimEligibility, claimBlockerReason and actionability; the mutation leaves them out.',
+    },
+  ],
+  '2.6.credit.records-amount': [
+    {
+      id: 'domain-rule.finding-credit-records-recoverable-amount',
+      family: 'domain-rule',
+      file: FINDING_ROUTES,
+      find: '{ amount: credit!.amount, confirmation: credit!.confirmation, creditedAt: now }',
+      replace: '{ amount: f.recoverableAmount, confirmation: credit!.confirmation, creditedAt: now }',
+      visible: "spec 2.6: the credit endpoint records the amount confirmed; the mutation records the finding's recoverable amount instead.",
+    },
+  ],
+  '2.7.submission.packet-url': [
+    {
+      id: 'response-shape.packet-url-only-while-ready',
+      family: 'response-shape',
+      file: 'simulator/domains/ship/claim.response.ts',
+      find: 'packetUrl: record.packetUrl,',
+      replace: "packetUrl: record.status === 'READY' ? record.packetUrl : null,",
+      visible: 'spec 2.7: packetUrl is set once READY and stays; the mutation shows it only while READY.',
+    },
+  ],
+  '2.7.submission.failed-fields': [
+    {
+      id: 'response-shape.failed-submission-without-reason',
+      family: 'response-shape',
+      file: CLAIM_ROUTES,
+      find: "failureReason: body.reason?.trim() || 'the carrier credited none of the findings' }",
+      replace: 'failureReason: null }',
+      visible: 'spec 2.7, 3.4: failureReason is set when the submission becomes FAILED; the mutation leaves it null.',
+    },
+  ],
+  '2.7.submission.keeps-request': [
+    {
+      id: 'domain-rule.claim-keeps-first-finding-only',
+      family: 'domain-rule',
+      file: CLAIM_ROUTES,
+      find: 'found.map((f) => f.id))]',
+      replace: 'found.map((f) => f.id).slice(0, 1))]',
+      visible: 'spec 2.7: findingIds are the ones the submission was created with; the mutation keeps only the first.',
+    },
+  ],
+  '2.8.billing.tenant-id': [
+    {
+      id: 'response-shape.billing-tenant-id-is-key-id',
+      family: 'response-shape',
+      file: BILLING,
+      find: 'body: { tenantId: tenant.id, setupIntentId: intent.id, clientSecret, paymentCustomerId },',
+      replace: 'body: { tenantId: request.principal.keyId ?? tenant.id, setupIntentId: intent.id, clientSecret, paymentCustomerId },',
+      visible: "spec 2.8: tenantId is the calling tenant's id; the mutation answers the integration key's id.",
+      survives: {
+        kind: 'gap',
+        why: "billing.setup-session compares the tenantId of its two sessions with each other, not with the calling tenant's id, so a consistent wrong id passes; in the simulator profile the caller's tenant is known (control API), a check could compare (run 2026-11-27).",
+      },
+    },
+  ],
+  '4.1.billing.created-201': [
+    {
+      id: 'response-shape.billing-answers-200',
+      family: 'response-shape',
+      file: BILLING,
+      find: 'status: 201,\n        body: { tenantId',
+      replace: 'status: 200,\n        body: { tenantId',
+      visible: 'spec 4.1: billing setup answers 201; the mutation answers 200.',
+    },
+  ],
+
+  // ---- spec 3: states ----
+  '3.1.job.completed-terminal': [
+    {
+      id: 'state-machine.job-success-reads-failed',
+      family: 'state-machine',
+      file: 'simulator/domains/jobs/job.machine.ts',
+      find: "{ from: ['PROCESSING'], action: 'succeed', to: 'COMPLETED' },",
+      replace: "{ from: ['PROCESSING'], action: 'succeed', to: 'FAILED' },",
+      visible: 'spec 3.1: PROCESSING moves to COMPLETED on success; the mutation ends a successful job FAILED.',
+      also: ['2.2.job.progress-100-completed'],
+    },
+  ],
+  '3.1.job.enqueue-pending': [
+    {
+      id: 'state-machine.job-created-processing',
+      family: 'state-machine',
+      file: 'simulator/domains/jobs/job.store.ts',
+      find: "status: 'PENDING',\n        progress: 0,",
+      replace: "status: 'PROCESSING',\n        progress: 0,",
+      visible: 'spec 3.1: an accepted enqueue starts PENDING; the mutation creates the job PROCESSING (and the worker never picks it up).',
+      also: ['3.1.job.pending-to-processing'],
+    },
+  ],
+  '3.2.feed.upload-uploaded': [
+    {
+      id: 'state-machine.feed-upload-receipt-normalizing',
+      family: 'state-machine',
+      file: 'simulator/domains/trade/feed-upload.routes.ts',
+      find: "status: 'UPLOADED' as const, fileName: upload.fileName",
+      replace: "status: 'NORMALIZING' as const, fileName: upload.fileName",
+      visible: 'spec 3.2: an accepted feed upload answers 202 with the session UPLOADED; the mutation answers NORMALIZING.',
+      also: ['4.4.upload.accepted'],
+      survives: {
+        kind: 'gap',
+        why: "trade.feed-lifecycle-model accepts UPLOADED, NORMALIZING or a polling-terminal state in the upload receipt (lenient about a server that starts normalizing before it answers); spec 3.2's table makes an accepted upload UPLOADED. The lead decides whether the leniency is fair (run 2026-11-27).",
+      },
+    },
+  ],
+  '3.2.feed.preview-blocked': [
+    {
+      id: 'state-machine.feed-issues-end-ready',
+      family: 'state-machine',
+      file: FEED,
+      find: "{ from: ['NORMALIZING'], action: 'finish_blocked', to: 'PREVIEW_BLOCKED' },",
+      replace: "{ from: ['NORMALIZING'], action: 'finish_blocked', to: 'READY' },",
+      visible: 'spec 3.2: normalization that surfaced issues ends PREVIEW_BLOCKED; the mutation ends it READY.',
+      also: ['3.2.feed.end-state-per-file', '3.2.feed.non-blocking-not-ready', '3.2.feed.blocking-not-acknowledged'],
+    },
+  ],
+  '3.2.feed.failed': [
+    {
+      id: 'state-machine.feed-failure-reads-blocked',
+      family: 'state-machine',
+      file: FEED,
+      find: "{ from: ['UPLOADED', 'NORMALIZING'], action: 'fail', to: 'FAILED' },",
+      replace: "{ from: ['UPLOADED', 'NORMALIZING'], action: 'fail', to: 'PREVIEW_BLOCKED' },",
+      visible: 'spec 3.2: normalization that errored ends FAILED; the mutation ends it PREVIEW_BLOCKED.',
+      sandboxDefined: {
+        why: "written for 3.2.feed.failed; a run showed the spec leaves it open: which files error (FAILED) rather than surface a blocking issue (PREVIEW_BLOCKED) is the deployment's, so ending an unreadable feed PREVIEW_BLOCKED with its blocking issue breaks no sentence; FAILED for it is the sandbox's choice",
+        checks: ['trade.normalization-end-state'],
+      },
+      survives: {
+        kind: 'acceptable',
+        why: "the feed the check makes fail (no SKU column) ends PREVIEW_BLOCKED with its blocking file_unreadable issue listed: whether a file errors (FAILED) or surfaces a blocking issue (PREVIEW_BLOCKED) is the deployment's call (spec 3.2 gives no file that must fail; trade.normalization-end-state: which issues a deployment raises is its own), so the mutant is a fair server (run 2026-11-27).",
+      },
+    },
+  ],
+  '3.2.feed.acknowledge-ready': [
+    {
+      id: 'state-machine.feed-acknowledged-stays-blocked',
+      family: 'state-machine',
+      file: FEED,
+      find: "{ from: ['PREVIEW_BLOCKED'], action: 'acknowledge_last', to: 'READY' },",
+      replace: "{ from: ['PREVIEW_BLOCKED'], action: 'acknowledge_last', to: 'PREVIEW_BLOCKED' },",
+      visible: 'spec 3.2: acknowledging the last non-blocking issue moves PREVIEW_BLOCKED to READY; the mutation leaves it PREVIEW_BLOCKED.',
+    },
+  ],
+  '4.4.apply.applied': [
+    {
+      id: 'state-machine.feed-apply-stays-ready',
+      family: 'state-machine',
+      file: FEED,
+      find: "{ from: ['READY'], action: 'apply', to: 'APPLIED' },",
+      replace: "{ from: ['READY'], action: 'apply', to: 'READY' },",
+      visible: 'spec 3.2, 4.4: apply moves READY to APPLIED (the answer says APPLIED); the mutation leaves the session READY.',
+      also: ['3.2.feed.apply-applied'],
+    },
+  ],
+  '4.4.preview.not-ready-409': [
+    {
+      id: 'state-machine.feed-preview-while-blocked',
+      family: 'state-machine',
+      file: FEED,
+      find: "{ from: ['READY'], action: 'classify_preview', to: 'READY' },",
+      replace: "{ from: ['READY', 'PREVIEW_BLOCKED'], action: 'classify_preview', to: 'READY' },",
+      visible: 'spec 4.4: classify-preview answers 409 when the session is not READY; the mutation starts a preview on a PREVIEW_BLOCKED session.',
+      also: ['7.action-not-allowed.not-ready'],
+    },
+  ],
+  '3.3.finding.dispute': [
+    {
+      id: 'state-machine.finding-dispute-submits',
+      family: 'state-machine',
+      file: FINDINGS,
+      find: "{ from: ['OPEN'], action: 'dispute', to: 'DISPUTED' },",
+      replace: "{ from: ['OPEN'], action: 'dispute', to: 'SUBMITTED' },",
+      visible: 'spec 3.3: dispute moves OPEN to DISPUTED; the mutation moves it to SUBMITTED.',
+      also: ['4.5.finding.moves-answer-finding'],
+    },
+  ],
+  '3.3.finding.credit-terminal': [
+    {
+      id: 'state-machine.finding-credit-to-carrier-review',
+      family: 'state-machine',
+      file: FINDINGS,
+      find: "action: 'credit', to: 'CREDITED' },",
+      replace: "action: 'credit', to: 'CARRIER_REVIEW' },",
+      visible: 'spec 3.3: a valid credit request moves a finding to CREDITED; the mutation leaves it in CARRIER_REVIEW.',
+    },
+  ],
+  '4.5.finding.credit-409': [
+    {
+      id: 'state-machine.finding-credited-twice',
+      family: 'state-machine',
+      file: FINDINGS,
+      find: "{ from: ['SUBMITTED', 'CARRIER_REVIEW'], action: 'credit', to: 'CREDITED' },",
+      replace: "{ from: ['SUBMITTED', 'CARRIER_REVIEW', 'CREDITED'], action: 'credit', to: 'CREDITED' },",
+      visible: 'spec 3.3, 4.5: CREDITED is terminal and credit answers 409 from a state it does not move; the mutation records a second credit on a CREDITED finding.',
+      also: ['3.3.finding.disallowed-409'],
+      sandboxDefined: {
+        why: "written for 4.5.finding.credit-409; a run showed the spec leaves it open: credit's source states are not shown (3.3), and a second credit keeps the finding in its terminal CREDITED; refusing it (409) is the sandbox's choice",
+        checks: ['ship.finding-model'],
+      },
+      survives: {
+        kind: 'acceptable',
+        why: "spec 3.3 leaves credit's source states unshown: a second credit that keeps a CREDITED finding CREDITED moves it nowhere out of its terminal state, and ship.finding-model judges credit only where the spec says where it goes; whether it records a second credit is the deployment's (run 2026-11-27).",
+      },
+    },
+  ],
+  '3.3.finding.reject-terminal': [
+    {
+      id: 'state-machine.finding-reject-dismisses',
+      family: 'state-machine',
+      file: FINDINGS,
+      find: "action: 'reject', to: 'REJECTED' },",
+      replace: "action: 'reject', to: 'DISMISSED' },",
+      visible: 'spec 3.3: reject moves a finding to REJECTED; the mutation moves it to DISMISSED.',
+    },
+  ],
+  '3.4.submission.create-draft': [
+    {
+      id: 'state-machine.claim-created-ready',
+      family: 'state-machine',
+      file: CLAIM_ROUTES,
+      find: "status: 'DRAFT', carrier,",
+      replace: "status: 'READY', carrier,",
+      visible: 'spec 3.4, 4.5: create makes a DRAFT submission; the mutation creates it READY.',
+      also: ['4.5.claim-create.created'],
+    },
+  ],
+  '3.4.submission.generate-packet': [
+    {
+      id: 'state-machine.claim-packet-submits',
+      family: 'state-machine',
+      file: CLAIMS,
+      find: "{ from: ['DRAFT'], action: 'generate-packet', to: 'READY' },",
+      replace: "{ from: ['DRAFT'], action: 'generate-packet', to: 'SUBMITTED' },",
+      visible: 'spec 3.4, 4.5: generate-packet moves DRAFT to READY; the mutation moves it to SUBMITTED.',
+      also: ['4.5.claim.generate-packet'],
+    },
+  ],
+  '3.4.submission.submit': [
+    {
+      id: 'state-machine.claim-submit-from-draft',
+      family: 'state-machine',
+      file: CLAIMS,
+      find: "{ from: ['READY'], action: 'submit', to: 'SUBMITTED' },",
+      replace: "{ from: ['DRAFT', 'READY'], action: 'submit', to: 'SUBMITTED' },",
+      visible: 'spec 3.4: submit moves READY only; from DRAFT it is 409 (the mutation submits a DRAFT without a packet).',
+      also: ['3.4.submission.non-source-409'],
+    },
+    {
+      id: 'response-shape.submitted-at-unset',
+      family: 'response-shape',
+      file: CLAIM_ROUTES,
+      find: 'externalReference: body.externalReference.trim(), submittedAt: now }',
+      replace: 'externalReference: body.externalReference.trim(), submittedAt: null }',
+      visible: 'spec 2.7, 3.4: submit sets submittedAt; the mutation leaves it null.',
+      also: ['2.7.submission.stamps-on-transition'],
+    },
+  ],
+  '3.4.submission.partial-acknowledged': [
+    {
+      id: 'state-machine.claim-partial-keeps-failed',
+      family: 'state-machine',
+      file: CLAIMS,
+      find: "return current === 'SUBMITTED' ? 'SUBMITTED' : 'ACKNOWLEDGED';",
+      replace: 'return current;',
+      visible: 'spec 3.4: a partial confirm-credit from FAILED gives ACKNOWLEDGED; the mutation leaves it FAILED.',
+    },
+  ],
+  '3.4.submission.closed': [
+    {
+      id: 'state-machine.claim-closed-confirms-credit',
+      family: 'state-machine',
+      file: CLAIMS,
+      find: "{ from: ['SUBMITTED', 'ACKNOWLEDGED', 'FAILED'], action: 'confirm-credit', to: afterConfirmCredit },",
+      replace: "{ from: ['SUBMITTED', 'ACKNOWLEDGED', 'FAILED', 'CLOSED'], action: 'confirm-credit', to: afterConfirmCredit },",
+      visible: 'spec 3.4: CLOSED is terminal, never reopened; the mutation lets confirm-credit move a CLOSED submission.',
+    },
+  ],
+
+  // ---- spec 4.2: SIMA ----
+  '4.2.report.filter-values': [
+    {
+      id: 'domain-rule.sima-report-flagged-includes-cleared',
+      family: 'domain-rule',
+      file: SIMA_REPORT,
+      find: "const FLAGGED: readonly SimaOutcome[] = ['AT_RISK', 'NEEDS_REVIEW'];",
+      replace: "const FLAGGED: readonly SimaOutcome[] = ['AT_RISK', 'NEEDS_REVIEW', 'CLEARED'];",
+      visible: 'spec 4.2: filter=flagged yields only AT_RISK and NEEDS_REVIEW outcomes; the mutation lists CLEARED too.',
+    },
+  ],
+  '4.2.report.json-default': [
+    {
+      id: 'domain-rule.sima-report-csv-by-default',
+      family: 'domain-rule',
+      file: SIMA_RESULTS,
+      find: "if (query.format === 'csv') return",
+      replace: "if (query.format !== 'json') return",
+      visible: 'spec 4.2: the report is JSON by default; the mutation answers CSV when format is omitted.',
+    },
+  ],
+  '4.2.report.csv': [
+    {
+      id: 'response-shape.sima-report-csv-as-json-type',
+      family: 'response-shape',
+      file: SIMA_RESULTS,
+      find: "contentType: 'text/csv; charset=utf-8' };",
+      replace: "contentType: 'application/json' };",
+      visible: 'spec 4.2: format=csv answers CSV text; the mutation labels it application/json.',
+    },
+  ],
+  '4.2.report.csv-rows-equal-json': [
+    {
+      id: 'domain-rule.sima-report-csv-skips-cleared',
+      family: 'domain-rule',
+      file: SIMA_REPORT,
+      find: 'records.map((r) => Object.fromEntries(columns.map((column) => [column, r[column]]))),',
+      replace: "records.filter((r) => r.outcome !== 'CLEARED').map((r) => Object.fromEntries(columns.map((column) => [column, r[column]]))),",
+      visible: 'spec 4.2: the CSV report lists the outcomes of the JSON report, one row each; the mutation leaves CLEARED results out of the CSV.',
+    },
+  ],
+  '4.2.report.csv-values': [
+    {
+      id: 'domain-rule.sima-report-csv-exposure-whole-units',
+      family: 'domain-rule',
+      file: SIMA_REPORT,
+      find: 'records.map((r) => Object.fromEntries(columns.map((column) => [column, r[column]]))),',
+      replace: "records.map((r) => Object.fromEntries(columns.map((column) => [column, column === 'exposureAnnual' && typeof r.exposureAnnual === 'number' ? Math.round(r.exposureAnnual) : r[column]]))),",
+      visible: "spec 4.2: the numbers of each CSV row are those of its result; the mutation rounds exposureAnnual to whole units.",
+      survives: {
+        kind: 'gap',
+        why: "sima.report-rows-match-results compares each CSV exposureAnnual within 0.01, but the exposures of the run's results were whole numbers or null, so rounding changed none of them; a screened value with cents would show it (run 2026-11-27).",
+      },
+    },
+  ],
+  '4.2.evidence.unknown-404': [
+    {
+      id: 'errors.sima-evidence-unknown-sku-400',
+      family: 'errors',
+      file: SIMA_RESULTS,
+      find: "if (!current) throw notFound('SIMA result');",
+      replace: "if (!current) throw invalidRequest('no SIMA result for this sku', 'sku');",
+      visible: 'spec 4.2, 7: evidence of a SKU without a result is 404 NOT_FOUND; the mutation answers 400 INVALID_REQUEST.',
+      also: ['7.not-found.absent'],
+    },
+  ],
+
+  // ---- spec 4.4: trade feeds ----
+  '4.4.review.persisted': [
+    {
+      id: 'state-machine.feed-review-not-pinned',
+      family: 'state-machine',
+      file: 'simulator/domains/trade/feed-preview.routes.ts',
+      find: '({ ...s, reviewedSnapshotId: snapshotId, updatedAt: reviewedAt })',
+      replace: '({ ...s, updatedAt: reviewedAt })',
+      visible: "spec 4.4: the review pins the snapshot apply's staleness check uses; the mutation stores the review without pinning it, so a stale review applies.",
+      also: ['4.4.apply.stale-409', '7.action-not-allowed.stale-snapshot'],
+    },
+  ],
+  '4.4.preview.accepted': [
+    {
+      id: 'response-shape.feed-preview-answers-200',
+      family: 'response-shape',
+      file: 'simulator/domains/trade/feed-preview.routes.ts',
+      find: 'return { status: 202, body: { jobId: job!.id, previewJobId: job!.id } };',
+      replace: 'return { status: 200, body: { jobId: job!.id, previewJobId: job!.id } };',
+      visible: 'spec 4.4: classify-preview answers 202 with jobId and previewJobId; the mutation answers 200.',
+    },
+  ],
+  '4.4.apply.rows-written': [
+    {
+      id: 'domain-rule.feed-apply-writes-provided-hs',
+      family: 'domain-rule',
+      file: 'simulator/domains/trade/feed-apply.routes.ts',
+      find: 'productName: row.name, hsCode: row.hsCode,',
+      replace: 'productName: row.name, hsCode: sku.providedHs ?? row.hsCode,',
+      visible: "spec 4.4: apply writes its rows with their hsCode; the mutation writes the SKU's provided HS code instead of the row's.",
+      survives: {
+        kind: 'gap',
+        why: "journeys.b applies rows whose hsCode is the SKU's providedHs (the direct-apply rows of spec 4.4), so writing providedHs is the same; a reviewed row with another hsCode would show it (run 2026-11-27).",
+      },
+    },
+  ],
+
+  // ---- spec 4.5: ship ----
+  '4.5.findings.filter': [
+    {
+      id: 'domain-rule.findings-status-filter-ignored',
+      family: 'domain-rule',
+      file: FINDING_ROUTES,
+      find: 'const status = deps.defects.at(SHIP_HOOKS.findingsStatusFilter, query.workflowStatus);',
+      replace: 'const status = deps.defects.at(SHIP_HOOKS.findingsStatusFilter, undefined);',
+      visible: 'spec 4.5: GET /api/ship/findings filters by workflowStatus; the mutation lists every finding.',
+    },
+  ],
+  '4.5.findings.status-counts': [
+    {
+      id: 'domain-rule.findings-status-counts-of-page',
+      family: 'domain-rule',
+      file: FINDING_ROUTES,
+      find: 'Object.fromEntries(STATUSES.map((s) => [s, counts[s] ?? 0]))',
+      replace: 'Object.fromEntries(STATUSES.map((s) => [s, page.items.filter((f) => f.workflowStatus === s).length]))',
+      visible: "spec 4.5: the page's status counts agree with the findings (all of them, not the page); the mutation counts only the page.",
+      sandboxDefined: {
+        why: 'written for 4.5.findings.status-counts; a run showed the spec leaves it open: "status counts" on the page may count the page\'s findings or the tenant\'s; the tenant\'s is the sandbox\'s choice',
+        checks: ['ship.findings-status-counts'],
+      },
+      survives: {
+        kind: 'acceptable',
+        why: 'spec 4.5 says only that the page carries status counts; counting the page\'s findings (the mutant) and the tenant\'s (the sandbox) are both readings of "agree with the findings it lists", and ship.findings-status-counts judges on one page holding every finding, where they agree (run 2026-11-27).',
+      },
+    },
+  ],
+  '4.5.batch.credit-disabled': [
+    {
+      id: 'errors.batch-credit-without-remediation',
+      family: 'errors',
+      file: FINDING_ROUTES,
+      find: "'action', { remediation: CREDIT_REMEDIATION });",
+      replace: "'action', {});",
+      visible: 'spec 4.5: batch credit is 400 INVALID_REQUEST with a remediation pointing to the per-finding credit endpoint; the mutation drops the remediation.',
+      also: ['7.invalid-request.batch-credit'],
+    },
+  ],
+  '4.5.claim-list.status-filter': [
+    {
+      id: 'domain-rule.claims-status-filter-ignored',
+      family: 'domain-rule',
+      file: CLAIM_ROUTES,
+      find: 'deps.defects.at(SHIP_HOOKS.claimsStatusFilter, query.status)',
+      replace: 'deps.defects.at(SHIP_HOOKS.claimsStatusFilter, undefined)',
+      visible: 'spec 4.5: the submissions list filters by status; the mutation lists every submission.',
+    },
+  ],
+  '4.5.claim-create.duplicate-links': [
+    {
+      id: 'domain-rule.claim-duplicate-link-needs-two',
+      family: 'domain-rule',
+      file: CLAIM_ROUTES,
+      find: 'if (duplicateLinks.length && deps.defects.at(',
+      replace: 'if (duplicateLinks.length > 1 && deps.defects.at(',
+      visible: 'spec 4.5 rule 3: a finding linked to an active submission is refused with 409 duplicateLinks; the mutation refuses only two or more.',
+      also: ['4.5.claim-create.linked-ineligible', '7.action-not-allowed.claim-conflicts'],
+    },
+  ],
+  '4.5.claim-create.linked-ineligible': [
+    {
+      id: 'domain-rule.finding-linked-reads-eligible',
+      family: 'domain-rule',
+      file: 'simulator/domains/ship/finding.explain.ts',
+      find: ": linkReason ? ['INELIGIBLE', linkReason] : ['ELIGIBLE', null]",
+      replace: ": ['ELIGIBLE', null]",
+      visible: 'spec 4.5 rule 1: a finding linked to an active submission is ineligible; the mutation reads it ELIGIBLE.',
+    },
+  ],
+  '4.5.claim-create.subcode-carrier-blocked': [
+    {
+      id: 'errors.claim-carrier-blocked-subcode',
+      family: 'errors',
+      file: CLAIM_ROUTES,
+      find: "{ subcode: 'carrier_blocked', carrier, policy, action }",
+      replace: "{ subcode: 'invalid_transition', carrier, policy, action }",
+      visible: 'spec 4.5 rule 4: a blocked carrier gives 409 with subcode carrier_blocked; the mutation says invalid_transition.',
+    },
+  ],
+
+  // ---- spec 4.6: landed cost ----
+  '4.6.landed-cost.quantity-as-given': [
+    {
+      id: 'domain-rule.landed-cost-quantity-rounded',
+      family: 'domain-rule',
+      file: LANDED_ENGINE,
+      find: '{ quantity: input.quantity, quantityUnit: input.quantityUnit }',
+      replace: '{ quantity: Math.round(input.quantity), quantityUnit: input.quantityUnit }',
+      visible: 'spec 4.6: quantity is kept as given, no rounding; the mutation rounds it in the breakdown.',
+    },
+  ],
+  '4.6.rule2.usd-only': [
+    {
+      id: 'domain-rule.landed-cost-provider-in-gbp',
+      family: 'domain-rule',
+      file: 'simulator/domains/landed-cost/provider.ts',
+      find: "const runs = request.currency === 'USD' ||",
+      replace: "const runs = request.currency !== 'EUR' ||",
+      visible: 'spec 4.6 rule 2: the provider comparison runs only in USD (else non_usd_corridor); the mutation runs it in every currency but EUR.',
+    },
+  ],
+  '4.6.rule6.source-follows-destination': [
+    {
+      id: 'domain-rule.landed-cost-one-authority',
+      family: 'domain-rule',
+      file: 'simulator/domains/landed-cost/reference-data.ts',
+      find: 'authorityFor: (destination) => byDestination.get(destination) ?? defaults[0],',
+      replace: 'authorityFor: (destination) => defaults[0] ?? byDestination.get(destination),',
+      visible: 'spec 4.6 rule 6: the authority source follows the destination; the mutation answers the US/default source for every destination.',
+    },
+  ],
+  '4.6.rule6.unsupported-expression': [
+    {
+      id: 'response-shape.landed-cost-unsupported-not-flagged',
+      family: 'response-shape',
+      file: LANDED_ENGINE,
+      find: 'return notAvailable(duty.reason, { unsupportedExpression: flagged,',
+      replace: 'return notAvailable(duty.reason, { unsupportedExpression: duty.ok,',
+      visible: 'spec 4.6 rule 6: an unsupported quantity-aware expression answers rate_not_available with metadata.unsupportedExpression true; the mutation says false.',
+    },
+  ],
+
+  // ---- spec 5: auth ----
+  '4.bearer-required': [
+    {
+      id: 'auth.bearer-prefix-optional',
+      family: 'auth',
+      file: 'simulator/domains/auth/authenticate.ts',
+      find: 'const match = /^Bearer +([A-Za-z0-9_\\-.]+)\\s*$/i.exec(authorization);',
+      replace: 'const match = /^(?:Bearer +)?([A-Za-z0-9_\\-.]+)\\s*$/i.exec(authorization);',
+      visible: 'spec 4, 5.1: tenant endpoints need Authorization: Bearer <token>; the mutation also accepts the bare token.',
+      survives: {
+        kind: 'gap',
+        why: "auth.malformed-bearer sends 'Bearer not-a-jwt', 'Basic xyz' and a bare 'Bearer', and auth.missing-bearer no header: none sends a valid token without its Bearer scheme, which the mutant accepts (run 2026-11-27).",
+      },
+    },
+  ],
+  '5.4.principal.billing': [
+    {
+      id: 'auth.principal-denied-without-actual',
+      family: 'auth',
+      file: 'simulator/domains/auth/authenticate.ts',
+      find: "required: allowed.length === 1 ? allowed[0] : allowed,\n        actual: principal.type,",
+      replace: 'required: allowed.length === 1 ? allowed[0] : allowed,',
+      visible: 'spec 5.4: PRINCIPAL_DENIED carries details.required and details.actual; the mutation drops actual.',
+    },
+  ],
+
+  // ---- spec 6: webhooks ----
+  '6.header.content-type': [
+    {
+      id: 'webhooks.content-type-text',
+      family: 'webhooks',
+      file: DISPATCHER,
+      find: "'Content-Type': 'application/json',",
+      replace: "'Content-Type': 'text/plain',",
+      visible: 'spec 6: a delivery is sent with Content-Type application/json; the mutation sends text/plain.',
+    },
+  ],
+  '6.header.delivery-id': [
+    {
+      id: 'webhooks.delivery-id-per-attempt',
+      family: 'webhooks',
+      file: DISPATCHER,
+      find: "'X-SVC-Delivery-ID': delivery.id,",
+      replace: "'X-SVC-Delivery-ID': deps.ids.uuid(),",
+      visible: 'spec 6: X-SVC-Delivery-ID is the delivery id, equal to the body id; the mutation sends a fresh id per attempt.',
+    },
+  ],
+  '6.header.signature-only-with-secret': [
+    {
+      id: 'webhooks.empty-signature-without-secret',
+      family: 'webhooks',
+      file: DISPATCHER,
+      find: '...(secret === null ? {} : signatureHeader(',
+      replace: "...(secret === null ? { 'X-SVC-Signature': 'v1=' } : signatureHeader(",
+      visible: 'spec 6: X-SVC-Signature is sent only when a secret is configured; the mutation sends an empty v1= without one.',
+    },
+  ],
+  '6.config.events-filter': [
+    {
+      id: 'webhooks.default-events-completed-only',
+      family: 'webhooks',
+      file: WEBHOOK_CONFIG,
+      find: 'if (!isPresent(value)) return [...WEBHOOK_EVENTS];',
+      replace: "if (!isPresent(value)) return ['job.completed'];",
+      visible: 'spec 6: without webhookEvents both events are delivered; the mutation delivers job.completed only.',
+      also: ['6.event.failed'],
+    },
+  ],
+  '6.config.two-forms': [
+    {
+      id: 'webhooks.nested-form-ignored',
+      family: 'webhooks',
+      file: WEBHOOK_CONFIG,
+      find: 'return top ?? nested;',
+      replace: 'return top;',
+      visible: 'spec 6: the nested webhook { url, secret, events } configures a delivery as the top-level fields do; the mutation ignores it.',
+    },
+  ],
+
+  // ---- spec 8: limits ----
+  '8.1.read-bucket': [
+    {
+      id: 'limits.get-counted-as-write',
+      family: 'limits',
+      file: 'simulator/kernel/http/rate-limit.ts',
+      find: "if (['get', 'head', 'options'].includes(operation.method)) return 'read';",
+      replace: "if (['head', 'options'].includes(operation.method)) return 'read';",
+      visible: 'spec 8.1: the read bucket covers GET/HEAD/OPTIONS; the mutation counts GET against the write bucket.',
+    },
+  ],
+  '8.5.normalized-payload': [
+    {
+      id: 'idempotency.authority-case-kept',
+      family: 'idempotency',
+      file: 'simulator/kernel/http/idempotency.ts',
+      find: 'const normalized = screeningAuthority.trim().toUpperCase();',
+      replace: 'const normalized = screeningAuthority.trim();',
+      visible: 'spec 8.5, 4.2: the payload is compared once normalized (screeningAuthority ca is CA); the mutation compares its case as sent.',
+    },
+  ],
+  '8.6.defaults': [
+    {
+      id: 'pagination.findings-default-limit-100',
+      family: 'pagination',
+      file: FINDING_ROUTES,
+      find: 'const FINDINGS_DEFAULT_LIMIT = 50;',
+      replace: 'const FINDINGS_DEFAULT_LIMIT = 100;',
+      visible: 'spec 8.6: limit defaults to 50 on every list; the mutation serves 100 findings by default.',
+      survives: {
+        kind: 'gap',
+        why: "pagination.defaults compares the findings list read without limit to limit=50 (same items, never more than 50), which agree while the read tenant holds at most 50 findings; the page's limit echo is not the spec's (4.5 shows no findings page fields), so not judged. A tenant with more than 50 findings would show it (run 2026-11-27).",
+      },
+    },
+    {
+      id: 'pagination.jobs-default-limit-100',
+      family: 'pagination',
+      file: 'simulator/domains/jobs/jobs.routes.ts',
+      find: 'const JOBS_DEFAULT_LIMIT = 50;',
+      replace: 'const JOBS_DEFAULT_LIMIT = 100;',
+      visible: 'spec 8.6: limit defaults to 50 on every list; the mutation serves 100 jobs by default.',
+      survives: {
+        kind: 'gap',
+        why: 'pagination.defaults compares the job list read without limit to limit=50 (same items, never more than 50), which agree while the read tenant holds at most 50 jobs (the job list echoes no limit, spec 2.2); a tenant with more than 50 jobs would show it (run 2026-11-27).',
+      },
+    },
+  ],
+  // ---- more, second pass over the rules still without one ----
+  '2.1.token.type-bearer': [
+    {
+      id: 'response-shape.token-type-lowercase',
+      family: 'response-shape',
+      file: 'simulator/domains/auth/token.routes.ts',
+      find: "token_type: 'Bearer',",
+      replace: "token_type: 'bearer',",
+      visible: 'spec 2.1: token_type is always Bearer; the mutation answers bearer.',
+    },
+  ],
+  '2.1.token.required-fields': [
+    {
+      id: 'response-shape.expires-in-string',
+      family: 'response-shape',
+      file: 'simulator/domains/auth/token.routes.ts',
+      find: 'expires_in: tokens.announcedLifetime(),',
+      replace: 'expires_in: String(tokens.announcedLifetime()),',
+      visible: 'spec 2.1: expires_in is integer seconds; the mutation sends it as a string.',
+    },
+  ],
+  '2.1.token.default-adapter': [
+    {
+      id: 'response-shape.token-default-adapter-is-allowlist',
+      family: 'response-shape',
+      file: 'simulator/domains/auth/token.routes.ts',
+      find: ', default_adapter: principal.defaultAdapter }',
+      replace: ', default_adapter: principal.allowedAdapters ?? principal.defaultAdapter }',
+      visible: "spec 2.1: default_adapter is a string or null; the mutation answers the key's adapter allowlist (an array) when it has one.",
+      survives: {
+        kind: 'gap',
+        why: "the rule's only check (operations.exchangeIntegrationToken.accepts-valid-input) exchanges the run's key, which has no adapter allowlist, so default_adapter stays a string or null; a token exchanged with an allowlisted key (auth.adapter-not-allowed makes one, outside this rule's checks) would fail the response schema (run 2026-11-27).",
+      },
+    },
+  ],
+  '5.2.token.exp-boundary': [
+    {
+      id: 'auth.token-valid-at-exp',
+      family: 'auth',
+      file: 'simulator/domains/auth/tokens.ts',
+      find: 'cached.exp + leeway <= Math.floor(deps.clock.now() / 1000)',
+      replace: 'cached.exp + leeway < Math.floor(deps.clock.now() / 1000)',
+      visible: 'spec 5.2 (RFC 7519): a token presented at exactly its exp second is refused; the mutation still serves it (the cached verification).',
+      survives: {
+        kind: 'gap',
+        why: 'auth.token-refused-at-exp presents its token for the first time at its exp second, so the full verification decides; the edit is on the path of a token already verified once (cached), which no check presents at exp (run 2026-11-27).',
+      },
+    },
+  ],
+  '2.5.sku.provided-hs': [
+    {
+      id: 'response-shape.feed-sku-hs-renamed',
+      family: 'response-shape',
+      file: 'simulator/domains/trade/feed-session.response.ts',
+      find: '  providedHs: r.providedHs,',
+      replace: '  hsCode: r.providedHs,',
+      visible: 'spec 2.5: a normalized SKU carries providedHs; the mutation names it hsCode.',
+    },
+  ],
+  '4.2.batch.skus-null-whole-catalog': [
+    {
+      id: 'domain-rule.sima-batch-null-skus-screens-none',
+      family: 'domain-rule',
+      file: 'simulator/domains/sima/sima.routes.ts',
+      find: 'skus: body.skus ?? null,',
+      replace: 'skus: body.skus ?? [],',
+      visible: 'spec 4.2: skus null (or omitted) means every catalog SKU; the mutation screens none.',
+    },
+  ],
+  '4.2.batch.run-policy-default-always': [
+    {
+      id: 'domain-rule.sima-batch-default-skips-duplicates',
+      family: 'domain-rule',
+      file: 'simulator/domains/sima/sima.routes.ts',
+      find: "runPolicy: body.runPolicy ?? 'always',",
+      replace: "runPolicy: body.runPolicy ?? 'skip_exact_duplicates',",
+      visible: 'spec 4.2: runPolicy defaults to always; the mutation defaults to skip_exact_duplicates.',
+    },
+  ],
+  '4.3.upload.run-policy-honoured': [
+    {
+      id: 'domain-rule.sima-run-policy-inverted',
+      family: 'domain-rule',
+      file: 'simulator/domains/sima/sima-validation.processor.ts',
+      find: "if (input.runPolicy === 'skip_exact_duplicates' && previous?.fingerprint === fingerprint) {",
+      replace: "if (input.runPolicy === 'always' && previous?.fingerprint === fingerprint) {",
+      visible: 'spec 4.2, 4.3: skip_exact_duplicates skips identical inputs and always screens them again; the mutation does the opposite.',
+    },
+  ],
+  '7.confirm-after-confirmed': [
+    {
+      id: 'state-machine.claim-confirmed-again',
+      family: 'state-machine',
+      file: CLAIMS,
+      find: "{ from: ['SUBMITTED', 'ACKNOWLEDGED', 'FAILED'], action: 'confirm-credit', to: afterConfirmCredit },",
+      replace: "{ from: ['SUBMITTED', 'ACKNOWLEDGED', 'FAILED', 'CREDIT_CONFIRMED'], action: 'confirm-credit', to: afterConfirmCredit },",
+      visible: 'spec 7: confirm-credit after CREDIT_CONFIRMED returns ACTION_NOT_ALLOWED; the mutation confirms again (200).',
+    },
+  ],
+  '7.repeat-transition': [
+    {
+      id: 'state-machine.claim-acknowledged-twice',
+      family: 'state-machine',
+      file: CLAIMS,
+      find: "{ from: ['SUBMITTED'], action: 'acknowledge', to: 'ACKNOWLEDGED' },",
+      replace: "{ from: ['SUBMITTED', 'ACKNOWLEDGED'], action: 'acknowledge', to: 'ACKNOWLEDGED' },",
+      visible: 'spec 7: a repeat of a claim transition into the state already reached is 409; the mutation acknowledges an ACKNOWLEDGED submission again.',
+      survives: {
+        kind: 'gap',
+        why: 'ship.submission-model repeats other moves into the state reached but not acknowledge on an ACKNOWLEDGED submission, so a second acknowledge answering 200 goes unseen (spec 7: a repeat into the state already reached is 409) (run 2026-11-27).',
+      },
+    },
+  ],
+  '4.1.jobs.get-404': [
+    {
+      id: 'isolation.job-read-any-tenant',
+      family: 'isolation',
+      file: 'simulator/domains/jobs/job.store.ts',
+      find: 'return job && job.tenantId === tenantId ? job : undefined;',
+      replace: 'return job;',
+      visible: "spec 4.1, 7: GET /api/jobs/:id is 404 for a job that is not the tenant's; the mutation serves another tenant's job.",
+      also: ['7.not-found.other-tenant'],
+    },
+  ],
+  '8.2.queue-cap-sima': [
+    {
+      id: 'limits.family-cap-off-by-one',
+      family: 'limits',
+      file: 'simulator/domains/jobs/queue-admission.ts',
+      find: '(await jobs.inFlightCount(tenantId, family)) >= caps[familyCap.cap]',
+      replace: '(await jobs.inFlightCount(tenantId, family)) > caps[familyCap.cap]',
+      visible: 'spec 8.2: at the SIMA (and upload) queue-admission cap an enqueue is 429; the mutation admits one job over the cap.',
+      also: ['8.2.queue-cap-upload-total'],
+    },
+  ],
+  '8.2.queue-cap-upload-total': [
+    {
+      id: 'limits.total-cap-off-by-one',
+      family: 'limits',
+      file: 'simulator/domains/jobs/queue-admission.ts',
+      find: 'if ((await jobs.inFlightCount(tenantId)) >= caps.total) {',
+      replace: 'if ((await jobs.inFlightCount(tenantId)) > caps.total) {',
+      visible: 'spec 8.2: at the total queue-admission cap an enqueue is 429; the mutation admits one job over it.',
+    },
+  ],
+  '6.rule2.attempt-timeout': [
+    {
+      id: 'webhooks.attempt-timeout-30-s',
+      family: 'webhooks',
+      file: 'simulator/domains/webhooks/delivery.machine.ts',
+      find: 'export const ATTEMPT_TIMEOUT_MS = 10_000;',
+      replace: 'export const ATTEMPT_TIMEOUT_MS = 30_000;',
+      visible: 'spec 6 rule 2: each attempt times out after 10 seconds (a failure, retried); the mutation waits 30 s.',
+      also: ['8.8.webhook-limits'],
+    },
+  ],
+  '6.body.timestamps': [
+    {
+      id: 'webhooks.delivery-created-at-is-job-created-at',
+      family: 'webhooks',
+      file: 'simulator/domains/webhooks/delivery.response.ts',
+      find: '=> ({ id, event, createdAt, job });',
+      replace: '=> ({ id, event, createdAt: job.createdAt, job });',
+      visible: "spec 6: the body's createdAt is the delivery's time; the mutation sends the job's createdAt.",
+    },
+  ],
+  '4.6.rule7.hint-format-exact': [
+    {
+      id: 'domain-rule.deprecation-hint-comma-separated',
+      family: 'domain-rule',
+      file: 'simulator/domains/landed-cost/legacy-aliases.ts',
+      find: "`use '${canonical}' not '${alias}'`).join('; ');",
+      replace: "`use '${canonical}' not '${alias}'`).join(', ');",
+      visible: "spec 4.6 rule 7: X-Deprecation-Hint entries are separated by semicolons; the mutation separates them by commas.",
+    },
+  ],
+  '4.6.rule3.threshold-still-reported': [
+    {
+      id: 'domain-rule.landed-cost-mismatch-drops-threshold',
+      family: 'domain-rule',
+      file: 'simulator/domains/landed-cost/de-minimis.ts',
+      find: 'const mismatch: DeMinimisResult = { threshold: lowest.threshold,',
+      replace: 'const mismatch: DeMinimisResult = { threshold: null as unknown as number,',
+      visible: 'spec 4.6 rule 3: on currency_mismatch the threshold is still reported; the mutation reports none.',
+    },
+  ],
+  // ---- the request validator, one JSON Schema keyword at a time (a vendor's validator lacking it) ----
+  '4.1.billing.email-validated': [
+    {
+      id: 'validation.body-format-ignored',
+      family: 'validation',
+      file: VALIDATE,
+      find: 'if (!validate(body) && !(shape.values',
+      replace: "if (!validate(body) && !(validate.errors ?? []).every((e) => e.keyword === 'format') && !(shape.values",
+      visible: "spec 4.1, 2.6: billingEmail is an e-mail address and confirmedAt an ISO timestamp (else 400); the mutation's validator ignores `format` (a validator without its formats plug-in).",
+      also: ['2.6.credit.confirmation-required'],
+    },
+  ],
+  '2.5.apply-row.only-fields': [
+    {
+      id: 'validation.body-additional-properties-ignored',
+      family: 'validation',
+      file: VALIDATE,
+      find: 'if (!validate(body) && !(shape.values',
+      replace: "if (!validate(body) && !(validate.errors ?? []).every((e) => e.keyword === 'additionalProperties') && !(shape.values",
+      visible: "spec 2.5: only sku, name, hsCode, originCountry and destinationCountry are valid apply row fields (else 400); the mutation's validator ignores additionalProperties.",
+    },
+  ],
+  '4.5.claim-create.non-empty': [
+    {
+      id: 'validation.body-min-items-ignored',
+      family: 'validation',
+      file: VALIDATE,
+      find: 'if (!validate(body) && !(shape.values',
+      replace: "if (!validate(body) && !(validate.errors ?? []).every((e) => e.keyword === 'minItems') && !(shape.values",
+      visible: "spec 4.5: findingIds must be non-empty (400); the mutation's validator ignores minItems (the create then answers 409 missing_findings).",
+    },
+  ],
+  '7.invalid-request.external-reference': [
+    {
+      id: 'validation.body-string-constraints-ignored',
+      family: 'validation',
+      file: VALIDATE,
+      find: 'if (!validate(body) && !(shape.values',
+      replace: "if (!validate(body) && !(validate.errors ?? []).every((e) => e.keyword === 'minLength' || e.keyword === 'pattern') && !(shape.values",
+      visible: "spec 4.5, 7: an empty or blank externalReference is 400 INVALID_REQUEST; the mutation's validator ignores the string constraints minLength and pattern.",
+      also: ['4.5.claim.submit-reference'],
+    },
+  ],
+  '4.2.batch.run-policy-values': [
+    {
+      id: 'validation.body-enum-ignored',
+      family: 'validation',
+      file: VALIDATE,
+      find: 'if (!validate(body) && !(shape.values',
+      replace: "if (!validate(body) && !(validate.errors ?? []).every((e) => e.keyword === 'enum') && !(shape.values",
+      visible: "spec 4.2: runPolicy is always or skip_exact_duplicates (else 400); the mutation's validator ignores enum in JSON bodies.",
+    },
+  ],
+  '4.6.landed-cost.field-types': [
+    {
+      id: 'validation.body-type-ignored',
+      family: 'validation',
+      file: VALIDATE,
+      find: 'if (!validate(body) && !(shape.values',
+      replace: "if (!validate(body) && !(validate.errors ?? []).every((e) => e.keyword === 'type') && !(shape.values",
+      visible: "spec 4.6: shippingCost and insurance are numbers (else 400); the mutation's validator ignores type.",
+    },
+  ],
+  '8.5.key-length': [
+    {
+      id: 'validation.header-not-validated',
+      family: 'validation',
+      file: VALIDATE,
+      find: 'if (!validate(coerced) && !onlyRaisedCaps(',
+      replace: "if (!validate(coerced) && rule.in !== 'header' && !onlyRaisedCaps(",
+      visible: 'spec 8.5: Idempotency-Key is 1 to 200 characters (else 400); the mutation does not validate header parameters.',
+    },
+  ],
+
+  // ---- third pass ----
+  '2.2.job.list-envelope': [
+    {
+      id: 'response-shape.jobs-list-key-items',
+      family: 'response-shape',
+      file: 'simulator/domains/jobs/jobs.routes.ts',
+      find: 'body: { jobs: page.jobs.map(toJobResponse), count: page.count }',
+      replace: 'body: { items: page.jobs.map(toJobResponse), count: page.count }',
+      visible: 'spec 2.2: the job list is { jobs, count }; the mutation names the list items.',
+    },
+  ],
+  '2.2.job.catalog-upload-type': [
+    {
+      id: 'response-shape.job-type-internal-name',
+      family: 'response-shape',
+      file: 'simulator/domains/jobs/job.response.ts',
+      find: '    id: job.id,\n    type: job.type,',
+      replace: "    id: job.id,\n    type: job.type === 'catalog_upload' ? ('trade_catalog' as typeof job.type) : job.type,",
+      visible: 'spec 2.2: public integrations see catalog_upload for trade catalog jobs; the mutation shows an internal name outside the type enum.',
+      also: ['2.2.job.type-enum'],
+    },
+  ],
+  '2.2.job.status-enum': [
+    {
+      id: 'response-shape.job-status-succeeded',
+      family: 'response-shape',
+      file: 'simulator/domains/jobs/job.response.ts',
+      find: '    type: job.type,\n    status: job.status,',
+      replace: "    type: job.type,\n    status: job.status === 'COMPLETED' ? ('SUCCEEDED' as typeof job.status) : job.status,",
+      visible: 'spec 2.2: status is PENDING, PROCESSING, COMPLETED or FAILED; the mutation answers SUCCEEDED for a completed job.',
+    },
+  ],
+  '2.7.submission.envelope': [
+    {
+      id: 'response-shape.submission-bare',
+      family: 'response-shape',
+      file: CLAIM_ROUTES,
+      find: '({ status, body: { submission: await shape(record) } });',
+      replace: '({ status, body: await shape(record) });',
+      visible: 'spec 2.7: create, the moves and the detail GET answer { submission }, never a bare object; the mutation answers the bare submission.',
+      also: ['4.5.claim-detail', '4.5.claim.confirm-credit-status'],
+    },
+  ],
+  '2.4.report.json-fields': [
+    {
+      id: 'response-shape.sima-report-without-config-version',
+      family: 'response-shape',
+      file: SIMA_REPORT,
+      find: '    configVersion: meta.configVersion,\n',
+      replace: '',
+      visible: 'spec 2.4: the JSON report has generatedAt, tenantId and configVersion, required; the mutation leaves configVersion out.',
+    },
+  ],
+  '2.5.issue.fields': [
+    {
+      id: 'response-shape.feed-issue-key-renamed',
+      family: 'response-shape',
+      file: 'simulator/domains/trade/feed-session.response.ts',
+      find: '  issueKey: r.issueKey,',
+      replace: '  key: r.issueKey,',
+      visible: 'spec 2.5: an issue has issueKey; the mutation names it key.',
+    },
+  ],
+  '2.8.billing.fields': [
+    {
+      id: 'response-shape.billing-without-customer',
+      family: 'response-shape',
+      file: BILLING,
+      find: 'body: { tenantId: tenant.id, setupIntentId: intent.id, clientSecret, paymentCustomerId },',
+      replace: 'body: { tenantId: tenant.id, setupIntentId: intent.id, clientSecret },',
+      visible: 'spec 2.8: the billing setup response has tenantId, setupIntentId, clientSecret and paymentCustomerId, all required; the mutation leaves paymentCustomerId out.',
+    },
+  ],
+  '4.4.upload.row-overrides': [
+    {
+      id: 'domain-rule.feed-row-origin-ignored',
+      family: 'domain-rule',
+      file: 'simulator/domains/trade/feed-normalize.rules.ts',
+      find: '  return { country: code, issues: [] };\n}',
+      replace: "  return { country: field === 'originCountry' ? defaults.originCountry : code, issues: [] };\n}",
+      visible: "spec 4.4: rows may override the feed's originCountry by column; the mutation always takes the feed-level default.",
+    },
+  ],
+  '4.4.review.unknown-404': [
+    {
+      id: 'errors.feed-review-unknown-job-400',
+      family: 'errors',
+      file: 'simulator/domains/trade/feed-preview.routes.ts',
+      find: "if (!job || job.variant !== PREVIEW_VARIANT) throw notFound('classify-preview job');",
+      replace: "if (!job || job.variant !== PREVIEW_VARIANT) throw invalidRequest('jobId is not a classify-preview job of this tenant', 'jobId');",
+      visible: "spec 4.4: review answers 404 for a preview job that is not the tenant's; the mutation answers 400.",
+    },
+  ],
+  '4.6.landed-cost.shipping-default-zero': [
+    {
+      id: 'domain-rule.landed-cost-shipping-estimated',
+      family: 'domain-rule',
+      file: 'simulator/domains/landed-cost/landed-cost.routes.ts',
+      find: 'shippingCost: body.shippingCost ?? deviations.at(LANDED_COST_HOOKS.shippingCostDefault, 0),',
+      replace: 'shippingCost: body.shippingCost ?? deviations.at(LANDED_COST_HOOKS.shippingCostDefault, Math.round(body.productValue * 5) / 100),',
+      visible: 'spec 4.6: shippingCost defaults to 0 when absent; the mutation estimates 5 % of the product value.',
+    },
+  ],
+  '4.6.compliance.pending-review-blocks': [
+    {
+      id: 'domain-rule.compliance-one-pending-review-quoteable',
+      family: 'domain-rule',
+      file: 'simulator/domains/classification/compliance.ts',
+      find: 'if (facts.pendingReviews > 0) {',
+      replace: 'if (facts.pendingReviews > 1) {',
+      visible: 'spec 4.6: a product with a pending classification review is not quoteable; the mutation needs two.',
+    },
+  ],
+  '4.3.ship.adapter-allowlist': [
+    {
+      id: 'auth.adapter-allowlist-reads-default',
+      family: 'auth',
+      file: 'simulator/domains/auth/adapters.ts',
+      find: 'principal.allowedAdapters.includes(adapterId)) return;',
+      replace: 'principal.allowedAdapters.includes(principal.defaultAdapter ?? adapterId)) return;',
+      visible: "spec 4.3, 5.4, 7: adapter_id outside the key's allowlist is 403 ADAPTER_NOT_ALLOWED; the mutation checks the key's default adapter instead of adapter_id.",
+      also: ['5.4.adapter-allowlist', '7.adapter-not-allowed'],
+      survives: {
+        kind: 'gap',
+        why: 'auth.adapter-not-allowed makes a key with an allowlist and no default adapter, so checking the default adapter (absent) falls back to adapter_id and refuses as before; a key whose default adapter is on its allowlist would let any adapter_id through (run 2026-11-27).',
+      },
+    },
+  ],
+  '4.1.billing.principal-integration': [
+    {
+      id: 'auth.principal-types-ignored',
+      family: 'auth',
+      file: 'simulator/domains/auth/authenticate.ts',
+      find: 'if (Array.isArray(types) && !types.includes(principal.type) && deps.defects.at(',
+      replace: 'if (Array.isArray(types) && types.length === 0 && deps.defects.at(',
+      visible: 'spec 4.1, 5.4, 5.5: billing setup needs an integration principal and dashboard-only routes refuse integration tokens (403 PRINCIPAL_DENIED); the mutation enforces no principal type.',
+      also: ['5.5.dashboard-only', '7.principal-denied'],
+    },
+  ],
+  '7.invalid-token': [
+    {
+      id: 'auth.revoked-key-bearer-honoured',
+      family: 'auth',
+      file: 'simulator/domains/auth/authenticate.ts',
+      find: "deps.defects.at(AUTH_HOOKS.bearerKeyHonoured, state === 'active', { state })",
+      replace: "deps.defects.at(AUTH_HOOKS.bearerKeyHonoured, state !== 'expired', { state })",
+      visible: 'spec 5, 7: a bearer whose key was revoked is 401 INVALID_TOKEN; the mutation honours it until the key expires.',
+    },
+  ],
+  '7.invalid-api-key': [
+    {
+      id: 'auth.unknown-key-reads-revoked',
+      family: 'auth',
+      file: 'simulator/domains/auth/authenticate.ts',
+      find: "keyError('INVALID_API_KEY', 'integration key is not recognised')",
+      replace: "keyError('REVOKED_API_KEY', 'integration key is not recognised')",
+      visible: 'spec 7: exchanging an unknown key answers 401 INVALID_API_KEY; the mutation answers REVOKED_API_KEY.',
+    },
+  ],
+  '8.5.without-key': [
+    {
+      id: 'idempotency.missing-key-shared',
+      family: 'idempotency',
+      file: 'simulator/kernel/http/contract-routes.ts',
+      find: "const key = valid.headers['idempotency-key'];",
+      replace: "const key = valid.headers['idempotency-key'] ?? 'default';",
+      visible: 'spec 8.5: without the header, repeated requests create independent jobs; the mutation files them under one default key (a replay or a 409).',
+    },
+  ],
+  '8.5.keys-expire': [
+    {
+      id: 'idempotency.keys-kept-forever',
+      family: 'idempotency',
+      file: 'simulator/kernel/http/idempotency.ts',
+      find: 'if (stored && stored.expiresAt > clock.now())',
+      replace: 'if (stored)',
+      visible: 'spec 8.5: keys expire server-side; the mutation keeps them for ever (the same key after the expiry still replays).',
+    },
+  ],
+  '6.header.event': [
+    {
+      id: 'webhooks.event-header-underscored',
+      family: 'webhooks',
+      file: DISPATCHER,
+      find: "'X-SVC-Event': deps.defects.at(WEBHOOKS_HOOKS.eventHeader, delivery.event),",
+      replace: "'X-SVC-Event': deps.defects.at(WEBHOOKS_HOOKS.eventHeader, delivery.event.replace('.', '_')),",
+      visible: 'spec 6: X-SVC-Event is the event name (job.completed); the mutation sends job_completed.',
+    },
+  ],
+  '6.body.fields': [
+    {
+      id: 'webhooks.body-job-renamed',
+      family: 'webhooks',
+      file: 'simulator/domains/webhooks/delivery.response.ts',
+      find: '=> ({ id, event, createdAt, job });',
+      replace: '=> ({ id, event, createdAt, data: job });',
+      visible: 'spec 6: the delivery body is { id, event, createdAt, job }; the mutation names job data.',
+    },
+  ],
+  '7.action-not-allowed.idempotency': [
+    {
+      id: 'idempotency.conflict-reads-invalid',
+      family: 'idempotency',
+      file: 'simulator/kernel/http/idempotency.ts',
+      find: "actionNotAllowed('this Idempotency-Key was already used with a different payload'",
+      replace: "invalidRequest('this Idempotency-Key was already used with a different payload'",
+      visible: 'spec 7, 8.5: the same key with a different payload is 409 ACTION_NOT_ALLOWED; the mutation answers 400 INVALID_REQUEST.',
+      also: ['4.2.batch.idempotency-conflict', '4.4.upload.idempotency-conflict', '4.3.upload.idempotency-conflict'],
+    },
+  ],
+  '5.1.bearer.weak-secrets': [
+    {
+      id: 'auth.signing-secret-guessable',
+      family: 'auth',
+      file: 'simulator/domains/auth/signing-key.store.ts',
+      find: 'secret: deps.ids.secret(32),',
+      replace: "secret: 'secret',",
+      visible: 'spec 5.1: only the server\'s own key signs bearers; the mutation signs with the guessable secret "secret", so a forged token verifies.',
+    },
+  ],
+  '4.1.token.key-errors': [
+    {
+      id: 'errors.revoked-key-forbidden',
+      family: 'errors',
+      file: 'simulator/kernel/errors.ts',
+      find: '...(SPEC_CODES as unknown as Record<SpecErrorCode, number>), ...SANDBOX_CODES };',
+      replace: '...(SPEC_CODES as unknown as Record<SpecErrorCode, number>), ...SANDBOX_CODES, REVOKED_API_KEY: 403 };',
+      visible: 'spec 4.1, 7: key errors at the token exchange answer 401; the mutation answers a revoked key 403.',
+      also: ['7.revoked-api-key'],
+    },
+  ],
+  '4.4.session.not-tenants-404': [
+    {
+      id: 'isolation.feed-session-any-tenant',
+      family: 'isolation',
+      file: 'simulator/domains/trade/feed-session.store.ts',
+      find: 'session?.tenantId === tenantId ||',
+      replace: 'session !== undefined ||',
+      visible: "spec 4.4, 7: a session that is not the tenant's is 404; the mutation serves any tenant's session.",
+      also: ['7.not-found.other-tenant'],
+    },
+  ],
+  '4.2.report.rows-are-results': [
+    {
+      id: 'domain-rule.sima-report-flagged-by-default',
+      family: 'domain-rule',
+      file: SIMA_RESULTS,
+      find: 'const records = await everyResult(principal.tenantId, reportFilter(selection, query.status));',
+      replace: "const records = await everyResult(principal.tenantId, reportFilter(selection ?? 'flagged', query.status));",
+      visible: "spec 4.2: the unfiltered report exports every outcome of the tenant; the mutation exports only flagged ones unless a filter is given.",
+    },
+  ],
+  '4.3.upload.accepted-202': [
+    {
+      id: 'response-shape.sima-upload-answers-201',
+      family: 'response-shape',
+      file: SIMA_UPLOADS,
+      find: 'return { status: 202, body: { jobId: job.id, status: job.status, message: receipt.message',
+      replace: 'return { status: 201, body: { jobId: job.id, status: job.status, message: receipt.message',
+      visible: 'spec 4.3: each upload endpoint answers 202 with its receipt; the mutation answers /api/upload and the catalog upload 201.',
+    },
+  ],
+  '2.3.receipt.trade-feed': [
+    {
+      id: 'response-shape.feed-receipt-without-file-name',
+      family: 'response-shape',
+      file: 'simulator/domains/trade/feed-upload.routes.ts',
+      find: 'fileName: upload.fileName, replayed: false } };',
+      replace: 'replayed: false } };',
+      visible: 'spec 2.3, 4.4: the feed upload receipt has sessionId, jobId, status and fileName; the mutation leaves fileName out.',
+    },
+  ],
+  '2.7.submission.status-enum': [
+    {
+      id: 'response-shape.submission-status-credited',
+      family: 'response-shape',
+      file: 'simulator/domains/ship/claim.response.ts',
+      find: '      status: record.status,',
+      replace: "      status: record.status === 'CREDIT_CONFIRMED' ? ('CREDITED' as typeof record.status) : record.status,",
+      visible: 'spec 2.7: status is DRAFT, READY, SUBMITTED, ACKNOWLEDGED, CREDIT_CONFIRMED, CLOSED or FAILED; the mutation answers CREDITED.',
+    },
+  ],
+  '2.6.finding.workflow-enum': [
+    {
+      id: 'response-shape.finding-status-in-review',
+      family: 'response-shape',
+      file: 'simulator/domains/ship/finding.response.ts',
+      find: '    workflowStatus: f.workflowStatus,',
+      replace: "    workflowStatus: f.workflowStatus === 'CARRIER_REVIEW' ? ('IN_REVIEW' as typeof f.workflowStatus) : f.workflowStatus,",
+      visible: 'spec 2.6: workflowStatus is OPEN, DISPUTED, SUBMITTED, CARRIER_REVIEW, CREDITED, REJECTED or DISMISSED; the mutation answers IN_REVIEW.',
+    },
+  ],
+  '2.4.result.required-fields': [
+    {
+      id: 'response-shape.sima-result-without-is-stale',
+      family: 'response-shape',
+      file: 'simulator/domains/sima/sima-result.store.ts',
+      find: "'fingerprint', 'supersededAt', 'reviews']);",
+      replace: "'fingerprint', 'supersededAt', 'reviews', 'isStale']);",
+      visible: 'spec 2.4: a result item has isStale, required; the mutation leaves it out as bookkeeping.',
+    },
+  ],
+  '4.1.token.exchange': [
+    {
+      id: 'response-shape.token-exchange-answers-201',
+      family: 'response-shape',
+      file: 'simulator/domains/auth/token.routes.ts',
+      find: '        status: 200,\n        // A credential',
+      replace: '        status: 201,\n        // A credential',
+      visible: 'spec 4.1, 5.1: the token exchange answers 200 with the token response; the mutation answers 201.',
+    },
+  ],
+  '2.4.results.list-envelope': [
+    {
+      id: 'response-shape.sima-results-next-cursor-renamed',
+      family: 'response-shape',
+      file: 'simulator/domains/sima/sima-result.response.ts',
+      find: '    cursor: page.nextCursor,',
+      replace: '    nextCursor: page.nextCursor,',
+      visible: 'spec 2.4: the results list is { outcomes, total, limit, offset?, cursor, hasMore }; the mutation names the cursor nextCursor.',
+      also: ['4.2.results.cursor'],
+    },
+  ],
+  '2.4.summary.shape': [
+    {
+      id: 'response-shape.sima-summary-exposure-string',
+      family: 'response-shape',
+      file: SIMA_RESULTS,
+      find: 'totalExposure: round2(totalExposure),',
+      replace: 'totalExposure: round2(totalExposure).toFixed(2),',
+      visible: 'spec 2.4: totalExposure is a number; the mutation sends a money string ("1234.50").',
+      also: ['4.2.summary.served'],
+    },
+  ],
+  '2.4.evidence.required-keys': [
+    {
+      id: 'response-shape.sima-evidence-audit-renamed',
+      family: 'response-shape',
+      file: 'simulator/domains/sima/sima-evidence.ts',
+      find: '    auditTrail: auditTrail(history),',
+      replace: '    audit: auditTrail(history),',
+      visible: 'spec 2.4: evidence has the keys result, classification, attributes, measureApplicability, thresholds, exposure, history and auditTrail; the mutation names auditTrail audit.',
+      also: ['4.2.evidence.served'],
+    },
+  ],
+  '5.1.bearer.names-tenant': [
+    {
+      id: 'auth.org-header-switches-tenant',
+      family: 'auth',
+      file: 'simulator/domains/auth/authenticate.ts',
+      find: "deps.defects.at(AUTH_HOOKS.tenantOverride, undefined, { orgHeader: headers['x-org-id']?.trim()",
+      replace: "deps.defects.at(AUTH_HOOKS.tenantOverride, headers['x-org-id']?.trim(), { orgHeader: headers['x-org-id']?.trim()",
+      visible: "spec 5.1: the bearer alone names the tenant; the mutation lets an x-org-id header naming another tenant switch whose call it is.",
+      also: ['4.1.jobs.get-404'],
+    },
+  ],
+};
+
+/** The list as mutations: each names the rule it is listed under, then the rules in `also`. */
+export function ruleKeyedMutations(list: Record<string, RuleMutation[]> = RULE_MUTATIONS): Mutation[] {
+  return Object.entries(list).flatMap(([rule, entries]) => entries.map(({ also, ...m }) => ({ ...m, rules: m.sandboxDefined ? [] : [rule, ...(also ?? [])] })));
+}
