@@ -51,6 +51,9 @@ const malformedBearer = defineCheck({
       const exchange = await ctx.client.call('GET', '/api/jobs', { auth: 'none', headers: { authorization } });
       expectError(ctx, exchange, 401, 'INVALID_TOKEN', `GET /api/jobs with "Authorization: ${authorization}"`);
     }
+    // Spec 4: "Authorization: Bearer <ACCESS_TOKEN>": a genuine token without its Bearer scheme is no bearer.
+    const bare = await ctx.client.call('GET', '/api/jobs', { auth: 'none', headers: { authorization: await ctx.client.token() } });
+    expectError(ctx, bare, 401, 'INVALID_TOKEN', 'GET /api/jobs with "Authorization: <a valid token without Bearer>"');
   },
 });
 

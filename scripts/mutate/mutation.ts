@@ -35,7 +35,7 @@ export interface Mutation {
   /** Stable id, `<family>.<what>`: used by `--only`, resumed runs and the reports. */
   id: string;
   family: Family;
-  /** Path from the repository root, always under `simulator/`. */
+  /** Path from the repository root, under `simulator/` or `contracts/lib/` (code the simulator runs; the suite runs the working tree's). */
   file: string;
   /** A snippet that occurs exactly once in the file. */
   find: string;
@@ -54,6 +54,9 @@ export interface Mutation {
 }
 
 export class MutationError extends Error {}
+
+/** Where mutated files may live: the code the simulator runs from the tree copy. */
+const MUTABLE_ROOTS = ['simulator/', 'contracts/lib/'];
 
 function countOccurrences(text: string, snippet: string): number {
   if (snippet === '') return 0;
@@ -75,7 +78,9 @@ export function mutatedText(original: string, mutation: Mutation): string {
  * that puts the original file back.
  */
 export function applyMutation(treeDir: string, mutation: Mutation): () => void {
-  if (!mutation.file.startsWith('simulator/')) throw new MutationError(`${mutation.id}: only simulator sources are mutated, not ${mutation.file}`);
+  // The simulator also runs contracts/lib (request values, shared with the proxy); the suite imports the
+  // working tree's copy, never the mutated one, so a mutation there changes only the server.
+  if (!MUTABLE_ROOTS.some((root) => mutation.file.startsWith(root))) throw new MutationError(`${mutation.id}: only the simulator's sources (${MUTABLE_ROOTS.join(', ')}) are mutated, not ${mutation.file}`);
   const file = path.join(treeDir, mutation.file);
   let original: string;
   try {

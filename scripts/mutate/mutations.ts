@@ -156,7 +156,7 @@ const WRITTEN_BESIDE_CHECKS: Mutation[] = [
   {
     id: 'validation.false-is-not-a-boolean',
     family: 'validation',
-    file: VALIDATE,
+    file: 'contracts/lib/request-values.ts',
     find: "if (type === 'boolean' && (single === 'true' || single === 'false')) return single === 'true';",
     replace: "if (type === 'boolean' && single === 'true') return true;",
     visible: 'spec 4.2: hs_in_scope=false and is_stale=false are valid boolean queries (the mutation answers 400).',

@@ -687,11 +687,7 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       file: 'simulator/domains/auth/authenticate.ts',
       find: 'const match = /^Bearer +([A-Za-z0-9_\\-.]+)\\s*$/i.exec(authorization);',
       replace: 'const match = /^(?:Bearer +)?([A-Za-z0-9_\\-.]+)\\s*$/i.exec(authorization);',
-      visible: 'spec 4, 5.1: tenant endpoints need Authorization: Bearer <token>; the mutation also accepts the bare token.',
-      survives: {
-        kind: 'gap',
-        why: "auth.malformed-bearer sends 'Bearer not-a-jwt', 'Basic xyz' and a bare 'Bearer', and auth.missing-bearer no header: none sends a valid token without its Bearer scheme, which the mutant accepts (run 2026-11-27).",
-      },
+      visible: 'spec 4, 5.1: tenant endpoints need Authorization: Bearer <token>; the mutation also accepts the bare token (auth.malformed-bearer sends a genuine token without its scheme since 2026-11-27).',
     },
   ],
   '5.4.principal.billing': [
