@@ -48,8 +48,9 @@ describe('a mutation applied to a file', () => {
     expect(mutatedText('x = a === b', mutation({ replace: '`$&${y}`' }))).toBe('x = `$&${y}`');
   });
 
-  it('refuses files outside the simulator and files that do not exist', () => {
-    expect(() => applyMutation(dir, mutation({ file: 'conformance/checks/auth.ts' }))).toThrow(/only simulator sources/);
+  it("refuses files outside the simulator's sources and files that do not exist", () => {
+    expect(() => applyMutation(dir, mutation({ file: 'conformance/checks/auth.ts' }))).toThrow(/only the simulator's sources/);
+    expect(() => applyMutation(dir, mutation({ file: 'contracts/components/schemas/uploads.yaml' }))).toThrow(/only the simulator's sources/);
     expect(() => applyMutation(dir, mutation({ file: 'simulator/missing.ts' }))).toThrow(/no file/);
   });
 });
