@@ -907,11 +907,7 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       file: CLAIMS,
       find: "{ from: ['SUBMITTED'], action: 'acknowledge', to: 'ACKNOWLEDGED' },",
       replace: "{ from: ['SUBMITTED', 'ACKNOWLEDGED'], action: 'acknowledge', to: 'ACKNOWLEDGED' },",
-      visible: 'spec 7: a repeat of a claim transition into the state already reached is 409; the mutation acknowledges an ACKNOWLEDGED submission again.',
-      survives: {
-        kind: 'gap',
-        why: 'ship.submission-model repeats other moves into the state reached but not acknowledge on an ACKNOWLEDGED submission, so a second acknowledge answering 200 goes unseen (spec 7: a repeat into the state already reached is 409) (run 2026-11-27).',
-      },
+      visible: 'spec 7: a repeat of a claim transition into the state already reached is 409; the mutation acknowledges an ACKNOWLEDGED submission again (ship.submission-model repeats every move it made, since 2026-11-27).',
     },
   ],
   '4.1.jobs.get-404': [

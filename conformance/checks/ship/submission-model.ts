@@ -89,6 +89,12 @@ class Move implements fc.AsyncCommand<Model, Real> {
     if (reached === 'FAILED') modelExpect(submission!.failureReason != null, 'failure-reason-set', `the submission became FAILED with failureReason ${JSON.stringify(submission!.failureReason)} (spec 2.7)`, exchange);
     observeRecord(model, submission!, exchange, `${this} from ${from}`);
     model.status = reached;
+    // Spec 7: a repeat into the state reached is 409 ACTION_NOT_ALLOWED (the client's retry after a lost
+    // answer must not move the submission twice): the same move again, where the table has none from there.
+    if (nextState(reached, this.step, this.outcome) !== null) return;
+    const again = await submissionAction(real.client, real.id, this.step, real.admin, this.body(real));
+    if (again.response.status === 429) return;
+    modelExpect(again.response.status === 409 && errorOf(again).code === 'ACTION_NOT_ALLOWED', 'repeat-refused', `${this} repeated on the submission it just moved to ${reached} answered ${again.response.status} ${JSON.stringify(submissionOf(again)?.status ?? errorOf(again).code)}, not 409 ACTION_NOT_ALLOWED (spec 7: a repeat into the state reached)`, again);
   }
   toString() {
     const step = this.step === 'confirm-credit' ? `confirm-credit(${this.outcome})` : this.step;
