@@ -34,6 +34,13 @@ const billingSetupSession = defineCheck({
     const [first, second] = calls.map(([, exchange]) => exchange.response.body as SetupSession);
     const secondExchange = calls[1][1];
     ctx.expect(first.tenantId === second.tenantId, 'billing-setup-tenant', `the two sessions name different tenants (${String(first.tenantId)}, ${String(second.tenantId)})`, secondExchange);
+    // Spec 2.8: `tenantId` is the tenant's: the one the SIMA JSON report names for the same caller (spec 2.4
+    // "JSON report: tenantId uuid", the only other place the spec gives a tenant its id).
+    const report = await ctx.client.call('GET', '/api/sima/report?format=json');
+    const reported = (report.response.body as { tenantId?: unknown } | null)?.tenantId;
+    if (report.response.status === 200 && typeof reported === 'string') {
+      ctx.expect(first.tenantId === reported, 'billing-setup-tenant', `the billing session names tenant ${String(first.tenantId)}, but the caller's SIMA report names its tenant ${reported} (spec 2.8: the tenant's id)`, calls[0][1]);
+    }
     ctx.expect(
       typeof first.paymentCustomerId === 'string' && first.paymentCustomerId === second.paymentCustomerId,
       'billing-customer-reused',

@@ -222,10 +222,6 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: 'body: { tenantId: tenant.id, setupIntentId: intent.id, clientSecret, paymentCustomerId },',
       replace: 'body: { tenantId: request.principal.keyId ?? tenant.id, setupIntentId: intent.id, clientSecret, paymentCustomerId },',
       visible: "spec 2.8: tenantId is the calling tenant's id; the mutation answers the integration key's id.",
-      survives: {
-        kind: 'gap',
-        why: "billing.setup-session compares the tenantId of its two sessions with each other, not with the calling tenant's id, so a consistent wrong id passes; in the simulator profile the caller's tenant is known (control API), a check could compare (run 2026-11-27).",
-      },
     },
   ],
   '4.1.billing.created-201': [
