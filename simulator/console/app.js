@@ -3,18 +3,32 @@
 // (jobs, SIMA, feeds, findings, claims) only when something moved (a new transition, a new request of the
 // tenant, a job still running, a clock advance, another tenant), so the console's own reads neither fill
 // the request log nor spend the tenant's rate limit while nothing happens.
+import { act, shownOnce } from './actions.js';
 import { adminToken, ApiError, CONSOLE_REQUEST_PREFIX, control, controlIfServed, publicGet, query } from './api.js';
-import { fill, h } from './dom.js';
+import { clientPage, fill, h, pager } from './dom.js';
 import { loadTransitions } from './history.js';
 import * as panels from './panels.js';
 
 const POLL_MS = 2000;
+const PAGE = 10; // rows per page of every list
 const FINISHED = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 const TENANT_KEY = 'sim-console-tenant';
 const $ = (id) => document.getElementById(id);
 
 // requestFilter: the client check the request log is narrowed to ("show its requests"), or null.
-const state = { tenantId: null, tenantNames: new Map(), requestFilter: null, transitions: null, seenTransition: undefined, seenRequest: undefined, jobsRunning: false, publicStale: true, busy: false, timer: null };
+// pages: the offset of the page shown of each list, by list name. faultsSeen: what the faults panel last
+// showed (it is drawn again only when that changes, so a picker being used is not reset under the hand).
+const state = { tenantId: null, tenantNames: new Map(), requestFilter: null, transitions: null, seenTransition: undefined, seenRequest: undefined, jobsRunning: false, publicStale: true, busy: false, timer: null, pages: {}, faultsSeen: null };
+
+const offsetOf = (list) => state.pages[list] ?? 0;
+/** A pager's move: that list shows its page at the next read, which starts now. */
+const pageTo = (list) => (offset) => {
+  state.pages[list] = offset;
+  return refreshNow();
+};
+const pageOf = (list) => ({ offset: offsetOf(list), size: PAGE, onPage: pageTo(list) });
+/** A server-paged list's pager (the public API's lists: limit, offset and a total). */
+const serverPager = (list, shown, total) => pager(list, { offset: offsetOf(list), size: PAGE, shown, total, onPage: pageTo(list) });
 
 /** What a load answers when what it read is no longer asked for (the request log's filter changed meanwhile). */
 const STALE = Symbol('stale');
@@ -24,7 +38,10 @@ async function render(id, load) {
   try {
     const content = await load();
     if (content === STALE) return;
+    // What the reader opened stays open when the panel is drawn again (a request log entry, data-keep).
+    const open = new Set([...body.querySelectorAll('details[data-keep][open]')].map((d) => d.dataset.keep));
     fill(body, content);
+    for (const d of body.querySelectorAll('details[data-keep]')) if (open.has(d.dataset.keep)) d.open = true;
     $(id).dataset.loaded = 'true';
   } catch (error) {
     if (error instanceof ApiError && error.status === 401 && !id.startsWith('panel-public')) return signOut('The admin token was refused.');
@@ -86,13 +103,13 @@ async function tick() {
       render('panel-clock', async () => panels.clockPanel(await control('/_sim/clock'), await control(`/_sim/clock${query({ tenantId })}`))),
       render('panel-client-checks', loadClientChecks),
       render('panel-requests', loadRequests),
-      render('panel-deliveries', async () => panels.deliveriesPanel((await control(`/_sim/webhooks/deliveries${query({ tenantId })}`)).deliveries)),
-      render('panel-faults', async () => panels.faultsPanel(await control('/_sim/defects'), await controlIfServed(`/_sim/tenants/${encodeURIComponent(tenantId)}/faults`))),
+      render('panel-deliveries', async () => panels.deliveriesPanel((await control(`/_sim/webhooks/deliveries${query({ tenantId })}`)).deliveries, pageOf('deliveries'))),
+      render('panel-faults', loadFaults),
     ]);
     const transitionMoved = state.transitions.last !== state.seenTransition;
     state.seenTransition = state.transitions.last;
     if (state.publicStale || transitionMoved || state.jobsRunning) await refreshPublic(tenantId);
-    fill($('updated'), `updated ${new Date().toLocaleTimeString()}`);
+    fill($('updated'), `updated ${new Date().toLocaleTimeString()} (this browser's clock)`);
   } finally {
     state.busy = false;
   }
@@ -103,14 +120,14 @@ async function loadRequests() {
   const tenantOnly = $('requests-tenant-only').checked;
   // A client check's requests: its tenant's, between its registration and its completion (the wall clock).
   const params = filter ? { tenantId: filter.tenantId, since: filter.since, until: filter.until ?? undefined } : { tenantId: tenantOnly ? state.tenantId : undefined };
-  const answer = await controlIfServed(`/_sim/requests${query({ ...params, limit: 100 })}`);
+  const answer = await controlIfServed(`/_sim/requests${query({ ...params, limit: 200 })}`);
   if (state.requestFilter !== filter) return STALE;
   if (answer.available) {
     const newest = answer.body.items.find((r) => !String(r.id).startsWith(CONSOLE_REQUEST_PREFIX))?.id;
     if (newest !== state.seenRequest) state.publicStale = true;
     state.seenRequest = newest;
   }
-  return panels.requestsPanel(answer, $('requests-own').checked, filter ? 'no request of this client check in the log (it keeps the last requests in memory; a restart or a reset empties it)' : undefined);
+  return panels.requestsPanel(answer, $('requests-own').checked, pageOf('requests'), filter ? 'no request of this client check in the log (it keeps the last requests in memory; a restart or a reset empties it)' : undefined);
 }
 
 async function loadClientChecks() {
@@ -119,11 +136,21 @@ async function loadClientChecks() {
   const run = filter && answer.available ? answer.body.items.find((r) => r.id === filter.runId) : undefined;
   // A running check the log is filtered to has completed since: its window closes.
   if (run && filter.until === null && run.completedAt) filterRequests(run);
-  return panels.clientChecksPanel(answer, { tenantName: (id) => state.tenantNames.get(id), onShowRequests: showRequestsOf, filteredRunId: filter?.runId });
+  return panels.clientChecksPanel(answer, { tenantName: (id) => state.tenantNames.get(id), onShowRequests: showRequestsOf, filteredRunId: filter?.runId, ...pageOf('client-checks') });
+}
+
+async function loadFaults() {
+  const tenantId = state.tenantId;
+  const [defects, tenantFaults] = await Promise.all([control('/_sim/defects'), controlIfServed(`/_sim/tenants/${encodeURIComponent(tenantId)}/faults`)]);
+  const seen = JSON.stringify([tenantId, defects.active, tenantFaults]);
+  if (seen === state.faultsSeen && $('panel-faults').dataset.loaded) return STALE;
+  state.faultsSeen = seen;
+  return panels.faultsPanel(defects, tenantFaults, { sandboxDefect: switchSandboxDefect, tenantDefect: switchTenantDefect, chaos: switchChaos });
 }
 
 function filterRequests(run) {
   state.requestFilter = run ? { runId: run.id, scenario: run.scenario, tenantId: run.tenantId, since: run.registeredAt, until: run.completedAt } : null;
+  state.pages.requests = 0;
   fill($('requests-filter'), panels.requestFilterChip(state.requestFilter, () => clearRequestFilter()));
   $('requests-tenant-only').disabled = state.requestFilter !== null;
 }
@@ -142,40 +169,143 @@ async function clearRequestFilter() {
 async function refreshPublic(tenantId) {
   state.publicStale = false;
   const t = state.transitions;
+  const at = (list) => query({ limit: PAGE, offset: offsetOf(list) });
   let jobs = [];
   await render('panel-public-jobs', async () => {
-    jobs = (await publicGet(tenantId, '/api/jobs?limit=50')).jobs;
+    const page = await publicGet(tenantId, `/api/jobs${at('jobs')}`);
+    jobs = page.jobs;
     state.jobsRunning = jobs.some((j) => !FINISHED.has(j.status));
-    return panels.jobsPanel(jobs, t);
+    return panels.jobsPanel(jobs, t, serverPager('jobs', jobs.length, page.count));
   });
   await Promise.all([
     render('panel-public-sima', async () => {
-      const [results, summary] = await Promise.all([publicGet(tenantId, '/api/sima/results?limit=50'), publicGet(tenantId, '/api/sima/summary')]);
-      return panels.simaPanel(results.outcomes, summary, t);
+      const [results, summary] = await Promise.all([publicGet(tenantId, `/api/sima/results${at('sima')}`), publicGet(tenantId, '/api/sima/summary')]);
+      return panels.simaPanel(results.outcomes, summary, t, { nav: serverPager('sima', results.outcomes.length, results.total), onReview: reviewSima });
     }),
     render('panel-public-feeds', async () => {
       // No public list of feed sessions (spec 2.5): the sessions named by the tenant's jobs and transitions.
-      const ids = [...new Set([...jobs.map((j) => j.result?.sessionId).filter((id) => typeof id === 'string'), ...t.resourceIds('feed-session')])].slice(0, 10);
+      const all = [...new Set([...jobs.map((j) => j.result?.sessionId).filter((id) => typeof id === 'string'), ...t.resourceIds('feed-session')])];
+      const { rows: ids, nav } = clientPage('feeds', all, offsetOf('feeds'), 5, pageTo('feeds'));
       const sessions = await Promise.all(
         ids.map(async (id) => {
           try {
             const path = `/api/trade/feeds/${encodeURIComponent(id)}`;
-            const [session, issues] = await Promise.all([publicGet(tenantId, path), publicGet(tenantId, `${path}/issues?limit=100`)]);
-            return { session, issues: issues.issues };
+            const [session, issues] = await Promise.all([publicGet(tenantId, path), publicGet(tenantId, `${path}/issues${at(`issues:${id}`)}`)]);
+            return { session, issues: issues.issues, issuesTotal: issues.total };
           } catch (error) {
             return { session: { sessionId: id }, issues: [], error: error.message };
           }
         }),
       );
-      return panels.feedPanel(sessions, t);
+      return panels.feedPanel(sessions, t, { nav, onAcknowledge: acknowledgeIssues, issuesNav: (id, shown, total) => serverPager(`issues:${id}`, shown, total) });
     }),
-    render('panel-public-findings', async () => panels.findingsPanel((await publicGet(tenantId, '/api/ship/findings?limit=100')).findings, t)),
-    render('panel-public-claims', async () => panels.claimsPanel((await publicGet(tenantId, '/api/ship/claims/submissions?limit=100')).submissions, t)),
+    render('panel-public-findings', async () => {
+      const page = await publicGet(tenantId, `/api/ship/findings${at('findings')}`);
+      return panels.findingsPanel(page.findings, t, serverPager('findings', page.findings.length, page.total));
+    }),
+    render('panel-public-claims', async () => {
+      const page = await publicGet(tenantId, `/api/ship/claims/submissions${at('claims')}`);
+      return panels.claimsPanel(page.submissions, t, { nav: serverPager('claims', page.submissions.length, page.total), onClose: closeClaim });
+    }),
   ]);
 }
 
 async function loadTestValues() {
-  await render('panel-test-values', async () => panels.testValuesPanel(await controlIfServed('/_sim/test-values')));
+  await render('panel-test-values', async () => panels.testValuesPanel(await controlIfServed('/_sim/test-values'), { ...pageOf('test-values'), onPage: async (offset) => { state.pages['test-values'] = offset; await loadTestValues(); } }));
+}
+
+// ---- actions (each through its control API route; act() says what came of it) ---------------------------
+const tenantPath = (tenantId = state.tenantId) => `/_sim/tenants/${encodeURIComponent(tenantId)}`;
+
+/** Reads everything again now that something was done (after a tick already running has finished). */
+async function refreshNow() {
+  state.publicStale = true;
+  while (state.busy) await new Promise((resolve) => setTimeout(resolve, 50));
+  await tick();
+}
+
+async function switchSandboxDefect(id, enable) {
+  await act(`${enable ? 'switch on' : 'switch off'} ${id} sandbox-wide`, async () => {
+    const { active } = await control('/_sim/defects');
+    const next = enable ? [...new Set([...active, id])] : active.filter((d) => d !== id);
+    const now = await control('/_sim/defects', { method: 'PUT', body: { active: next } });
+    return `${now.active.length} defect${now.active.length === 1 ? '' : 's'} on sandbox-wide.`;
+  }, refreshNow);
+}
+
+/** A tenant's faults are replaced whole (PUT): what is on now, with the one change. */
+async function changeTenantFaults(label, change) {
+  await act(label, async () => {
+    const current = await control(`${tenantPath()}/faults`);
+    const next = change({ defects: current.defects, webhookChaos: { ...current.webhookChaos }, requestChaos: current.requestChaos ? { ...current.requestChaos } : undefined });
+    const now = await control(`${tenantPath()}/faults`, { method: 'PUT', body: next });
+    const chaos = Object.entries(now.webhookChaos).filter(([, v]) => v === true || (typeof v === 'number' && v > 0)).map(([k]) => k);
+    return `this tenant: ${now.defects.length} defect${now.defects.length === 1 ? '' : 's'} on${chaos.length ? `, webhook chaos ${chaos.join(', ')}` : ''}.`;
+  }, refreshNow);
+}
+
+const switchTenantDefect = (id, enable) =>
+  changeTenantFaults(`${enable ? 'switch on' : 'switch off'} ${id} for this tenant`, (f) => ({ ...f, defects: enable ? [...new Set([...f.defects, id])] : f.defects.filter((d) => d !== id) }));
+
+const switchChaos = (member, enable) => changeTenantFaults(`webhook chaos ${member} ${enable ? 'on' : 'off'}`, (f) => ({ ...f, webhookChaos: { ...f.webhookChaos, [member]: enable } }));
+
+async function reviewSima(result, action) {
+  await act(`${action} the SIMA result of ${result.sku}`, async () => {
+    const after = await control(`${tenantPath()}/sima/results/${encodeURIComponent(result.sku)}/review`, { method: 'POST', body: { action, note: 'from the sandbox console' } });
+    return `${result.sku} is ${after.workflowStatus}.`;
+  }, refreshNow);
+}
+
+async function acknowledgeIssues(session) {
+  await act(`acknowledge the issues of feed session ${session.sessionId.slice(0, 8)}`, async () => {
+    const after = await control(`${tenantPath()}/trade/feeds/${encodeURIComponent(session.sessionId)}/issues/acknowledge`, { method: 'POST', body: {} });
+    return `the session is ${after.status}.`;
+  }, refreshNow);
+}
+
+async function closeClaim(submission) {
+  await act(`close claim submission ${submission.id.slice(0, 8)}`, async () => {
+    const after = await control(`${tenantPath()}/claims/submissions/${encodeURIComponent(submission.id)}/close`, { method: 'POST', body: { reason: 'closed from the sandbox console' } });
+    return `it is ${after.submission.status}.`;
+  }, refreshNow);
+}
+
+async function createTenant(name) {
+  await act(`create tenant ${name || '(unnamed)'}`, async () => {
+    const created = await control('/_sim/tenants', { method: 'POST', body: name ? { name } : {} });
+    sessionStorage.setItem(TENANT_KEY, created.tenantId);
+    return h('span', {}, `tenant ${created.tenantId} (now picked). `, shownOnce('Its integration key:', created.integrationKey));
+  }, async () => {
+    await loadTenants().catch(() => {});
+    state.seenRequest = undefined;
+    await refreshNow();
+  });
+}
+
+async function createKey() {
+  await act(`add an integration key to ${state.tenantNames.get(state.tenantId) ?? 'this tenant'}`, async () => {
+    const created = await control(`${tenantPath()}/integration-keys`, { method: 'POST', body: {} });
+    return h('span', {}, `key ${created.integrationKeyId}. `, shownOnce('The key:', created.integrationKey));
+  });
+}
+
+async function resetSandbox() {
+  await act('reset the sandbox', async () => {
+    const fresh = await control('/_sim/reset', { method: 'POST' });
+    sessionStorage.setItem(TENANT_KEY, fresh.tenantId);
+    Object.keys(state.pages).forEach((k) => delete state.pages[k]);
+    return h(
+      'span',
+      {},
+      `every record is gone; the new default tenant is ${fresh.tenantId}. `,
+      fresh.integrationKey ? shownOnce('Its integration key:', fresh.integrationKey) : 'Its integration key is the one SIM_INTEGRATION_KEY pins.',
+    );
+  }, async () => {
+    await loadTenants().catch(() => {});
+    state.seenRequest = undefined;
+    state.seenTransition = undefined;
+    await refreshNow();
+  });
 }
 
 // ---- controls ------------------------------------------------------------------------------------------
@@ -193,6 +323,7 @@ $('refresh').addEventListener('click', async () => {
 });
 $('tenant-picker').addEventListener('change', (event) => {
   state.tenantId = event.target.value;
+  Object.keys(state.pages).forEach((k) => delete state.pages[k]);
   sessionStorage.setItem(TENANT_KEY, state.tenantId);
   state.publicStale = true;
   state.seenRequest = undefined;
@@ -210,10 +341,29 @@ $('advance-form').addEventListener('submit', async (event) => {
   } catch (error) {
     fill($('advance-error'), error.message);
   }
-  state.publicStale = true;
   // Let a tick already running finish, then read what the move changed.
-  while (state.busy) await new Promise((resolve) => setTimeout(resolve, 50));
-  await tick();
+  await refreshNow();
+});
+
+$('create-tenant-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const name = $('new-tenant-name').value.trim();
+  $('new-tenant-name').value = '';
+  createTenant(name);
+});
+$('create-key').addEventListener('click', () => createKey());
+// The reset asks first, in the page: a second button, which Escape or "keep it" takes away.
+const confirmReset = (ask) => {
+  $('reset-confirm').hidden = !ask;
+  $('reset').disabled = ask;
+  if (ask) $('reset-no').focus();
+};
+$('reset').addEventListener('click', () => confirmReset(true));
+$('reset-no').addEventListener('click', () => confirmReset(false));
+$('reset-confirm').addEventListener('keydown', (event) => event.key === 'Escape' && confirmReset(false));
+$('reset-yes').addEventListener('click', async () => {
+  confirmReset(false);
+  await resetSandbox();
 });
 
 if (adminToken.get()) signIn(adminToken.get());

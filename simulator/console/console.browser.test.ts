@@ -224,7 +224,7 @@ describe.skipIf(chromium.skipReason !== null)(`the sandbox console in Chromium${
     expect(await page.locator('#panel-client-checks th').allTextContents()).toContain('registered (wall clock, UTC)');
 
     // Unfiltered, the request log shows the picked (default) tenant's requests.
-    const paths = () => page.locator('#panel-requests tbody tr td:nth-child(3)').allTextContents();
+    const paths = () => page.locator('#panel-requests tbody tr td:nth-child(4)').allTextContents();
     await page.locator('#panel-requests tr', { hasText: '/api/sima/batch' }).first().waitFor();
 
     // "show its requests": a chip, and only the run tenant's request made between registration and completion.
