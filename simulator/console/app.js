@@ -8,6 +8,7 @@ import { adminToken, ApiError, CONSOLE_REQUEST_PREFIX, control, controlIfServed,
 import { clientPage, fill, h, pager } from './dom.js';
 import { loadTransitions } from './history.js';
 import * as panels from './panels.js';
+import { exposureChart, jobTimeline, lifecycleDiagram } from './charts.js';
 
 const POLL_MS = 2000;
 const PAGE = 10; // rows per page of every list
@@ -18,7 +19,7 @@ const $ = (id) => document.getElementById(id);
 // requestFilter: the client check the request log is narrowed to ("show its requests"), or null.
 // pages: the offset of the page shown of each list, by list name. faultsSeen: what the faults panel last
 // showed (it is drawn again only when that changes, so a picker being used is not reset under the hand).
-const state = { tenantId: null, tenantNames: new Map(), requestFilter: null, transitions: null, seenTransition: undefined, seenRequest: undefined, jobsRunning: false, publicStale: true, busy: false, timer: null, pages: {}, faultsSeen: null };
+const state = { tenantId: null, tenantNames: new Map(), requestFilter: null, transitions: null, seenTransition: undefined, seenRequest: undefined, jobsRunning: false, publicStale: true, busy: false, timer: null, pages: {}, faultsSeen: null, tenantNow: null, lifecycles: null, lifecycleSeen: null };
 
 const offsetOf = (list) => state.pages[list] ?? 0;
 /** A pager's move: that list shows its page at the next read, which starts now. */
@@ -100,12 +101,17 @@ async function tick() {
     const tenantId = state.tenantId;
     state.transitions = await loadTransitions(tenantId).catch(() => ({ available: false, byResource: new Map(), count: 0, last: null, resourceIds: () => [] }));
     await Promise.all([
-      render('panel-clock', async () => panels.clockPanel(await control('/_sim/clock'), await control(`/_sim/clock${query({ tenantId })}`))),
+      render('panel-clock', async () => {
+        const [sandbox, tenant] = await Promise.all([control('/_sim/clock'), control(`/_sim/clock${query({ tenantId })}`)]);
+        state.tenantNow = tenant.now;
+        return panels.clockPanel(sandbox, tenant);
+      }),
       render('panel-client-checks', loadClientChecks),
       render('panel-requests', loadRequests),
       render('panel-deliveries', async () => panels.deliveriesPanel((await control(`/_sim/webhooks/deliveries${query({ tenantId })}`)).deliveries, pageOf('deliveries'))),
       render('panel-faults', loadFaults),
     ]);
+    await render('panel-lifecycles', loadLifecycles);
     const transitionMoved = state.transitions.last !== state.seenTransition;
     state.seenTransition = state.transitions.last;
     if (state.publicStale || transitionMoved || state.jobsRunning) await refreshPublic(tenantId);
@@ -137,6 +143,54 @@ async function loadClientChecks() {
   // A running check the log is filtered to has completed since: its window closes.
   if (run && filter.until === null && run.completedAt) filterRequests(run);
   return panels.clientChecksPanel(answer, { tenantName: (id) => state.tenantNames.get(id), onShowRequests: showRequestsOf, filteredRunId: filter?.runId, ...pageOf('client-checks') });
+}
+
+/**
+ * The lifecycle picked, drawn from its table in force (GET /_sim/lifecycles, read again when the defects
+ * change), with the state of the resource picked (the tenant's most recently moved one by default)
+ * highlighted, the moves it took in bold, and how many of the tenant's resources are in each state.
+ */
+async function loadLifecycles() {
+  const t = state.transitions;
+  const answer = await controlIfServed('/_sim/lifecycles');
+  if (!answer.available) return h('p', { class: 'muted' }, 'not available: this sandbox does not serve GET /_sim/lifecycles (the lifecycle tables)');
+  const machines = answer.body.machines;
+  const machineSelect = $('lifecycle-machine');
+  if (machineSelect.options.length !== machines.length) {
+    fill(machineSelect, machines.map((m) => h('option', { value: m.name }, m.name)));
+  }
+  const table = machines.find((m) => m.name === machineSelect.value) ?? machines[0];
+  // The tenant's resources of this machine, newest move first, each with its moves and current state.
+  const resources = t.resourceIds(table.name).map((id) => ({ id, moves: t.byResource.get(`${table.name}/${id}`) ?? [] }));
+  resources.sort((a, b) => (b.moves.at(-1)?.seq ?? 0) - (a.moves.at(-1)?.seq ?? 0));
+  const resourceSelect = $('lifecycle-resource');
+  const picked = resources.some((r) => r.id === resourceSelect.value) ? resourceSelect.value : (resources[0]?.id ?? '');
+  const options = JSON.stringify([table.name, resources.map((r) => r.id)]);
+  if (resourceSelect.dataset.options !== options) {
+    resourceSelect.dataset.options = options;
+    fill(resourceSelect, resources.length ? resources.map((r) => h('option', { value: r.id, selected: r.id === picked }, `${r.id.slice(0, 8)} (${r.moves.at(-1)?.to})`)) : h('option', { value: '' }, 'none of this tenant yet'));
+  }
+  const resource = resources.find((r) => r.id === picked);
+  const counts = new Map();
+  for (const r of resources) {
+    const now = r.moves.at(-1)?.to;
+    if (now) counts.set(now, (counts.get(now) ?? 0) + 1);
+  }
+  const seen = JSON.stringify([table, picked, t.last, state.tenantId]);
+  if (seen === state.lifecycleSeen && $('panel-lifecycles').dataset.loaded) return STALE;
+  state.lifecycleSeen = seen;
+  return h(
+    'div',
+    {},
+    lifecycleDiagram(table, { current: resource?.moves.at(-1)?.to ?? null, taken: (resource?.moves ?? []).filter((m) => m.from !== null), counts }),
+    h(
+      'p',
+      { class: 'muted' },
+      `${table.states.length} states, ${table.moves.length} moves in the table in force (double edge: terminal; dashed: a defect's or variant's row). `,
+      resource ? `Highlighted: ${table.name} ${resource.id}, now ${resource.moves.at(-1).to}; its moves in bold. ` : 'No resource of this tenant has moved yet. ',
+      `Numbers: this tenant's ${table.name} resources in each state.`,
+    ),
+  );
 }
 
 async function loadFaults() {
@@ -175,12 +229,14 @@ async function refreshPublic(tenantId) {
     const page = await publicGet(tenantId, `/api/jobs${at('jobs')}`);
     jobs = page.jobs;
     state.jobsRunning = jobs.some((j) => !FINISHED.has(j.status));
-    return panels.jobsPanel(jobs, t, serverPager('jobs', jobs.length, page.count));
+    return panels.jobsPanel(jobs, t, serverPager('jobs', jobs.length, page.count), jobTimeline(jobs, t, state.tenantNow ?? new Date().toISOString()));
   });
   await Promise.all([
     render('panel-public-sima', async () => {
-      const [results, summary] = await Promise.all([publicGet(tenantId, `/api/sima/results${at('sima')}`), publicGet(tenantId, '/api/sima/summary')]);
-      return panels.simaPanel(results.outcomes, summary, t, { nav: serverPager('sima', results.outcomes.length, results.total), onReview: reviewSima });
+      // The chart sums every result (up to the list's largest page); the table shows one page.
+      const [results, summary, all] = await Promise.all([publicGet(tenantId, `/api/sima/results${at('sima')}`), publicGet(tenantId, '/api/sima/summary'), publicGet(tenantId, '/api/sima/results?limit=1000')]);
+      const chart = all.total ? exposureChart(all.outcomes, all.total) : null;
+      return panels.simaPanel(results.outcomes, summary, t, { nav: serverPager('sima', results.outcomes.length, results.total), chart, onReview: reviewSima });
     }),
     render('panel-public-feeds', async () => {
       // No public list of feed sessions (spec 2.5): the sessions named by the tenant's jobs and transitions.
@@ -331,6 +387,7 @@ $('tenant-picker').addEventListener('change', (event) => {
 });
 for (const id of ['requests-tenant-only', 'requests-own']) $(id).addEventListener('change', () => render('panel-requests', loadRequests));
 $('checks-tenant-only').addEventListener('change', () => render('panel-client-checks', loadClientChecks));
+for (const id of ['lifecycle-machine', 'lifecycle-resource']) $(id).addEventListener('change', () => render('panel-lifecycles', loadLifecycles));
 $('advance-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const seconds = Number($('advance-seconds').value);

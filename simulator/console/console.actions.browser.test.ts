@@ -284,6 +284,65 @@ describe.skipIf(chromium.skipReason !== null)(`the console's actions in Chromium
     await narrow.page.close();
   }, 60_000);
 
+  it('draws each lifecycle from its table in force with the current state highlighted, a job timeline and SIMA exposure by outcome', async () => {
+    const { page, errors } = await openConsole();
+    await pick(page, defaultTenant);
+    const tables = (await admin('GET', '/_sim/lifecycles')).body.machines as Array<{ name: string; states: string[]; terminal: string[]; moves: Array<{ from: string[]; to: string | null }> }>;
+    const pairs = (name: string) => new Set(tables.find((t) => t.name === name)!.moves.flatMap((m) => (m.to ? m.from.map((f) => `${f}>${m.to}`) : [])));
+
+    // The job lifecycle: a box per state of its table (terminal ones marked), an arrow per move, and the
+    // state of the job picked (the most recently moved) highlighted.
+    const job = page.locator('#panel-lifecycles figure.lifecycle[data-machine="job"]');
+    await job.waitFor();
+    const jobTable = tables.find((t) => t.name === 'job')!;
+    expect(await job.locator('g.state').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-state')))).toEqual(jobTable.states);
+    expect(await job.locator('g.state.terminal').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-state')))).toEqual(jobTable.terminal);
+    expect(new Set(await job.locator('g.edge').evaluateAll((gs) => gs.map((g) => `${g.getAttribute('data-from')}>${g.getAttribute('data-to')}`)))).toEqual(pairs('job'));
+    const pickedJob = await page.inputValue('#lifecycle-resource');
+    const moves = (await admin('GET', `/_sim/transitions?machine=job&resourceId=${pickedJob}`)).body.items;
+    expect(await job.locator('g.state.current').getAttribute('data-state')).toBe(moves.at(-1).to);
+    expect(await job.locator('g.edge.taken').count()).toBe(2); // PENDING → PROCESSING → COMPLETED
+
+    // The feed session acknowledged earlier: READY highlighted, and the moves it took in bold.
+    await page.selectOption('#lifecycle-machine', 'feed-session');
+    await page.locator('#panel-lifecycles figure.lifecycle[data-machine="feed-session"]').waitFor();
+    await page.selectOption('#lifecycle-resource', sessionId);
+    await page.locator('#panel-lifecycles g.state.current[data-state="READY"]').waitFor();
+    expect(new Set(await page.locator('#panel-lifecycles g.edge').evaluateAll((gs) => gs.map((g) => `${g.getAttribute('data-from')}>${g.getAttribute('data-to')}`)))).toEqual(pairs('feed-session'));
+    expect(await page.locator('#panel-lifecycles g.edge.taken[data-from="PREVIEW_BLOCKED"][data-to="READY"]').count()).toBe(1);
+
+    // The table in force: a defect's row appears, dashed and named, while it is on.
+    await page.selectOption('#lifecycle-machine', 'job');
+    expect((await admin('PUT', '/_sim/defects', { active: ['jobs.failed-reads-completed'] })).status).toBe(200);
+    const deviation = page.locator('#panel-lifecycles figure[data-machine="job"] g.edge.deviation[data-from="PROCESSING"][data-to="COMPLETED"]');
+    await deviation.waitFor();
+    expect(await deviation.locator('title').textContent()).toContain('jobs.failed-reads-completed');
+    expect((await admin('PUT', '/_sim/defects', { active: [] })).status).toBe(200);
+    await deviation.waitFor({ state: 'detached' });
+
+    // The job timeline: a row per job of the page, each created, started and finished (tenant clock).
+    const shown = (await api('GET', '/api/jobs?limit=10', { token })).body.jobs.map((j: { id: string }) => j.id);
+    const rows = page.locator('#panel-public-jobs figure.timeline g.job-row');
+    await rows.first().waitFor();
+    expect(await rows.evaluateAll((gs) => gs.map((g) => g.getAttribute('data-job')))).toEqual(shown);
+    expect(await page.locator('#panel-public-jobs figure.timeline g.job-row rect.running').count()).toBe(shown.length);
+    expect(await rows.first().locator('title').textContent()).toMatch(/created .+, started .+, finished .+ \(tenant clock, UTC\)/);
+
+    // SIMA exposure by outcome: a bar per outcome, its length the summed annual exposure of its results.
+    const results = (await api('GET', '/api/sima/results?limit=1000', { token })).body.outcomes as Array<{ outcome: string; exposureAnnual: number | null }>;
+    const bars = page.locator('#panel-public-sima figure.exposure g.bar');
+    await bars.first().waitFor();
+    const drawn = await bars.evaluateAll((gs) => gs.map((g) => [g.getAttribute('data-outcome'), Number(g.getAttribute('data-exposure')), Number(g.querySelector('rect')!.getAttribute('width'))] as const));
+    const sum = (outcome: string) => results.filter((r) => r.outcome === outcome).reduce((total, r) => total + (r.exposureAnnual ?? 0), 0);
+    for (const [outcome, exposure] of drawn) expect(exposure, outcome!).toBeCloseTo(sum(outcome!), 6);
+    const widest = drawn.reduce((a, b) => (b[1] > a[1] ? b : a));
+    for (const [outcome, exposure, width] of drawn) expect(width, outcome!).toBeCloseTo(widest[1] ? (exposure / widest[1]) * widest[2] : 0, 0);
+    expect(drawn.map(([o]) => o)).toEqual(expect.arrayContaining(['AT_RISK', 'NEEDS_REVIEW', 'CLEARED']));
+
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 40_000);
+
   it('resets the sandbox only after a second, confirming click, and shows the fresh default tenant', async () => {
     const { page, errors } = await openConsole();
     const before = (await admin('GET', '/_sim/tenants')).body;

@@ -5,8 +5,8 @@ import { historyCell } from './history.js';
 
 const num = (n) => (typeof n === 'number' ? n.toLocaleString('en-US', { maximumFractionDigits: 2 }) : n === null || n === undefined ? '—' : String(n));
 
-export function jobsPanel(jobs, transitions, nav) {
-  return h('div', {}, nav, table(
+export function jobsPanel(jobs, transitions, nav, timeline) {
+  return h('div', {}, timeline, nav, table(
     [
       { title: 'job', cell: (j) => idCell(j.id) },
       { title: 'type', cell: (j) => j.type },
@@ -29,7 +29,7 @@ export function simaPanel(results, summary, transitions, { nav, chart, onReview 
   return h(
     'div',
     {},
-    chart,
+    chart ?? null,
     summary ? h('p', { class: 'summary' }, `${num(summary.totalSkus)} SKUs screened · ${num(summary.atRisk)} at risk · ${num(summary.needsReview)} need review · total exposure ${num(summary.totalExposure)}`) : null,
     nav,
     table(

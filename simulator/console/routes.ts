@@ -20,6 +20,7 @@ export const CONSOLE_ASSETS: Readonly<Record<string, string>> = {
   'panels.js': 'text/javascript; charset=utf-8',
   'history.js': 'text/javascript; charset=utf-8',
   'actions.js': 'text/javascript; charset=utf-8',
+  'charts.js': 'text/javascript; charset=utf-8',
   'report.html': 'text/html; charset=utf-8',
   'report.js': 'text/javascript; charset=utf-8',
 };
