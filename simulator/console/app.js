@@ -4,7 +4,7 @@
 // tenant, a job still running, a clock advance, another tenant), so the console's own reads neither fill
 // the request log nor spend the tenant's rate limit while nothing happens.
 import { act, shownOnce } from './actions.js';
-import { adminToken, ApiError, CONSOLE_REQUEST_PREFIX, control, controlIfServed, publicGet, query } from './api.js';
+import { adminToken, ApiError, CONSOLE_REQUEST_PREFIX, control, controlIfServed, publicGet as publicGetAt, query } from './api.js';
 import { clientPage, fill, h, pager } from './dom.js';
 import { loadTransitions } from './history.js';
 import * as panels from './panels.js';
@@ -222,6 +222,8 @@ async function clearRequestFilter() {
 
 async function refreshPublic(tenantId) {
   state.publicStale = false;
+  // The tenant's virtual time, read this tick: a dashboard token near its expiry on that clock is replaced.
+  const publicGet = (tenant, path) => publicGetAt(tenant, path, state.tenantNow);
   const t = state.transitions;
   const at = (list) => query({ limit: PAGE, offset: offsetOf(list) });
   let jobs = [];

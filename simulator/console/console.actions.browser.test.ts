@@ -54,9 +54,10 @@ async function until<T>(what: string, read: () => Promise<T | undefined>, ms = 1
 }
 
 /** A signed-in console page that records every console error and uncaught page error. */
-async function openConsole(width = 1360) {
-  const page = await browser!.newPage({ viewport: { width, height: 900 } });
-  page.setDefaultTimeout(8_000);
+async function openConsole(width = 1360, permissions: string[] = []) {
+  const page = await browser!.newPage({ viewport: { width, height: 900 }, permissions });
+  // Each wait inside the test's bound, so a failure names its step; generous, as an action waits for the refresh it starts on a loaded machine.
+  page.setDefaultTimeout(15_000);
   const errors: Array<{ text: string; url: string }> = [];
   page.on('pageerror', (error) => errors.push({ text: error.message, url: '' }));
   page.on('console', (message) => {
@@ -117,13 +118,17 @@ describe.skipIf(chromium.skipReason !== null)(`the console's actions in Chromium
   });
 
   it('creates a tenant and an integration key, each key shown once and working, and shows a refusal with the error envelope message', async () => {
-    const { page, errors } = await openConsole();
+    const { page, errors } = await openConsole(1360, ['clipboard-read', 'clipboard-write']);
 
     await page.fill('#new-tenant-name', 'Made in the console');
     await page.click('#create-tenant');
     const made = await outcomeOf(page, 'create tenant Made in the console');
     expect(made.result).toBe('ok');
     const key = (await page.locator('#secret-once').textContent())!;
+    // "copy" puts it on the clipboard.
+    await page.click('#copy-secret');
+    await page.locator('#action-outcome', { hasText: 'copied.' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     const listed = (await admin('GET', '/_sim/tenants')).body.tenants.find((t: { name: string }) => t.name === 'Made in the console');
     expect(listed).toBeDefined();
     expect(made.text).toContain(listed.id);
@@ -154,7 +159,7 @@ describe.skipIf(chromium.skipReason !== null)(`the console's actions in Chromium
     // The only console error: Chromium's note of that refused request.
     expect(errors.filter((e) => !(e.url.endsWith('/_sim/tenants') && e.text.includes('400')))).toEqual([]);
     await page.close();
-  }, 40_000);
+  }, 60_000);
 
   it('switches defects sandbox-wide and for the tenant, and webhook chaos, on and off', async () => {
     const { page, errors } = await openConsole();
@@ -190,7 +195,7 @@ describe.skipIf(chromium.skipReason !== null)(`the console's actions in Chromium
 
     expect(errors).toEqual([]);
     await page.close();
-  }, 40_000);
+  }, 60_000);
 
   it("reviews a SIMA result, acknowledges a feed session's issues and closes a claim submission", async () => {
     const { page, errors } = await openConsole();
@@ -223,7 +228,7 @@ describe.skipIf(chromium.skipReason !== null)(`the console's actions in Chromium
 
     expect(errors).toEqual([]);
     await page.close();
-  }, 40_000);
+  }, 60_000);
 
   it('says "n of N" on every list and pages, keeps an opened request log entry open across refreshes, and fits 420 px', async () => {
     const { page, errors } = await openConsole();
@@ -341,7 +346,7 @@ describe.skipIf(chromium.skipReason !== null)(`the console's actions in Chromium
 
     expect(errors).toEqual([]);
     await page.close();
-  }, 40_000);
+  }, 60_000);
 
   it('resets the sandbox only after a second, confirming click, and shows the fresh default tenant', async () => {
     const { page, errors } = await openConsole();
@@ -368,5 +373,5 @@ describe.skipIf(chromium.skipReason !== null)(`the console's actions in Chromium
     await page.locator('#panel-public-jobs', { hasText: 'no jobs yet' }).waitFor();
     expect(errors).toEqual([]);
     await page.close();
-  }, 40_000);
+  }, 60_000);
 });
