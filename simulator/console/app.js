@@ -19,7 +19,7 @@ const $ = (id) => document.getElementById(id);
 // requestFilter: the client check the request log is narrowed to ("show its requests"), or null.
 // pages: the offset of the page shown of each list, by list name. faultsSeen: what the faults panel last
 // showed (it is drawn again only when that changes, so a picker being used is not reset under the hand).
-const state = { tenantId: null, tenantNames: new Map(), requestFilter: null, transitions: null, seenTransition: undefined, seenRequest: undefined, jobsRunning: false, publicStale: true, busy: false, timer: null, pages: {}, faultsSeen: null, tenantNow: null, lifecycles: null, lifecycleSeen: null };
+const state = { tenantId: null, tenantNames: new Map(), requestFilter: null, transitions: null, seenTransition: undefined, seenRequest: undefined, jobsRunning: false, publicStale: true, busy: false, timer: null, pages: {}, faultsSeen: null, tenantNow: null, lifecycles: null, lifecycleSeen: null, clockMoves: 0 };
 
 const offsetOf = (list) => state.pages[list] ?? 0;
 /** A pager's move: that list shows its page at the next read, which starts now. */
@@ -99,6 +99,7 @@ async function tick() {
   state.busy = true;
   try {
     const tenantId = state.tenantId;
+    const clockMovesAtStart = state.clockMoves;
     state.transitions = await loadTransitions(tenantId).catch(() => ({ available: false, byResource: new Map(), count: 0, last: null, resourceIds: () => [] }));
     await Promise.all([
       render('panel-clock', async () => {
@@ -114,7 +115,10 @@ async function tick() {
     await render('panel-lifecycles', loadLifecycles);
     const transitionMoved = state.transitions.last !== state.seenTransition;
     state.seenTransition = state.transitions.last;
-    if (state.publicStale || transitionMoved || state.jobsRunning) await refreshPublic(tenantId);
+    // A clock moved from here since this tick read it: its tenant time is old, and a dashboard token it
+    // judges fresh may be expired already; the tick that follows the move reads the public panels.
+    const clockMoved = state.clockMoves !== clockMovesAtStart;
+    if (!clockMoved && (state.publicStale || transitionMoved || state.jobsRunning)) await refreshPublic(tenantId);
     fill($('updated'), `updated ${new Date().toLocaleTimeString()} (this browser's clock)`);
   } finally {
     state.busy = false;
@@ -277,8 +281,8 @@ const tenantPath = (tenantId = state.tenantId) => `/_sim/tenants/${encodeURIComp
 
 /** Reads everything again now that something was done (after a tick already running has finished). */
 async function refreshNow() {
-  state.publicStale = true;
   while (state.busy) await new Promise((resolve) => setTimeout(resolve, 50));
+  state.publicStale = true;
   await tick();
 }
 
@@ -394,6 +398,7 @@ $('advance-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const seconds = Number($('advance-seconds').value);
   const scope = $('advance-scope').value;
+  state.clockMoves += 1; // before the move: a tick running now leaves the public panels to the next one
   try {
     await control('/_sim/clock/advance', { method: 'POST', body: { seconds, ...(scope === 'tenant' ? { tenantId: state.tenantId } : {}) } });
     fill($('advance-error'), '');
