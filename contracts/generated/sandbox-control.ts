@@ -357,6 +357,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sim/lifecycles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The table of every lifecycle machine, as in force now
+         * @description Sandbox-defined (issue 29: the console draws each lifecycle from its table). For every machine the contract marks with x-lifecycle that the sandbox runs as a table, its states, its terminal states and its moves: from which states an action goes to which state. The table in force: with the sandbox-wide defects and variants switched on (GET /_sim/defects) applied, each row they add or keep naming the entry (`deviation`); a tenant's own faults are not applied. A move whose next state depends on the request (a partial or full credit) has `to` null. The spec shows the lifecycles (spec 3); the moves the spec leaves open are the sandbox's choices.
+         */
+        get: operations["listSandboxLifecycles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sim/client-checks": {
         parameters: {
             query?: never;
@@ -1317,6 +1337,76 @@ export interface components {
          * @enum {string}
          */
         LifecycleName: "job" | "feed-session" | "finding" | "claim-submission" | "signup-session" | "sima-workflow" | "classification-review";
+        /**
+         * @example {
+         *       "machines": [
+         *         {
+         *           "name": "job",
+         *           "states": [
+         *             "PENDING",
+         *             "PROCESSING",
+         *             "COMPLETED",
+         *             "FAILED"
+         *           ],
+         *           "terminal": [
+         *             "COMPLETED",
+         *             "FAILED"
+         *           ],
+         *           "moves": [
+         *             {
+         *               "from": [
+         *                 "PENDING"
+         *               ],
+         *               "action": "start",
+         *               "to": "PROCESSING",
+         *               "deviation": null
+         *             },
+         *             {
+         *               "from": [
+         *                 "PROCESSING"
+         *               ],
+         *               "action": "resume",
+         *               "to": "PROCESSING",
+         *               "deviation": null
+         *             },
+         *             {
+         *               "from": [
+         *                 "PROCESSING"
+         *               ],
+         *               "action": "succeed",
+         *               "to": "COMPLETED",
+         *               "deviation": null
+         *             },
+         *             {
+         *               "from": [
+         *                 "PROCESSING"
+         *               ],
+         *               "action": "fail",
+         *               "to": "FAILED",
+         *               "deviation": null
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        LifecycleTables: {
+            machines: {
+                name: components["schemas"]["LifecycleName"];
+                /** @description Every state, in the table's order. */
+                states: string[];
+                /** @description The states nothing leaves (x-terminal-states). */
+                terminal: string[];
+                moves: {
+                    from: string[];
+                    action: string;
+                    /** @description null when the next state depends on the request. */
+                    to: string | null;
+                    /** @description The defect or variant id (GET /_sim/defects) that put this row in the table; null for the machine's own row. */
+                    deviation: string | null;
+                }[];
+            }[];
+        };
         /** Format: date-time */
         NullableTimestamp: string | null;
         QueueCapSettings: {
@@ -2807,6 +2897,27 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
         };
     };
+    listSandboxLifecycles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every machine's table in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LifecycleTables"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
     listSandboxClientChecks: {
         parameters: {
             query?: {
@@ -3263,6 +3374,7 @@ export type PathOperationId =
     | "setSandboxWebhookAllowTargets"
     | "listSandboxRequests"
     | "listSandboxTransitions"
+    | "listSandboxLifecycles"
     | "listSandboxClientChecks"
     | "registerSandboxClientCheck"
     | "getSandboxClientCheck"

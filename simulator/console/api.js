@@ -66,23 +66,34 @@ export async function controlIfServed(path) {
   }
 }
 
+// tenantId -> { token, expiresAt }: expiresAt on the tenant's virtual clock, which is the clock the token's
+// expiry is judged by (a clock advance can age a token at once).
 const dashboardTokens = new Map();
+const EXPIRY_MARGIN_MS = 60_000;
 
-async function dashboardToken(tenantId, fresh) {
-  if (fresh || !dashboardTokens.has(tenantId)) {
+async function dashboardToken(tenantId, tenantNow, fresh) {
+  const held = dashboardTokens.get(tenantId);
+  const now = tenantNow ? Date.parse(tenantNow) : Number.NaN;
+  const aged = held && Number.isFinite(now) && now >= held.expiresAt - EXPIRY_MARGIN_MS;
+  if (fresh || !held || aged) {
     const issued = await control(`/_sim/tenants/${encodeURIComponent(tenantId)}/dashboard-token`, { method: 'POST' });
-    dashboardTokens.set(tenantId, issued.access_token);
+    const from = Number.isFinite(now) ? now : Date.now();
+    dashboardTokens.set(tenantId, { token: issued.access_token, expiresAt: from + issued.expires_in * 1000 });
   }
-  return dashboardTokens.get(tenantId);
+  return dashboardTokens.get(tenantId).token;
 }
 
-/** A GET on the public API as the tenant's dashboard; a 401 (expired token) is retried once with a new one. */
-export async function publicGet(tenantId, path) {
+/**
+ * A GET on the public API as the tenant's dashboard. `tenantNow` (the tenant's virtual time) lets a token
+ * about to expire be replaced before it is refused; a 401 all the same (a clock moved by someone else) is
+ * retried once with a new one.
+ */
+export async function publicGet(tenantId, path, tenantNow) {
   try {
-    return await send(path, { token: await dashboardToken(tenantId, false) });
+    return await send(path, { token: await dashboardToken(tenantId, tenantNow, false) });
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 401) throw error;
-    return send(path, { token: await dashboardToken(tenantId, true) });
+    return send(path, { token: await dashboardToken(tenantId, tenantNow, true) });
   }
 }
 

@@ -114,6 +114,10 @@ describe.skipIf(chromium.skipReason !== null)(`the sandbox console in Chromium${
     page.setDefaultTimeout(8_000);
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    // Console errors too: the one expected is Chromium's note of the wrong token's 401 below.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !(message.location().url.endsWith('/_sim/status') && message.text().includes('401'))) pageErrors.push(message.text());
+    });
     const outside: string[] = [];
     page.on('request', (req) => {
       if (!req.url().startsWith(sim!.url)) outside.push(req.url());
@@ -211,6 +215,7 @@ describe.skipIf(chromium.skipReason !== null)(`the sandbox console in Chromium${
     page.setDefaultTimeout(8_000);
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && pageErrors.push(message.text()));
     await page.goto(`${sim!.url}${CONSOLE_PATH}`);
     await page.fill('#admin-token', ADMIN);
     await page.click('#signin-form button');
@@ -224,7 +229,7 @@ describe.skipIf(chromium.skipReason !== null)(`the sandbox console in Chromium${
     expect(await page.locator('#panel-client-checks th').allTextContents()).toContain('registered (wall clock, UTC)');
 
     // Unfiltered, the request log shows the picked (default) tenant's requests.
-    const paths = () => page.locator('#panel-requests tbody tr td:nth-child(3)').allTextContents();
+    const paths = () => page.locator('#panel-requests tbody tr td:nth-child(4)').allTextContents();
     await page.locator('#panel-requests tr', { hasText: '/api/sima/batch' }).first().waitFor();
 
     // "show its requests": a chip, and only the run tenant's request made between registration and completion.
@@ -240,6 +245,7 @@ describe.skipIf(chromium.skipReason !== null)(`the sandbox console in Chromium${
     const [viewer] = await Promise.all([page.context().waitForEvent('page'), row.locator('a.report-link').click()]);
     const viewerErrors: string[] = [];
     viewer.on('pageerror', (error) => viewerErrors.push(error.message));
+    viewer.on('console', (message) => message.type() === 'error' && viewerErrors.push(message.text()));
     const frame = await (await viewer.waitForSelector('#report-frame')).contentFrame();
     const verdict = await frame!.waitForSelector('#verdict');
     expect(await verdict.textContent()).toBe('CERTIFIED');

@@ -19,6 +19,8 @@ export const CONSOLE_ASSETS: Readonly<Record<string, string>> = {
   'dom.js': 'text/javascript; charset=utf-8',
   'panels.js': 'text/javascript; charset=utf-8',
   'history.js': 'text/javascript; charset=utf-8',
+  'actions.js': 'text/javascript; charset=utf-8',
+  'charts.js': 'text/javascript; charset=utf-8',
   'report.html': 'text/html; charset=utf-8',
   'report.js': 'text/javascript; charset=utf-8',
 };

@@ -21,6 +21,7 @@ import { sandboxStore } from './sandbox.store.js';
 import { tenantPurge } from './tenant-purge.js';
 import type { RequestJournal } from '../kernel/request-journal.js';
 import { logHandlers } from './logs.routes.js';
+import { lifecycleHandlers } from './lifecycles.js';
 import { clusterSync } from './cluster-sync.js';
 import { clientCheckHandlers, clientChecks } from './client-checks.js';
 import { WEBHOOK_CHAOS_KEY, webhookChaosIn, webhookChaosSetting } from '../domains/webhooks/webhook-chaos.js';
@@ -172,6 +173,8 @@ export function createControl(options: ControlOptions) {
     },
     // Sandbox-defined (issue 16): the request log and the transition log (logs.routes.ts).
     ...logHandlers(deps, options.requests),
+    // Sandbox-defined (issue 29): every lifecycle's table in force, which the console draws (lifecycles.ts).
+    ...lifecycleHandlers(deps.defects),
     // Sandbox-defined (issue 28): the client-check runs of npm run certify:client (client-checks.ts).
     ...clientCheckHandlers(clientChecks(deps), tenantNamed),
     listSandboxWebhookDeliveries: async ({ query }) => ({ status: 200, body: { deliveries: await domains.webhooks.deliveries({ tenantId: query.tenantId, jobId: query.jobId }) } }),
