@@ -284,6 +284,11 @@ const adapterNotAllowed = defineCheck({
     expectError(ctx, denied, 403, 'ADAPTER_NOT_ALLOWED', 'a ship upload naming an adapter outside the key\'s allowlist');
     const allowed = await client.call('POST', '/api/ship/upload', { form: shipForm(`${unique}-allowed`, 'conformance-allowed-adapter') });
     ctx.expect(allowed.response.status !== 403, 'adapter-allowed', `a ship upload naming the adapter the key allows answered 403 ${(allowed.response.body as { code?: string })?.code ?? ''}`, allowed);
+    // Spec 4.3: adapter_id is "checked against the key's adapter allowlist", whatever the key's default
+    // adapter (spec 2.1 default_adapter) is: a key whose default is allowed still refuses another adapter_id.
+    const withDefault = await ctx.admin!.createTenant({ name: 'Conformance adapter allowlist with a default', allowedAdapters: ['conformance-allowed-adapter'], defaultAdapter: 'conformance-allowed-adapter' });
+    const refused = await ctx.client.withApiKey(withDefault.integrationKey).call('POST', '/api/ship/upload', { form: shipForm(`${unique}-default-denied`, 'conformance-other-adapter') });
+    expectError(ctx, refused, 403, 'ADAPTER_NOT_ALLOWED', "a ship upload naming an adapter outside the allowlist of a key whose default adapter is allowed");
   },
 });
 

@@ -1175,10 +1175,6 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       replace: 'principal.allowedAdapters.includes(principal.defaultAdapter ?? adapterId)) return;',
       visible: "spec 4.3, 5.4, 7: adapter_id outside the key's allowlist is 403 ADAPTER_NOT_ALLOWED; the mutation checks the key's default adapter instead of adapter_id.",
       also: ['5.4.adapter-allowlist', '7.adapter-not-allowed'],
-      survives: {
-        kind: 'gap',
-        why: 'auth.adapter-not-allowed makes a key with an allowlist and no default adapter, so checking the default adapter (absent) falls back to adapter_id and refuses as before; a key whose default adapter is on its allowlist would let any adapter_id through (run 2026-11-27).',
-      },
     },
   ],
   '4.1.billing.principal-integration': [
