@@ -2,13 +2,7 @@
 // lifecycle machine the contract marks with x-lifecycle, as in force now, so the console draws each
 // lifecycle from the table transition() reads rather than from a copy of it. The sandbox-wide defects and
 // variants switched on are applied (kernel/machine.ts tableOf), each row they put there naming its entry.
-import { classificationReviewMachine } from '../domains/classification/classification-review.machine.js';
-import { jobMachine } from '../domains/jobs/job.machine.js';
-import { claimMachine } from '../domains/ship/claim.machine.js';
-import { findingMachine } from '../domains/ship/finding.machine.js';
-import { signupSessionMachine } from '../domains/signup/signup-session.machine.js';
-import { simaReviewMachine } from '../domains/sima/sima-review.machine.js';
-import { feedSessionMachine } from '../domains/trade/feed-session.machine.js';
+import { DOMAINS } from '../domains/manifests.js';
 import type { Handler } from '../kernel/http/types.js';
 import { tableOf, type Machine, type MachineSwitches } from '../kernel/machine.js';
 
@@ -30,16 +24,8 @@ function lifecycle<S extends string, A extends string, C>(name: string, machine:
   });
 }
 
-/** Every machine the contract marks with x-lifecycle (LifecycleName), in the order the contract lists them. */
-export const LIFECYCLES = [
-  lifecycle('job', jobMachine),
-  lifecycle('feed-session', feedSessionMachine),
-  lifecycle('finding', findingMachine),
-  lifecycle('claim-submission', claimMachine),
-  lifecycle('signup-session', signupSessionMachine),
-  lifecycle('sima-workflow', simaReviewMachine),
-  lifecycle('classification-review', classificationReviewMachine),
-];
+/** Every machine the contract marks with x-lifecycle, as the domains' manifests name them (domains/manifests.ts). */
+export const LIFECYCLES = DOMAINS.flatMap((domain) => Object.entries(domain.lifecycles)).map(([name, machine]) => lifecycle(name, machine));
 
 export function lifecycleHandlers(switches: MachineSwitches) {
   const listSandboxLifecycles: Handler<'listSandboxLifecycles'> = () => ({ status: 200, body: { machines: LIFECYCLES.map((table) => table(switches)) } });

@@ -4,6 +4,7 @@ import type { DefectEntry, ResponseDefect } from '../kernel/defects.js';
 import type { KernelDeps } from '../kernel/deps.js';
 import type { DashboardHandlerTable, HandlerTable } from '../kernel/http/types.js';
 import type { TestValue } from '../kernel/test-values.js';
+import type { Machine } from '../kernel/machine.js';
 
 export interface DomainModule {
   name: string;
@@ -34,8 +35,9 @@ export interface DomainManifest<Name extends string = string, Built extends Doma
   responseDefects(): readonly ResponseDefect[];
   /** Its test values (simulator/TEST-VALUES.md, GET /_sim/test-values). */
   readonly testValues: readonly TestValue[];
-  /** The contract's x-lifecycle names of the machines its stores track (kernel/transition-log.ts). */
-  readonly lifecycles: readonly string[];
+  /** The machines its stores track, under the contract's x-lifecycle names (kernel/transition-log.ts; GET /_sim/lifecycles). */
+  // any: each machine has its own states, actions and context.
+  readonly lifecycles: Readonly<Record<string, Machine<any, any, any>>>;
   /** Deletes what it keeps of the tenant through its own stores, by their tenant indexes (never a scan);
    *  answers how many records went. DELETE /_sim/tenants/{tenantId} (control/tenant-purge.ts). */
   purgeTenant(deps: KernelDeps, tenantId: string): Promise<number>;

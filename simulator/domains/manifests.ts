@@ -48,4 +48,4 @@ export function buildOrder<M extends { readonly name: string; readonly needs: re
 }
 
 /** The contract's x-lifecycle names of the machines the domains run (the transition log's `machine`). */
-export const LIFECYCLE_NAMES: readonly string[] = DOMAINS.flatMap((d) => d.lifecycles);
+export const LIFECYCLE_NAMES: readonly string[] = DOMAINS.flatMap((d) => Object.keys(d.lifecycles));

@@ -46,6 +46,6 @@ export const authDomain = defineDomain({
   defects: [...AUTH_DEFECTS, ...AUTH_VARIANTS],
   responseDefects: () => AUTH_RESPONSE_DEFECTS,
   testValues: [],
-  lifecycles: [],
+  lifecycles: {},
   purgeTenant: (deps, tenantId) => keyStore(deps).purgeTenant(tenantId),
 });

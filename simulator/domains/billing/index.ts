@@ -22,6 +22,6 @@ export const billingDomain = defineDomain({
   defects: [...BILLING_DEFECTS, ...BILLING_VARIANTS],
   responseDefects: () => BILLING_RESPONSE_DEFECTS,
   testValues: [],
-  lifecycles: [],
+  lifecycles: {},
   purgeTenant: (deps, tenantId) => billingStore(deps).purgeTenant(tenantId),
 });

@@ -18,6 +18,7 @@ import { classifyProductText } from './classifier.js';
 import type { ClassificationDomain } from './classification.types.js';
 import { complianceRoutes } from './compliance.routes.js';
 import { recordClassification } from './record-classification.js';
+import { classificationReviewMachine } from './classification-review.machine.js';
 
 export type * from './classification.types.js';
 
@@ -47,6 +48,6 @@ export const classificationDomain = defineDomain({
   defects: [...CLASSIFICATION_DEFECTS, ...CLASSIFICATION_VARIANTS],
   responseDefects: () => CLASSIFICATION_RESPONSE_DEFECTS,
   testValues: [],
-  lifecycles: ['classification-review'],
+  lifecycles: { 'classification-review': classificationReviewMachine },
   purgeTenant: async (deps, tenantId) => (await classificationStore(deps).purgeTenant(tenantId)) + (await classificationReviewStore(deps).purgeTenant(tenantId)),
 });

@@ -14,6 +14,7 @@ import { createWorker } from './job.worker.js';
 import { jobRoutes } from './jobs.routes.js';
 import type { JobsDomain } from './jobs.types.js';
 import { queueAdmission } from './queue-admission.js';
+import { jobMachine } from './job.machine.js';
 
 export type * from './jobs.types.js';
 export { earlierVerdict, settledBy, type SettledBy } from './jobs.settlement.js';
@@ -59,6 +60,6 @@ export const jobsDomain = defineDomain({
   defects: [...JOBS_DEFECTS, ...JOBS_VARIANTS],
   responseDefects: jobsResponseDefects,
   testValues: [],
-  lifecycles: ['job'],
+  lifecycles: { job: jobMachine },
   purgeTenant: (deps, tenantId) => jobStore(deps).purgeTenant(tenantId),
 });

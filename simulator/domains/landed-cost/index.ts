@@ -31,6 +31,6 @@ export const landedCostDomain = defineDomain({
   defects: [...LANDED_COST_DEFECTS, ...LANDED_COST_VARIANTS],
   responseDefects: () => LANDED_COST_RESPONSE_DEFECTS,
   testValues: LANDED_COST_TEST_VALUES,
-  lifecycles: [],
+  lifecycles: {},
   purgeTenant: (deps, tenantId) => usageStore(deps).purgeTenant(tenantId),
 });

@@ -28,6 +28,8 @@ import { shipmentStore } from './shipment.store.js';
 import type { ShipDomain } from './ship.types.js';
 import { uploadRegistry } from './upload-registry.store.js';
 import { shipUploadRoutes } from './upload.routes.js';
+import { claimMachine } from './claim.machine.js';
+import { findingMachine } from './finding.machine.js';
 
 export type * from './ship.types.js';
 
@@ -67,7 +69,7 @@ export const shipDomain = defineDomain({
   defects: [...SHIP_DEFECTS, ...SHIP_VARIANTS],
   responseDefects: () => SHIP_RESPONSE_DEFECTS,
   testValues: SHIP_TEST_VALUES,
-  lifecycles: ['finding', 'claim-submission'],
+  lifecycles: { finding: findingMachine, 'claim-submission': claimMachine },
   // A finding's claim links first, found through the finding while it can still be read.
   async purgeTenant(deps, tenantId) {
     const findings = findingStore(deps);

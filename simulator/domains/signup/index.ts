@@ -12,6 +12,7 @@ import { sessionBody } from './signup.response.js';
 import { signupRoutes } from './signup.routes.js';
 import { signupStore } from './signup.store.js';
 import type { SignupDomain } from './signup.types.js';
+import { signupSessionMachine } from './signup-session.machine.js';
 
 export type * from './signup.types.js';
 
@@ -49,7 +50,7 @@ export const signupDomain = defineDomain({
   defects: SIGNUP_DEFECTS,
   responseDefects: () => SIGNUP_RESPONSE_DEFECTS,
   testValues: [],
-  lifecycles: ['signup-session'],
+  lifecycles: { 'signup-session': signupSessionMachine },
   // Nothing: a signup session is the applicant's, kept by its own id (it names the tenant it provisioned).
   purgeTenant: async () => 0,
 });

@@ -20,6 +20,7 @@ import { simaRoutes } from './sima.routes.js';
 import { SIMA_TEST_VALUES } from './sima.trigger-values.js';
 import type { SimaBatchInput, SimaDomain } from './sima.types.js';
 import { uploadRoutes } from './upload.routes.js';
+import { simaReviewMachine } from './sima-review.machine.js';
 
 export { normalizeScreeningAuthority } from './sima.routes.js';
 export { screenItem } from './screening.js';
@@ -53,7 +54,7 @@ export const simaDomain = defineDomain({
   defects: [...SIMA_DEFECTS, ...SIMA_VARIANTS],
   responseDefects: () => SIMA_RESPONSE_DEFECTS,
   testValues: SIMA_TEST_VALUES,
-  lifecycles: ['sima-workflow'],
+  lifecycles: { 'sima-workflow': simaReviewMachine },
   async purgeTenant(deps, tenantId) {
     const results = simaResultStore(deps);
     return (await catalogStore(deps).purgeTenant(tenantId)) + (await results.purgeTenant(tenantId)) + (await measuresConfig(deps, results).purgeTenant(tenantId));

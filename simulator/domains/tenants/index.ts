@@ -13,7 +13,7 @@ export const tenantsDomain = defineDomain({
   defects: [],
   responseDefects: () => [],
   testValues: [],
-  lifecycles: [],
+  lifecycles: {},
   // The tenant record itself: the purge removes it last (domains/manifests.ts), so one cut short can be asked again.
   purgeTenant: (deps, tenantId) => tenantStore(deps).purgeTenant(tenantId),
 });

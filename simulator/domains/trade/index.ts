@@ -22,6 +22,7 @@ import { feedUploadRoutes, NORMALIZE_VARIANT } from './feed-upload.routes.js';
 import { TRADE_DEFECTS, TRADE_RESPONSE_DEFECTS, TRADE_VARIANTS } from './trade.defects.js';
 import { TRADE_TEST_VALUES } from './trade.trigger-values.js';
 import type { ProductClassifier, TradeDomain } from './trade.types.js';
+import { feedSessionMachine } from './feed-session.machine.js';
 
 export type * from './trade.types.js';
 
@@ -56,7 +57,7 @@ export const tradeDomain = defineDomain({
   defects: [...TRADE_DEFECTS, ...TRADE_VARIANTS],
   responseDefects: () => TRADE_RESPONSE_DEFECTS,
   testValues: TRADE_TEST_VALUES,
-  lifecycles: ['feed-session'],
+  lifecycles: { 'feed-session': feedSessionMachine },
   // A session's rows, previews and reviewed snapshot first, found through the session while it can still be read.
   async purgeTenant(deps, tenantId) {
     const sessions = feedSessionStore(deps);

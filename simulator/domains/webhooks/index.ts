@@ -56,6 +56,6 @@ export const webhooksDomain = defineDomain({
   defects: [...WEBHOOKS_DEFECTS, ...WEBHOOKS_VARIANTS],
   responseDefects: () => [],
   testValues: [],
-  lifecycles: [],
+  lifecycles: {},
   purgeTenant: (deps, tenantId) => webhookStore(deps).purgeTenant(tenantId),
 });
