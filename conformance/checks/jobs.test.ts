@@ -27,12 +27,14 @@ const describeResults = (report: RunReport) =>
   report.results.map((r) => `${r.id}: ${r.verdict} (${r.durationMs} ms)${r.reason ? ` ${r.reason}` : ''}${r.failures.map((f) => `\n  ${f.rule}: ${f.message.slice(0, 400)}`).join('')}`).join('\n');
 
 describe('job and pagination checks on a healthy simulator', () => {
-  it('pass in the simulator profile (100 model sequences well under a minute)', async () => {
+  it('pass in the simulator profile (100 model sequences within two thousand requests)', async () => {
     const report = await runSuite(options('simulator'), CHECKS);
     expect(report.results.map((r) => r.verdict), describeResults(report)).toEqual(CHECKS.map(() => 'passed'));
     const model = report.results.find((r) => r.id === 'jobs.lifecycle-model')!;
-    console.log(`jobs.lifecycle-model: 100 sequences in ${model.durationMs} ms`);
-    expect(model.durationMs).toBeLessThan(30_000);
+    console.log(`jobs.lifecycle-model: 100 sequences in ${model.durationMs} ms, ${model.requests} requests`);
+    // Its cost as requests, not wall time (a loaded CI machine took 33 s where a quiet one takes 10): 1,347
+    // with this seed on 2026-11-27, token exchanges and polls included.
+    expect(model.requests).toBeLessThan(2_000);
   }, 120_000);
 
   it('pass in the sandbox profile without the control API (shared tenant, real-time polling)', async () => {

@@ -80,8 +80,8 @@ export class ConformanceClient {
     return new ConformanceClient(this.baseUrl, apiKey, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport);
   }
 
-  /** A client reporting to another sink, counting into `counter` (the runner gives each check both). */
-  withSink(sink: FailureSink, counter: RequestCounter = { count: 0 }): ConformanceClient {
+  /** A client reporting to another sink, counting into `counter` (the runner gives each check both; a model's probe keeps the check's). */
+  withSink(sink: FailureSink, counter: RequestCounter = this.counter): ConformanceClient {
     return new ConformanceClient(this.baseUrl, this.apiKey, this.contract, sink, this.tokens, this.timeoutMs, counter, this.transport);
   }
 
