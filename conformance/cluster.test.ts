@@ -30,7 +30,9 @@ describe.skipIf(skipReason !== null)(`the conformance suite against two instance
   }, 900_000);
   afterAll(async () => target?.close());
 
-  itPassesEveryCheckAndLeavesTheSandbox(() => run);
+  // Two instances over PostgreSQL behind HAProxy: 161-175 s alone on 2 cores, 260 s beside the variant and
+  // defect self-tests in CI (2026-11-27); five minutes bounds a stall, not the machine's load.
+  itPassesEveryCheckAndLeavesTheSandbox(() => run, 300);
 
   it('spreads the run over both instances', () => {
     expect(servedBy).toHaveLength(2);

@@ -32,7 +32,11 @@ export const totalsLine = ({ report, seconds }: WholeSuiteRun) =>
   `${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals.skipped} skipped in ${seconds.toFixed(1)} s`;
 
 /** The tests every whole-suite run must pass; `run` is read when they run (after beforeAll). */
-export function itPassesEveryCheckAndLeavesTheSandbox(run: () => WholeSuiteRun) {
+/**
+ * The whole suite's checks against a started target. `boundSeconds`: the run's stall bound, three minutes
+ * for one process; a target behind more moving parts passes its own (cluster.test.ts).
+ */
+export function itPassesEveryCheckAndLeavesTheSandbox(run: () => WholeSuiteRun, boundSeconds = 180) {
   it('passes every check, skips none', () => {
     const { report } = run();
     const failed = report.results.filter((r) => r.verdict === 'failed').map((r) => `${r.id}: ${r.failures.map((f) => `${f.rule}: ${f.message}`).join(' | ').slice(0, 400)}`);
@@ -48,7 +52,7 @@ export function itPassesEveryCheckAndLeavesTheSandbox(run: () => WholeSuiteRun) 
     expect(before.allowTargets).toEqual([]);
   });
 
-  it('runs every check of the simulator profile in under three minutes', () => {
-    expect(run().seconds).toBeLessThan(180);
+  it(`runs every check of the simulator profile in under ${boundSeconds / 60} minutes`, () => {
+    expect(run().seconds).toBeLessThan(boundSeconds);
   });
 }
