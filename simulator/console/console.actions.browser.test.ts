@@ -4,7 +4,7 @@
 // refreshes, the page at 420 px, and, last, the reset. Zero console errors, except the one refusal this
 // test provokes on purpose (its failed request is logged by Chromium, and only that one is allowed).
 // Skips locally without a chromium (scripts/browser/chromium.ts says why); fails under CI=true.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, lookupChromium } from '../../scripts/browser/chromium.js';
 import { startSimulatorProcess, type SimulatorProcess } from '../testing/process.js';
 import { CONSOLE_PATH } from './routes.js';
+import { consoleRequests, until } from './console.testing.js';
 
 const chromium = lookupChromium();
 const ADMIN = 'console-actions-admin-token';
@@ -25,33 +26,11 @@ let token = '';
 let sessionId = '';
 let submissionId = '';
 
-async function api(method: string, url: string, init: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const response = await fetch(`${sim!.url}${url}`, {
-    method,
-    headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const requests = consoleRequests(() => sim!.url);
+const api = requests.api;
 const admin = (method: string, url: string, body?: unknown) => api(method, url, { token: ADMIN, body });
-
-async function upload(url: string, fixture: string, fields: Record<string, string> = {}) {
-  const form = new FormData();
-  form.set('file', new Blob([readFileSync(path.resolve(fixture))], { type: 'text/csv' }), path.basename(fixture));
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  const response = await fetch(`${sim!.url}${url}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-  return { status: response.status, body: (await response.json()) as any };
-}
-
-async function until<T>(what: string, read: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** An upload as the default tenant's client (its token, read when called). */
+const upload = (url: string, fixture: string, fields: Record<string, string> = {}) => requests.upload(url, token, fixture, fields);
 
 /** A signed-in console page that records every console error and uncaught page error. */
 async function openConsole(width = 1360, permissions: string[] = []) {

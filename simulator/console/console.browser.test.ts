@@ -4,7 +4,7 @@
 // a client check recorded on a tenant of its own: listed, its report opened, the request log narrowed to it.
 // Skips locally without a chromium (scripts/browser/chromium.ts says why); fails under CI=true.
 // UPDATE_SCREENSHOTS=1 rewrites simulator/console/console.png (the README's screenshot).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { freePort } from '../../contracts/lib/prism.js';
 import { launchChromium, lookupChromium } from '../../scripts/browser/chromium.js';
 import { startSimulatorProcess, type SimulatorProcess } from '../testing/process.js';
 import { CONSOLE_DIR, CONSOLE_PATH } from './routes.js';
+import { consoleRequests, until } from './console.testing.js';
 
 const chromium = lookupChromium();
 const ADMIN = 'console-test-admin-token';
@@ -28,33 +29,7 @@ const received: string[] = [];
 let jobId = '';
 let sessionId = '';
 
-async function api(method: string, url: string, init: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const response = await fetch(`${sim!.url}${url}`, {
-    method,
-    headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
-
-/** A multipart upload of a fixture file, as an integrator's client sends it. */
-async function upload(url: string, token: string, fixture: string, fields: Record<string, string> = {}) {
-  const form = new FormData();
-  form.set('file', new Blob([readFileSync(path.resolve(fixture))], { type: 'text/csv' }), path.basename(fixture));
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  const response = await fetch(`${sim!.url}${url}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-  return { status: response.status, body: (await response.json()) as any };
-}
-
-async function until<T>(what: string, read: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const { api, upload } = consoleRequests(() => sim!.url);
 
 describe.skipIf(chromium.skipReason !== null)(`the sandbox console in Chromium${chromium.skipReason ? ` (skipped: ${chromium.skipReason})` : ''}`, () => {
   beforeAll(async () => {
