@@ -130,6 +130,14 @@ describe('the validating proxy (proxy.ts) in front of a started sandbox', () => 
     expect(last).toMatchObject({ rule: 'undocumented-operation', exchange: { request: { method: 'GET', url: '/api/nothing-here' }, response: { status: 404 } } });
     expect(last.exchange.request.headers.authorization).not.toContain(bearer);
   });
+
+  it("holds an unknown route's error answer to the envelope too (error.lost-envelope on: caught; off: only undocumented-operation)", async () => {
+    const send = () => through('/api/nothing-here', { headers: authorized() });
+    const bare = await target.withDefects(['error.lost-envelope'], () => violationsOf(send));
+    expect(bare.map((v) => v.rule)).toEqual(['undocumented-operation', 'error-envelope']);
+    expect(bare[1].message).toMatch(/GET \/api\/nothing-here: the 404 body is not the error envelope/);
+    expect((await violationsOf(send)).map((v) => v.rule)).toEqual(['undocumented-operation']);
+  });
 });
 
 describe('tfas proxy (proxy/cli.ts)', () => {

@@ -155,6 +155,10 @@ export async function startValidatingProxy(options: ProxyOptions & { port?: numb
     const { method, url } = exchange.request;
     if (!op) {
       record('undocumented-operation', `no operation of contract ${contract.version} is ${method} ${url.split('?')[0]}`, exchange);
+      // No schema to hold the answer to, but an error is still the envelope (spec 2.9, 7): the upstream's
+      // 404 to an unknown route must be `{ code, message }` like any other.
+      const envelope = envelopeProblem(exchange);
+      if (envelope) record('error-envelope', `${method} ${url.split('?')[0]}: ${envelope}`, exchange);
       return;
     }
     for (const problem of requestProblems(contract.doc, contract.schemas, op, { method, url, headers: requestHeaders, body: requestBody }, { ...contract.responseCheck, multipart })) {

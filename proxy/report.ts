@@ -1,7 +1,7 @@
 // What the proxy saw, as the suite's run report (conformance/harness/types.ts RunReport), so that the suite's
 // own reporters write it: HTML, JSON and JUnit. One result per operation of the contract: failed with its
 // violations, passed when exchanges went through without one, skipped when none did; and one result for
-// requests to no operation of the contract, when there were any.
+// requests to no operation of the contract, when there were any (with their envelope violations).
 import { listOperations } from '../contracts/lib/operations.js';
 import type { LoadedContract } from '../conformance/harness/contract.js';
 import { totalsOf, type CheckResult, type Exchange, type Profile, type RunReport } from '../conformance/harness/types.js';
@@ -46,7 +46,7 @@ export function proxyRunReport(run: ProxyRun): RunReport {
   );
   const undocumented = run.exchanges.filter((e) => !e.operation);
   if (undocumented.length) {
-    results.push(resultOf(UNDOCUMENTED_ID, `Requests to no operation of contract ${run.contract.version}`, 'undocumented', undocumented, run.violations.filter((v) => v.rule === 'undocumented-operation')));
+    results.push(resultOf(UNDOCUMENTED_ID, `Requests to no operation of contract ${run.contract.version}`, 'undocumented', undocumented, run.violations.filter((v) => v.operationId === undefined)));
   }
   return {
     target: { baseUrl: run.upstream, contract: run.contract.version, profile: run.profile, seed: 0, runs: 0 },

@@ -15,7 +15,7 @@ export class AdminClient {
 
   /** With a `scope` (run-scope.ts), sandbox-wide clock moves become moves of the run's own tenants. */
   constructor(baseUrl: string, private readonly adminToken: string, sink: FailureSink, readonly scope?: RunScope) {
-    this.client = new ConformanceClient(baseUrl, '', loadControlContract(), sink);
+    this.client = new ConformanceClient({ baseUrl, apiKey: '', contract: loadControlContract(), sink });
   }
 
   withSink(sink: FailureSink): AdminClient {

@@ -57,19 +57,48 @@ interface Alternates {
  * gives no retry metadata, or one that persists past what it asked for plus a bound, is reported as the
  * server's failure (rules `rate-limit-retry-metadata`, `rate-limit-persists`) and handed to the check.
  */
+/** What a client is made of. The clients derived for one check share its tokens, counter and transport. */
+export interface ClientParts {
+  baseUrl: string;
+  apiKey: string;
+  contract: LoadedContract;
+  sink: FailureSink;
+  tokens?: TokenCache;
+  timeoutMs?: number;
+  counter?: RequestCounter;
+  transport?: Transport;
+  /** Other integration keys this client's bearer requests may go out as (see spreadOver). */
+  alternates?: Alternates;
+}
+
 export class ConformanceClient {
-  constructor(
-    readonly baseUrl: string,
-    readonly apiKey: string,
-    readonly contract: LoadedContract,
-    private readonly sink: FailureSink,
-    private readonly tokens: TokenCache = new TokenCache(),
-    private readonly timeoutMs = 30_000,
-    private readonly counter: RequestCounter = { count: 0 },
-    readonly transport: Transport = new Transport(),
-    /** Other integration keys this client's bearer requests may go out as (see spreadOver). */
-    private readonly alternates: Alternates = { keys: [] },
-  ) {}
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly contract: LoadedContract;
+  readonly transport: Transport;
+  private readonly sink: FailureSink;
+  private readonly tokens: TokenCache;
+  private readonly timeoutMs: number;
+  private readonly counter: RequestCounter;
+  private readonly alternates: Alternates;
+
+  constructor(parts: ClientParts) {
+    this.baseUrl = parts.baseUrl;
+    this.apiKey = parts.apiKey;
+    this.contract = parts.contract;
+    this.sink = parts.sink;
+    this.tokens = parts.tokens ?? new TokenCache();
+    this.timeoutMs = parts.timeoutMs ?? 30_000;
+    this.counter = parts.counter ?? { count: 0 };
+    this.transport = parts.transport ?? new Transport();
+    this.alternates = parts.alternates ?? { keys: [] };
+  }
+
+  /** This client with `changes`; a derived client spreads over no other key unless `changes` says so. */
+  private derive(changes: Partial<ClientParts>): ConformanceClient {
+    const { baseUrl, apiKey, contract, sink, tokens, timeoutMs, counter, transport } = this;
+    return new ConformanceClient({ baseUrl, apiKey, contract, sink, tokens, timeoutMs, counter, transport, ...changes });
+  }
 
   get requests(): number {
     return this.counter.count;
@@ -77,12 +106,12 @@ export class ConformanceClient {
 
   /** The same client for another integration key (a second tenant); requests count for the same check. */
   withApiKey(apiKey: string): ConformanceClient {
-    return new ConformanceClient(this.baseUrl, apiKey, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport);
+    return this.derive({ apiKey });
   }
 
   /** A client reporting to another sink, counting into `counter` (the runner gives each check both; a model's probe keeps the check's). */
   withSink(sink: FailureSink, counter: RequestCounter = this.counter): ConformanceClient {
-    return new ConformanceClient(this.baseUrl, this.apiKey, this.contract, sink, this.tokens, this.timeoutMs, counter, this.transport);
+    return this.derive({ sink, counter });
   }
 
   /**
@@ -95,10 +124,7 @@ export class ConformanceClient {
    */
   spreadOver(other: ConformanceClient | undefined): ConformanceClient {
     if (!other || !other.apiKey || other.apiKey === this.apiKey) return this;
-    return new ConformanceClient(this.baseUrl, this.apiKey, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport, {
-      keys: [...this.alternates.keys, other.apiKey],
-      refused: this.alternates.refused ?? new Set(),
-    });
+    return this.derive({ alternates: { keys: [...this.alternates.keys, other.apiKey], refused: this.alternates.refused ?? new Set() } });
   }
 
   /**
@@ -107,7 +133,7 @@ export class ConformanceClient {
    */
   fallingBackTo(other: ConformanceClient): ConformanceClient {
     if (other.apiKey === this.apiKey) return this;
-    return new ConformanceClient(this.baseUrl, this.apiKey, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport, { keys: [other.apiKey], fallbackOnly: true });
+    return this.derive({ alternates: { keys: [other.apiKey], fallbackOnly: true } });
   }
 
   /** The tenant's clock was moved past its rate windows (control API): what the transport held for it is gone. */
@@ -151,8 +177,7 @@ export class ConformanceClient {
 
   /** The request sent as another key (spreadOver); undefined when that key was refused for scope. */
   private async callAs(key: string, method: string, path: string, options: RequestOptions): Promise<Exchange | undefined> {
-    const client = new ConformanceClient(this.baseUrl, key, this.contract, this.sink, this.tokens, this.timeoutMs, this.counter, this.transport);
-    const exchange = await client.call(method, path, options);
+    const exchange = await this.derive({ apiKey: key }).call(method, path, options);
     if (!scopeDenied(exchange)) return exchange;
     this.alternates.refused?.add(key);
     return undefined;

@@ -105,7 +105,7 @@ describe('settleJobs without the control API', () => {
       return Response.json({ id: 'job-1', type: 'sima_batch', status });
     });
     const transport = new Transport({}, clock);
-    const client = new ConformanceClient('http://vendor.test', 'key', loadTargetContract('v1.3.0'), () => {}, new TokenCache(clock), 5_000, undefined, transport);
+    const client = new ConformanceClient({ baseUrl: 'http://vendor.test', apiKey: 'key', contract: loadTargetContract('v1.3.0'), sink: () => {}, tokens: new TokenCache(clock), timeoutMs: 5_000, transport });
     const settled = await settleJobs(client, ['job-1'], { realMs: 90_000 });
     expect(settled.settled).toBe(true);
     expect(settled.statuses.get('job-1')).toBe('COMPLETED');

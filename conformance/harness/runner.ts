@@ -61,7 +61,7 @@ export async function runSuite(options: TargetOptions, checks: Check[], hooks: R
   // the simulator profile its waits move the run's virtual clock (the sandbox counts windows on it).
   const transport = new Transport(options.rateLimits, admin ? virtualClock((seconds) => admin.advanceClock(seconds)) : undefined);
   const tokens = new TokenCache(transport.clock);
-  const client = new ConformanceClient(options.baseUrl, options.apiKey, contract, noSink, tokens, options.timeoutMs, undefined, transport);
+  const client = new ConformanceClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, contract, sink: noSink, tokens, timeoutMs: options.timeoutMs, transport });
   let second: ConformanceClient | undefined = options.secondApiKey ? client.withApiKey(options.secondApiKey) : undefined;
   let receiver: Receiver | undefined;
 
@@ -214,7 +214,7 @@ async function runScope(options: TargetOptions, contract: ReturnType<typeof load
   const noSink = () => {};
   const probe = new AdminClient(options.adminUrl ?? rootUrl(options.baseUrl), options.adminToken!, noSink);
   try {
-    const token = await new ConformanceClient(options.baseUrl, options.apiKey, contract, noSink, new TokenCache(), options.timeoutMs).token();
+    const token = await new ConformanceClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, contract, sink: noSink, timeoutMs: options.timeoutMs }).token();
     const tenantId = tenantOfToken(token);
     if (tenantId) await probe.sandboxClock(tenantId);
     return new RunScope(tenantId);

@@ -80,7 +80,7 @@ beforeEach(() => {
 function client(given: ConstructorParameters<typeof Transport>[0] = {}) {
   const failures: Failure[] = [];
   const transport = new Transport(given, clock);
-  const c = new ConformanceClient(baseUrl, 'tfk_test_key', contract, (f) => failures.push(f), new TokenCache(clock), 5_000, undefined, transport);
+  const c = new ConformanceClient({ baseUrl, apiKey: 'tfk_test_key', contract, sink: (f) => failures.push(f), tokens: new TokenCache(clock), timeoutMs: 5_000, transport });
   /** The failures about limits (the stub's bodies are not meant to conform to the contract). */
   const limitFailures = () => failures.filter((f) => f.rule.startsWith('rate-limit'));
   return { client: c, transport, limitFailures };

@@ -254,10 +254,11 @@ describe('npm run contract:diff', () => {
     expect(out).toContain('No changes.');
   });
 
-  it('compares v1.3.0 with itself in under 2 seconds, bundling included', async () => {
-    const started = performance.now();
-    expect((await run(['contracts/v1.3.0', 'contracts/v1.3.0'])).code).toBe(0);
-    expect(performance.now() - started).toBeLessThan(2000);
+  // What it costs is measured by `npm run bench:gate` (a ratio from one run, not a wall-clock bound here).
+  it('compares v1.3.0 with itself and finds no change', async () => {
+    const { code, out } = await run(['contracts/v1.3.0', 'contracts/v1.3.0']);
+    expect(code).toBe(0);
+    expect(out).toContain('No changes.');
   });
 
   it('runs as tfas-contract-diff (bin.js) from another directory, forwarding the exit code', async () => {

@@ -9,6 +9,10 @@
 //                     --only get-job,sima-results,sima-batch,landed-cost,token --skip-store --large --json FILE
 //                     --cpu-prof DIR]
 //   npm run bench -- --hostile [--sizes understated|descriptor|local]   (issue 30: hostile.ts, and nothing else)
+//   npm run bench -- --baseline DIR   the simulator of another checkout (an older commit, its node_modules
+//                                     linked) in the same alternating rounds: "within 5 % of before" as a
+//                                     ratio from one run, not two runs at two moments of a shared machine
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -31,6 +35,7 @@ const { values } = parseArgs({
     hostile: { type: 'boolean', default: false },
     sizes: { type: 'string' },
     json: { type: 'string' },
+    baseline: { type: 'string' },
     // Where the simulator's V8 CPU profile goes (open the .cpuprofile in Chrome DevTools or speedscope).
     'cpu-prof': { type: 'string' },
   },
@@ -65,22 +70,34 @@ const startups = { 'simulator (all three contracts)': allContracts.startupMs, 's
 console.log(`spawn to first answer: ${Object.entries(startups).map(([who, ms]) => `${who} ${ms.toFixed(0)} ms`).join(', ')}`);
 
 const state = await prepareSimulatorState(simulator);
-const targets: Record<TargetName, Target> = { simulator: simulatorTarget(simulator, state), prism: prismTarget(prism, state.jobId), reference: await referenceTarget(reference, state) };
+const baseline = values.baseline ? await startBaseline(path.resolve(values.baseline)) : undefined;
+const targets: Partial<Record<TargetName, Target>> = { simulator: simulatorTarget(simulator, state), prism: prismTarget(prism, state.jobId), reference: await referenceTarget(reference, state) };
+if (baseline) targets.baseline = simulatorTarget(baseline, await prepareSimulatorState(baseline), 'baseline');
 const results: ScenarioResult[] = [];
 for (const scenario of scenarios) {
-  const rounds: Record<string, Round[]> = await runScenarioRounds(scenario.id, [targets.simulator, ...scenario.against.map((n) => targets[n])], options);
+  const involved = [targets.simulator!, ...(targets.baseline ? [targets.baseline] : []), ...scenario.against.map((n) => targets[n]!)];
+  const rounds: Record<string, Round[]> = await runScenarioRounds(scenario.id, involved, options);
   results.push({ scenario, rounds });
   const line = Object.entries(rounds).map(([who, rs]) => `${who} ${median(rs.map((r) => r.perSecond)).toFixed(0)} req/s`);
   console.log(`${scenario.title}: ${line.join(', ')}`);
 }
-for (const p of [simulator, prism, reference]) await p.stop();
+for (const p of [simulator, prism, reference, ...(baseline ? [baseline] : [])]) await p.stop();
 
 const storeGrowth = values['skip-store'] ? null : await measureStoreGrowth({ ...options, records: Number(values.records), tmp: benchTempDir });
 const large = values.large ? await (await import('./large-inputs.js')).runLargeInputs({}) : null;
 
-const verdicts = judge({ results, startup: { fresh: allContracts.startupMs, afterCrash: storeGrowth?.afterCrashStartupMs ?? null }, storeGrowth, large });
+const verdicts = judge({ baseline: values.baseline, results, startup: { fresh: allContracts.startupMs, afterCrash: storeGrowth?.afterCrashStartupMs ?? null }, storeGrowth, large });
 console.log('\n' + formatReport({ machine, options, results, verdicts, storeGrowth, large, startups }));
 mkdirSync(path.dirname(values.json!), { recursive: true });
 writeFileSync(values.json!, JSON.stringify({ date: new Date().toISOString(), machine, options, results: results.map((r) => ({ id: r.scenario.id, rounds: r.rounds })), storeGrowth, large, verdicts }, null, 2));
 console.log(`\nfigures: ${path.relative(process.cwd(), values.json!)}`);
 process.exit(verdicts.every((v) => v.pass !== false) ? 0 : 1);
+
+/** The other checkout's simulator, built first (its build is not its start-up), on a store of its own. */
+async function startBaseline(root: string): Promise<BenchProcess> {
+  const built = spawnSync(process.execPath, ['scripts/build-simulator.mjs'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error(`could not build the baseline's simulator in ${root}`);
+  const started = await startSimulator({ SIM_DB: path.join(benchTempDir('baseline'), 'store.json'), ...SIMULATOR_ENV }, `baseline (${root})`, undefined, root);
+  console.log(`baseline ${root}: spawn to first answer ${started.startupMs.toFixed(0)} ms`);
+  return started;
+}

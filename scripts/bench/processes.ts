@@ -26,10 +26,10 @@ export function killAllBenchProcesses(): void {
   for (const c of live) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 }
 
-async function startTimed(label: string, args: (port: number) => string[], env: Record<string, string>, probePath = '/'): Promise<BenchProcess> {
+async function startTimed(label: string, args: (port: number) => string[], env: Record<string, string>, probePath = '/', cwd = ROOT): Promise<BenchProcess> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, args(port), { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args(port), { cwd, env: { ...process.env, FORCE_COLOR: '0', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   let log = '';
   // Both pipes drained for the whole run: a full pipe would block the server's writes.
@@ -72,18 +72,19 @@ async function startTimed(label: string, args: (port: number) => string[], env: 
 
 /** Node's arguments in `npm start` (package.json: "exec node [V8 flags] scripts/start.mjs"), so the bench runs
  *  exactly what users run, flags included. */
-function npmStartArgs(): string[] {
+function npmStartArgs(root: string): string[] {
   // A leading `exec` (npm's shell hands its process to node, so a signal to npm reaches the sandbox) is the shell's.
-  const command = String(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start).trim().split(/\s+/).filter((word, i) => !(i === 0 && word === 'exec'));
+  const command = String(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start).trim().split(/\s+/).filter((word, i) => !(i === 0 && word === 'exec'));
   if (command[0] !== 'node') throw new Error(`npm start is not a plain node command: ${command.join(' ')}`);
   return command.slice(1);
 }
 
 /** The simulator as `npm start` runs it (scripts/start.mjs: the prebuilt bundle), on its own store;
- *  with `cpuProfileDir`, under V8's sampling profiler (a .cpuprofile written there when it stops). */
-export function startSimulator(env: Record<string, string>, label = 'simulator', cpuProfileDir?: string): Promise<BenchProcess> {
+ *  with `cpuProfileDir`, under V8's sampling profiler (a .cpuprofile written there when it stops); from
+ *  another checkout (`root`, e.g. an older commit: `--baseline`), as that checkout's `npm start` runs it. */
+export function startSimulator(env: Record<string, string>, label = 'simulator', cpuProfileDir?: string, root = ROOT): Promise<BenchProcess> {
   const profile = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
-  return startTimed(label, () => [...profile, ...npmStartArgs()], { LOG_LEVEL: 'warn', ...env });
+  return startTimed(label, () => [...profile, ...npmStartArgs(root)], { LOG_LEVEL: 'warn', ...env }, '/', root);
 }
 
 /** Prism 5's static mock of a bundled contract in its fastest setting (`-v error`: no per-request log). */

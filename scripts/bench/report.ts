@@ -26,15 +26,25 @@ export const TARGETS = {
   freshStartupMs: 1500,
   afterCrashStartupMs: 3000,
   largeInputRssMb: 600,
+  /** `--baseline`: the simulator keeps at least this share of the other checkout's rate (issue 25: within 5 %). */
+  vsBaseline: 0.95,
 } as const;
 
 const rate = (rounds: Round[] | undefined) => (rounds?.length ? median(rounds.map((r) => r.perSecond)) : NaN);
+/** The median of round-by-round ratios: rounds alternate, so round i of both ran under the same drift. */
+export const pairedRatio = (ours: Round[] | undefined, theirs: Round[] | undefined): number =>
+  median((ours ?? []).map((r, i) => r.perSecond / (theirs?.[i]?.perSecond ?? NaN)).filter(Number.isFinite));
 const peak = (rounds: Round[] | undefined) => Math.max(...(rounds ?? []).map((r) => r.rssMb));
 
-export function judge(input: { results: ScenarioResult[]; startup: { fresh: number; afterCrash: number | null }; storeGrowth: StoreGrowthResult | null; large: LargeInputResult[] | null }): Verdict[] {
+export function judge(input: { baseline?: string; results: ScenarioResult[]; startup: { fresh: number; afterCrash: number | null }; storeGrowth: StoreGrowthResult | null; large: LargeInputResult[] | null }): Verdict[] {
   const verdicts: Verdict[] = [];
   const ratio = (r: ScenarioResult, other: string) => rate(r.rounds.simulator) / rate(r.rounds[other]);
   for (const r of input.results) {
+    if (r.rounds.baseline) {
+      const share = pairedRatio(r.rounds.simulator, r.rounds.baseline);
+      const target = `${r.scenario.title}: at least ${TARGETS.vsBaseline * 100} % of the baseline${input.baseline ? ` ${input.baseline}` : ''} (median of the rounds' ratios)`;
+      verdicts.push({ target, measured: `${(share * 100).toFixed(1)} %`, pass: share >= TARGETS.vsBaseline });
+    }
     const vsPrism = ratio(r, 'prism');
     if (r.scenario.kind === 'read') {
       verdicts.push({ target: `${r.scenario.title}: at least ${TARGETS.readVsPrism}x Prism's mock`, measured: `${vsPrism.toFixed(2)}x`, pass: vsPrism >= TARGETS.readVsPrism });

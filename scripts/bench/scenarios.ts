@@ -8,7 +8,8 @@ import { listOperations } from '../../contracts/lib/operations.js';
 import { loadRound, type RequestSpec, type Round } from './load.js';
 import type { BenchProcess } from './processes.js';
 
-export type TargetName = 'simulator' | 'prism' | 'reference';
+/** `baseline`: the simulator of another checkout (`npm run bench -- --baseline DIR`), in the same rounds. */
+export type TargetName = 'simulator' | 'baseline' | 'prism' | 'reference';
 
 export interface Scenario {
   id: string;
@@ -122,7 +123,7 @@ export async function prepareSimulatorState(sim: BenchProcess): Promise<Simulato
 /** Environment of the simulator under bench. */
 export const SIMULATOR_ENV = { SIM_ADMIN_TOKEN: ADMIN, SIM_INTEGRATION_KEY: KEY, SIM_JOB_START_DELAY_MS: '3600000' };
 
-export function simulatorTarget(process: BenchProcess, state: SimulatorState): Target {
+export function simulatorTarget(process: BenchProcess, state: SimulatorState, name: TargetName = 'simulator'): Target {
   const bearer = { authorization: `Bearer ${state.token}` };
   const requests: Record<string, RequestSpec> = {
     'get-job': { method: 'GET', path: `/api/jobs/${state.jobId}`, headers: bearer, expect: 200 },
@@ -131,7 +132,7 @@ export function simulatorTarget(process: BenchProcess, state: SimulatorState): T
     'landed-cost': { method: 'POST', path: '/api/trade/landed-cost', headers: { ...bearer, ...json }, body: QUOTE_BODY, expect: 200 },
     token: { method: 'POST', path: '/api/auth/token/integration', headers: { 'x-api-key': KEY }, expect: 200 },
   };
-  return { name: 'simulator', process, request: (id) => requests[id] };
+  return { name, process, request: (id) => requests[id] };
 }
 
 /** Prism's mock: the same requests; it checks that credentials are present, not what they are. */

@@ -2,7 +2,7 @@
 // certified contract has, request bodies, calls without a bearer (spec 5.6), and the sandbox control API's
 // signup operations (the verification email's contents, the feature flag), which only the simulator has.
 import type { CheckContext } from '../../harness/check.js';
-import { ConformanceClient } from '../../harness/client.js';
+import { ConformanceClient, type FailureSink } from '../../harness/client.js';
 import { loadControlContract } from '../../harness/contract.js';
 import type { Exchange } from '../../harness/types.js';
 import { RUN_NONCE } from '../jobs-support.js';
@@ -41,10 +41,10 @@ export const bodyOf = (exchange: Exchange) => (exchange.response.body ?? {}) as 
 export class SignupControl {
   constructor(private readonly client: ConformanceClient, private readonly adminToken: string) {}
 
-  static of(ctx: CheckContext, sink: ConstructorParameters<typeof ConformanceClient>[3] = (f) => ctx.fail(f.rule, f.message, f.exchange)): SignupControl | undefined {
+  static of(ctx: CheckContext, sink: FailureSink = (f) => ctx.fail(f.rule, f.message, f.exchange)): SignupControl | undefined {
     if (!ctx.admin || !ctx.options.adminToken) return undefined;
     const root = ctx.options.adminUrl ?? ctx.options.baseUrl.replace(/\/versions\/v\d+\.\d+\.\d+\/?$/, '');
-    return new SignupControl(new ConformanceClient(root, '', loadControlContract(), sink), ctx.options.adminToken);
+    return new SignupControl(new ConformanceClient({ baseUrl: root, apiKey: '', contract: loadControlContract(), sink }), ctx.options.adminToken);
   }
 
   private async send<T>(method: string, path: string, json?: unknown): Promise<T> {
