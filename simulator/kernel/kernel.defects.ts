@@ -1,7 +1,7 @@
 // The kernel's injectable defects (README "Defect injection"): request validation, idempotency, rate
-// limits and the error envelope, which every operation shares. The hooks are `defects.has('<id>')` lines
+// limits and the error envelope, which every operation shares. Most hooks are `defects.has('<id>')` lines
 // where the behaviour lives (http/validate-request.ts, http/contract-routes.ts, http/idempotency.ts,
-// http/rate-limit.ts); the response-level ones are below.
+// http/rate-limit.ts), the rest rules at the points of kernel.hooks.ts; the response-level ones are below.
 import { isBodyObject, type DefectEntry, type ResponseDefect } from './defects.js';
 import { at } from './deviations.js';
 import { KERNEL_HOOKS } from './kernel.hooks.js';
