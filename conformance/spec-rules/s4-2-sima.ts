@@ -28,7 +28,7 @@ export const section42Rules = defineRules([
 
   { id: '4.2.report.json-default', section: '4.2', kind: 'shape', sentence: 'GET /api/sima/report answers the JSON report by default (format json).', checks: ['sima.report-formats'] },
   { id: '4.2.report.csv', section: '4.2', kind: 'header', sentence: 'format=csv answers CSV text.', checks: ['sima.report-formats'] },
-  { id: '4.2.report.csv-rows-equal-json', section: '4.2', kind: 'arithmetic', sentence: 'The CSV report lists the outcomes of the JSON report under the same query, one row each.', checks: ['sima.report-formats'], note: 'the row count; the numbers in the rows are gap 4.2.report.csv-values' },
+  { id: '4.2.report.csv-rows-equal-json', section: '4.2', kind: 'arithmetic', sentence: 'The CSV report lists the outcomes of the JSON report under the same query, one row each.', checks: ['sima.report-formats'], note: 'the row count; the numbers in the rows are rule 4.2.report.csv-values' },
   { id: '4.2.report.csv-values', section: '4.2', kind: 'arithmetic', sentence: 'The numbers of each CSV row are those of the result it lists.', checks: ['sima.report-rows-match-results'] },
   { id: '4.2.report.filter-values', section: '4.2', kind: 'state', sentence: 'filter flagged yields only AT_RISK and NEEDS_REVIEW outcomes; format and filter take only their values (else 400).', checks: ['sima.report-formats', 'operations.exportSimaReport.rejects-invalid-input'] },
   { id: '4.2.report.rows-are-results', section: '4.2', kind: 'arithmetic', sentence: "The unfiltered report exports the tenant's outcomes: its rows name exactly the results' SKUs.", checks: ['journeys.a'] },
