@@ -12,9 +12,10 @@ import { isolationChecks } from './isolation.js';
 import { jobFailureChecks } from './jobs-failed.js';
 import { jobChecks } from './jobs.js';
 import { landedCostChecks } from './landed-cost.js';
-import { limitChecks } from './limits.js';
+import { limitChecks, previewInflightLimit } from './limits.js';
 import { operationChecks } from './operations.js';
 import { paginationChecks } from './pagination.js';
+import { shipAuditFilters } from './ship/audit-filters.js';
 import { shipChecks } from './ship/index.js';
 import { simaChecks } from './sima/index.js';
 import { signupChecks } from './signup.js';
@@ -55,8 +56,11 @@ export function checksFor(contract: LoadedContract): Check[] {
   // Trade feed sessions (spec 4.4): their checks join for a contract that has them.
   const trade = contract.operation('uploadTradeFeed') ? tradeChecks : [];
   // Freight audit, workflow C (spec 4.5): its checks join for a contract with the finding workflow (v1.2.0, v1.3.0).
-  const ship = contract.operation('listFindings') ? shipChecks : [];
+  // The audit list (spec 4.5) is in the v1.2.0 artifact only: its filter check joins for a contract that has it.
+  const ship = contract.operation('listFindings') ? [...shipChecks, ...(contract.operation('listShipmentAudits') ? [shipAuditFilters] : [])] : [];
   // The journeys (spec 1: workflows A, B, C) walk what the domain checks above test one by one: after them,
   // before limits; each joins for a contract with its workflow's operations.
-  return [...allChecks.slice(0, 1), ...operationChecks(contract), ...rest, ...trade, ...ship, ...advancedTrade, ...signup, ...journeysFor(contract), ...limitChecks];
+  // The classify-preview limit (spec 4.4, 8.4) runs with the limits, for a contract with classify-preview.
+  const previewLimit = contract.operation('startTradeFeedClassifyPreview') ? [previewInflightLimit] : [];
+  return [...allChecks.slice(0, 1), ...operationChecks(contract), ...rest, ...trade, ...ship, ...advancedTrade, ...signup, ...journeysFor(contract), ...limitChecks, ...previewLimit];
 }

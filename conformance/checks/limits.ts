@@ -8,6 +8,7 @@ import { runTag } from './uploads/send.js';
 import { uploadOperations } from './uploads/targets.js';
 import type { Exchange, Failure } from '../harness/types.js';
 import { expectError } from '../harness/expect-error.js';
+import { feedRows, sessionPath, settleFeed, uploadFeed } from './trade/support.js';
 
 const READ_PATH = '/api/jobs?limit=1';
 /** These checks provoke the limits on purpose: their requests are neither paced nor retried on 429 by the
@@ -23,6 +24,12 @@ interface RateLimitDetails {
   retryAfterSeconds: number;
   keyId: string | null;
 }
+
+/** ` CODE` of an error envelope, for messages ('' when there is none). */
+const codeOf = (exchange: Exchange) => {
+  const code = (exchange.response.body as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? ` ${code}` : '';
+};
 
 const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
 
@@ -193,6 +200,39 @@ const CAP_CASES: CapCase[] = [
   { id: 'limits.queue-cap-total', title: 'An enqueue at the total queue cap answers 429 RATE_LIMITED with retry metadata', cap: 'total', what: 'SIMA batch', enqueue: simaBatch },
 ];
 
+/**
+ * Sends two enqueues of one kind together while that kind's cap is 1 (up to 3 times, while a first job may
+ * have ended before the second arrived) and judges the refusal: 429 RATE_LIMITED with full details, limit 1,
+ * the key's id, and a bucket that is not a rate bucket. Skips when every first job ended too soon.
+ */
+async function provokeCap(ctx: CheckContext, client: ConformanceClient, keyId: string, what: string, cap: string, enqueue: (n: number) => Promise<Exchange>): Promise<void> {
+  const jobIdOf = (exchange: Exchange) => (exchange.response.body as { jobId?: string })?.jobId;
+  // Both enqueues go out together, so the second lands while the first job is in flight even on a slow
+  // link or a loaded machine. A job may still finish before the other request lands; that attempt proves
+  // nothing and is repeated.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const pair = await Promise.all([enqueue(attempt * 2), enqueue(attempt * 2 + 1)]);
+    const accepted = pair.filter((exchange) => exchange.response.status === 202 && typeof jobIdOf(exchange) === 'string');
+    if (!ctx.expect(accepted.length > 0, 'enqueue', `two ${what}s sent together answered ${pair.map((e) => e.response.status).join(' and ')}: neither 202 with a jobId`, pair[0])) return;
+    const refused = pair.find((exchange) => !accepted.includes(exchange));
+    if (refused) {
+      const details = expectRateLimited(ctx, refused, `the second ${what} with the ${cap} at 1`, { limit: 1, keyId });
+      if (details && typeof details.bucket === 'string' && RATE_BUCKETS.includes(details.bucket)) {
+        ctx.fail('queue-cap-bucket', `details.bucket is "${details.bucket}", a rate bucket (spec 8.1), not a queue-admission cap (spec 8.2, 8.4)`, refused);
+      }
+      return;
+    }
+    const jobs = await Promise.all(pair.map((exchange) => client.call('GET', `/api/jobs/${jobIdOf(exchange)}`)));
+    const [a, b] = jobs.map((job) => job.response.body as { status?: string; createdAt?: string; updatedAt?: string }).sort((x, y) => Date.parse(String(x.createdAt)) - Date.parse(String(y.createdAt)));
+    const finishedBefore = (a.status === 'COMPLETED' || a.status === 'FAILED') && Date.parse(String(a.updatedAt)) <= Date.parse(String(b.createdAt));
+    if (!finishedBefore) {
+      ctx.fail('queue-cap-enforced', `two ${what}s were both accepted (202) with the ${cap} at 1, the second while the first job was in flight`, pair[1]);
+      return;
+    }
+  }
+  ctx.skip('every first job finished before the second enqueue arrived; the cap could not be observed');
+}
+
 const queueCapCheck = (cap: CapCase) =>
   defineCheck({
     id: cap.id,
@@ -205,32 +245,103 @@ const queueCapCheck = (cap: CapCase) =>
       await admin.updateSettings(tenant.tenantId, { queueCaps: { [cap.cap]: 1 } });
       const client = ctx.client.withApiKey(tenant.integrationKey);
       await client.token();
-      const jobIdOf = (exchange: Exchange) => (exchange.response.body as { jobId?: string })?.jobId;
-      // Both enqueues go out together, so the second lands while the first job is in flight even on a slow
-      // link or a loaded machine. A job may still finish before the other request lands; that attempt proves
-      // nothing and is repeated.
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const pair = await Promise.all([cap.enqueue(ctx, client, attempt * 2), cap.enqueue(ctx, client, attempt * 2 + 1)]);
-        const accepted = pair.filter((exchange) => exchange.response.status === 202 && typeof jobIdOf(exchange) === 'string');
-        if (!ctx.expect(accepted.length > 0, 'enqueue', `two ${cap.what}s sent together answered ${pair.map((e) => e.response.status).join(' and ')}: neither 202 with a jobId`, pair[0])) return;
-        const refused = pair.find((exchange) => !accepted.includes(exchange));
-        if (refused) {
-          const details = expectRateLimited(ctx, refused, `the second ${cap.what} at a ${cap.cap} cap of 1`, { limit: 1, keyId: tenant.integrationKeyId });
-          if (details && typeof details.bucket === 'string' && RATE_BUCKETS.includes(details.bucket)) {
-            ctx.fail('queue-cap-bucket', `details.bucket is "${details.bucket}", a rate bucket (spec 8.1), not a queue-admission cap (spec 8.2)`, refused);
-          }
-          return;
-        }
-        const jobs = await Promise.all(pair.map((exchange) => client.call('GET', `/api/jobs/${jobIdOf(exchange)}`)));
-        const [a, b] = jobs.map((job) => job.response.body as { status?: string; createdAt?: string; updatedAt?: string }).sort((x, y) => Date.parse(String(x.createdAt)) - Date.parse(String(y.createdAt)));
-        const finishedBefore = (a.status === 'COMPLETED' || a.status === 'FAILED') && Date.parse(String(a.updatedAt)) <= Date.parse(String(b.createdAt));
-        if (!finishedBefore) {
-          ctx.fail('queue-cap-enforced', `two ${cap.what}s were both accepted (202) with the ${cap.cap} cap at 1, the second while the first job was in flight (spec 8.2)`, pair[1]);
-          return;
-        }
-      }
-      ctx.skip('every first job finished before the second enqueue arrived; the cap could not be observed');
+      await provokeCap(ctx, client, tenant.integrationKeyId, cap.what, `${cap.cap} queue cap (spec 8.2)`, (n) => cap.enqueue(ctx, client, n));
     },
   });
 
-export const limitChecks = [rateLimit, retryAfterOn429, ...CAP_CASES.map(queueCapCheck)];
+// Spec 4.4 ("classify-preview [...] 429 when the per-tenant in-flight preview-job limit is reached") and 8.4
+// ("Per-tenant in-flight classify-preview job limit (429 when reached). Value: not shown."): with the
+// tenant's preview limit at 1 (control API, the sandbox's `queueCaps.preview`; the value is not shown, so
+// the suite sets it), a second classify-preview while the first preview job is in flight is 429
+// RATE_LIMITED with retry metadata (spec 7). Both previews are of one READY session (spec 3.2: READY is
+// eligible for classify-preview; nothing in the spec refuses a second preview of a session), and the
+// tenant's other caps and rate limits are lifted so that only the preview limit can refuse.
+export const previewInflightLimit = defineCheck({
+  id: 'limits.preview-inflight-limit',
+  title: 'A classify-preview at the per-tenant in-flight preview limit answers 429 RATE_LIMITED with retry metadata',
+  area: 'limits',
+  needs: ['admin', 'writes'],
+  async run(ctx) {
+    if (!ctx.contract.operation('startTradeFeedClassifyPreview')) ctx.skip(`contract ${ctx.contract.version} has no classify-preview (spec 4.4)`);
+    const admin = ctx.admin!;
+    const tenant = await admin.createTenant({ name: 'Conformance preview limit' });
+    const unlimited = { limit: 100_000, windowMs: 60_000 };
+    await admin.updateSettings(tenant.tenantId, { rateLimits: { read: unlimited, write: unlimited, upload: unlimited }, queueCaps: { total: 100_000, upload: 100_000, sima: 100_000, preview: 1 } });
+    const client = ctx.client.withApiKey(tenant.integrationKey);
+    await client.token();
+    const uploaded = await uploadFeed(ctx, client, feedRows('clean'));
+    if (!uploaded) return;
+    const settled = await settleFeed(ctx, client, uploaded);
+    if (settled.status !== 'READY') ctx.skip(`a feed with one SKU to classify ended ${settled.status ?? 'unread'}, not READY: classify-preview is not available`);
+    const path = `${sessionPath(uploaded.sessionId)}/classify-preview`;
+    await provokeCap(ctx, client, tenant.integrationKeyId, 'classify-preview', 'in-flight preview-job limit (spec 4.4, 8.4)', () => client.call('POST', path, { json: {}, ...PROVOKE }));
+  },
+});
+
+// Spec 8.1: "Rate buckets for integration-key traffic: `read` (GET/HEAD/OPTIONS tenant endpoints), `write`
+// (non-upload mutations and enqueue writes), `upload` (upload paths)." Three buckets, so a full one refuses
+// only its own kind. With write and upload at 2 per 60000 ms (control API; their limits are not shown, so
+// the suite sets them) in a fresh tenant:
+//   1. two SIMA batches (an enqueue write) are served, the third is 429 with details.bucket write; a GET and
+//      a catalog upload are still served;
+//   2. in the next window, two uploads fill the upload bucket (the one of step 1 was in the old window), the
+//      third is 429 with details.bucket upload; a SIMA batch and a GET are still served.
+// Each step starts at the beginning of a window of the tenant's clock (moved there), so none turns midway.
+// Queue caps are lifted so that only the rate buckets can refuse.
+const BUCKET_LIMIT = 2;
+const writeUploadBuckets = defineCheck({
+  id: 'limits.write-upload-buckets',
+  title: 'The write and upload rate buckets are separate from read and from each other: a full one refuses only its own requests',
+  area: 'limits',
+  needs: ['admin', 'writes'],
+  async run(ctx) {
+    const admin = ctx.admin!;
+    const tenant = await admin.createTenant({ name: 'Conformance write and upload buckets' });
+    const client = ctx.client.withApiKey(tenant.integrationKey);
+    // The token is exchanged before the limits are set: the exchange is a POST, which a server may count as a write.
+    await client.token();
+    await admin.updateSettings(tenant.tenantId, {
+      rateLimits: { read: { limit: 100_000, windowMs: WINDOW_MS }, write: { limit: BUCKET_LIMIT, windowMs: WINDOW_MS }, upload: { limit: BUCKET_LIMIT, windowMs: WINDOW_MS } },
+      queueCaps: { total: 100_000, upload: 100_000, sima: 100_000 },
+    });
+    let uploads = 0;
+    const write = () => client.call('POST', '/api/sima/batch', { json: { skus: [`CONF-BUCKET-${tenant.tenantId.slice(0, 8)}`] }, ...PROVOKE });
+    const upload = () => catalogUpload(ctx, client, uploads++);
+    const read = () => client.call('GET', READ_PATH, PROVOKE);
+    const served = (exchange: Exchange, what: string, why: string) =>
+      ctx.expect(exchange.response.status >= 200 && exchange.response.status < 300, 'rate-bucket-separate', `${what} answered ${exchange.response.status}${codeOf(exchange)}, not 2xx, ${why} (spec 8.1: read, write and upload are separate buckets)`, exchange);
+    const fill = async (kind: 'write' | 'upload', send: () => Promise<Exchange>, what: string): Promise<boolean> => {
+      for (let i = 1; i <= BUCKET_LIMIT; i++) {
+        if (!served(await send(), `${what} ${i} of ${BUCKET_LIMIT}`, `within the ${kind} limit of ${BUCKET_LIMIT}`)) return false;
+      }
+      const over = await send();
+      if (over.response.status !== 429) {
+        ctx.fail('rate-limit-enforced', `${what} ${BUCKET_LIMIT + 1} within one ${WINDOW_MS} ms window, with the ${kind} limit at ${BUCKET_LIMIT}, answered ${over.response.status}, not 429 RATE_LIMITED (spec 8.1)`, over);
+        return false;
+      }
+      expectRateLimited(ctx, over, `${what} ${BUCKET_LIMIT + 1} over the ${kind} limit`, { bucket: kind, limit: BUCKET_LIMIT, windowMs: WINDOW_MS, keyId: tenant.integrationKeyId });
+      return true;
+    };
+
+    // Each phase starts at the beginning of a window (the tenant's clock moved there), so that no window
+    // turns during its few requests and refills a bucket.
+    const windowStart = async () => {
+      const { now } = await admin.clock(tenant.tenantId);
+      await admin.advanceClock((WINDOW_MS - (Date.parse(now) % WINDOW_MS)) / 1000 + 0.5);
+      client.windowsMoved();
+    };
+
+    await windowStart();
+    if (!(await fill('write', write, 'SIMA batch'))) return;
+    served(await read(), `GET ${READ_PATH}`, 'with the write bucket full');
+    served(await upload(), 'a catalog upload', 'with the write bucket full');
+
+    // A new window for every bucket: the write bucket empties, the upload bucket holds nothing of this window.
+    await windowStart();
+    if (!(await fill('upload', upload, 'catalog upload'))) return;
+    served(await write(), 'a SIMA batch', 'with the upload bucket full');
+    served(await read(), `GET ${READ_PATH}`, 'with the upload bucket full');
+  },
+});
+
+export const limitChecks = [rateLimit, retryAfterOn429, writeUploadBuckets, ...CAP_CASES.map(queueCapCheck)];

@@ -35,7 +35,9 @@ type Defect =
   | 'unknown-evidence-served' // an unknown SKU's evidence is the tenant's first result
   | 'report-other-tenant' // the JSON report names another tenant
   | 'csv-no-header' // the CSV has no header row
-  | 'flagged-includes-cleared'; // filter=flagged keeps CLEARED rows
+  | 'flagged-includes-cleared' // filter=flagged keeps CLEARED rows
+  | 'listed-whole-catalog' // a batch with a list of skus screens the whole catalog
+  | 'authority-default-us'; // an omitted or blank screeningAuthority screens under US
 
 const CSV_MARKER = '__stubCsv';
 
@@ -71,7 +73,11 @@ function simaStub(defect?: Defect): StubRoute {
   /** tenantId -> SKUs its catalog uploads added. */
   const uploaded = new Map<string, string[]>();
 
-  const screen = (tenantId: string, skus: string[] | null) => {
+  const screen = (tenantId: string, listed: string[] | null, sentAuthority: unknown) => {
+    const skus = defect === 'listed-whole-catalog' ? null : listed;
+    // spec 4.2: omitted or blank means CA. Under US an AT_RISK SKU names a US measure (its rates stay, so the
+    // exposure arithmetic holds under either authority).
+    const authority = String(sentAuthority ?? '').trim().toUpperCase() || (defect === 'authority-default-us' ? 'US' : 'CA');
     const own = Object.fromEntries((uploaded.get(tenantId) ?? []).map((sku) => [sku, CATALOG['CL-TEE']]));
     const catalog: Record<string, Screening> = { ...CATALOG, ...own, [ownSku(tenantId)]: OWN };
     const requested = skus ?? Object.keys(catalog);
@@ -87,7 +93,7 @@ function simaStub(defect?: Defect): StubRoute {
       outcomes[s.outcome === 'AT_RISK' ? 'atRisk' : s.outcome === 'NEEDS_REVIEW' ? 'needsReview' : 'cleared']++;
       const cleared = s.outcome === 'CLEARED';
       mine.set(sku, {
-        id: cuid(), sku, outcome: s.outcome, status: s.outcome, workflowStatus: s.workflowStatus, reasonCode: null, measureCode: null,
+        id: cuid(), sku, outcome: s.outcome, status: s.outcome, workflowStatus: s.workflowStatus, reasonCode: null, measureCode: authority === 'US' && s.outcome === 'AT_RISK' ? 'US-AD-CVD' : null,
         hsInScope: s.hsInScope, currentHs: '9401.40.00', correctedHs: null, countryOfOrigin: 'CN', materialType: null, confidence: 0.9,
         evidence: null, analysisDate: now, simaConfigVersion: '2026.11.1', needsReviewSince: s.outcome === 'NEEDS_REVIEW' ? now : null,
         isStale: s.isStale, exposureAnnual: cleared && defect === 'cleared-exposure' ? 1234 : defect === 'exposure-not-percent' && s.exposureAnnual ? s.exposureAnnual * 100 : s.exposureAnnual,
@@ -143,7 +149,7 @@ function simaStub(defect?: Defect): StubRoute {
       const now = new Date().toISOString();
       jobs.set(jobId, {
         tenantId,
-        body: { id: jobId, type: 'sima_validation', status: 'COMPLETED', progress: 100, ...screen(tenantId, body.skus ?? null), skippedRows: { counts: null, sample: null }, warnings: null, error: null, createdAt: now, updatedAt: now },
+        body: { id: jobId, type: 'sima_validation', status: 'COMPLETED', progress: 100, ...screen(tenantId, body.skus ?? null, body.screeningAuthority), skippedRows: { counts: null, sample: null }, warnings: null, error: null, createdAt: now, updatedAt: now },
       });
       return { status: 202, body: { jobId, status: 'PENDING', message: 'SIMA screening batch accepted', replayed: false } };
     }
@@ -342,7 +348,7 @@ describe('SIMA checks on a spec-correct stub', () => {
       return runSuite(target.options({ profile: 'readonly', adminToken: undefined }), CHECKS);
     });
     const verdicts = Object.fromEntries(report.results.map((r) => [r.id, r.verdict]));
-    expect(verdicts, summary(report)).toEqual({ ...Object.fromEntries(IDS.map((id) => [id, 'passed'])), 'journeys.a': 'skipped', 'sima.evidence-isolated': 'skipped', 'sima.evidence-current-result': 'skipped' });
+    expect(verdicts, summary(report)).toEqual({ ...Object.fromEntries(IDS.map((id) => [id, 'passed'])), 'journeys.a': 'skipped', 'sima.evidence-isolated': 'skipped', 'sima.evidence-current-result': 'skipped', 'sima.listed-skus-screened': 'skipped', 'sima.authority-defaults-to-ca': 'skipped' });
     expect(report.results.flatMap((r) => r.failures)).toEqual([]);
   }, 30_000);
 });
@@ -370,6 +376,8 @@ const VARIANTS: Array<[Defect, string, string, string[]?]> = [
   ['unknown-evidence-served', 'sima.evidence-served', 'error-status', ['sima.evidence-isolated']],
   ['report-other-tenant', 'sima.report-formats', 'report-tenant'],
   ['csv-no-header', 'sima.report-formats', 'report-csv-header'],
+  ['listed-whole-catalog', 'sima.listed-skus-screened', 'unlisted-sku-screened'],
+  ['authority-default-us', 'sima.authority-defaults-to-ca', 'authority-default-ca'],
   ['flagged-includes-cleared', 'sima.report-formats', 'report-flagged-only'],
 ];
 

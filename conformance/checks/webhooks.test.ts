@@ -28,7 +28,7 @@ describe('webhook checks against a healthy simulator', () => {
     expect(report.results.filter((r) => r.verdict !== 'passed'), describeResults(report)).toEqual([]);
   }, 120_000);
 
-  it('pass in the sandbox profile without the control API (the retry schedule and the attempt timeout are skipped: they need admin)', async () => {
+  it('pass in the sandbox profile without the control API (the retry schedule, the attempt timeout, the fifth attempt and the resolved-address probe are skipped: they need admin)', async () => {
     const port = await freePort();
     process.env.CONFORM_WEBHOOK_PORT = String(port);
     try {
@@ -38,6 +38,8 @@ describe('webhook checks against a healthy simulator', () => {
         ...Object.fromEntries(webhookChecks.map((c) => [c.id, 'passed'])),
         'webhooks.retry-schedule': 'skipped',
         'webhooks.attempt-timeout': 'skipped',
+        'webhooks.no-fifth-attempt': 'skipped',
+        'webhooks.ssrf-resolved-address': 'skipped',
       });
     } finally {
       delete process.env.CONFORM_WEBHOOK_PORT;

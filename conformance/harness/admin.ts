@@ -78,6 +78,13 @@ export class AdminClient {
   async setAllowTargets(targets: string[]): Promise<string[]> {
     return (await this.call<{ targets: string[] }>('PUT', '/_sim/webhooks/allow-targets', { targets })).targets;
   }
+  /** The host names the sandbox's webhook dispatcher resolves itself (sandbox-defined, local testing only). */
+  async resolverHosts(): Promise<Record<string, string>> {
+    return (await this.call<{ hosts: Record<string, string> }>('GET', '/_sim/webhooks/resolver-hosts')).hosts;
+  }
+  async setResolverHosts(hosts: Record<string, string>): Promise<Record<string, string>> {
+    return (await this.call<{ hosts: Record<string, string> }>('PUT', '/_sim/webhooks/resolver-hosts', { hosts })).hosts;
+  }
   /** Another integration key of the tenant; `expiresAt` (ISO date-time) makes it expire (spec 7 EXPIRED_API_KEY). */
   createIntegrationKey(tenantId: string, body: { scopes?: string[]; expiresAt?: string | null } = {}) {
     return this.call<{ integrationKeyId: string; integrationKey: string }>('POST', `/_sim/tenants/${tenantId}/integration-keys`, body);

@@ -66,10 +66,14 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'webhooks.wrong-event-header': ['webhooks.delivery'],
   'webhooks.retry-too-early': ['webhooks.retry-schedule'],
   'webhooks.event-filter-ignored': ['webhooks.event-filter'],
+  'webhooks.fifth-attempt': ['webhooks.no-fifth-attempt'],
+  'webhooks.resolved-address-unchecked': ['webhooks.ssrf-resolved-address'],
   'limits.rate-limit-off': ['limits.rate-limit'],
   'limits.queue-cap-off': ['limits.queue-cap', 'limits.queue-cap-upload', 'limits.queue-cap-total'],
   'limits.upload-cap-off': ['limits.queue-cap-upload'],
   'limits.total-cap-off': ['limits.queue-cap-total'],
+  'limits.preview-cap-off': ['limits.preview-inflight-limit'],
+  'limits.uploads-in-write-bucket': ['limits.write-upload-buckets'],
   'billing.new-customer-each-call': ['billing.setup-session'],
   'billing.inactive-tenant-served': ['billing.inactive-tenant'],
   'sima.results-filter-ignored': ['sima.results-filters-hold'],
@@ -183,10 +187,14 @@ export const DEFECT_EXPECTATIONS: Record<string, string[]> = {
   'claims.submitted-at-cleared': ['ship.submission-model'],
   'claims.acknowledged-at-backdated': ['ship.submission-model'],
   'claims.credit-confirmed-at-on-submit': ['ship.submission-model'],
+  'trade.review-before-preview-ends': ['trade.review-needs-ended-preview'],
+  'sima.listed-batch-whole-catalog': ['sima.listed-skus-screened'],
+  'sima.authority-default-us': ['sima.authority-defaults-to-ca'],
+  'ship.audit-outcome-filter-ignored': ['ship.audit-filters'],
 };
 
 /**
- * Defects of operations the current contract no longer has (signup, spec 4.7): the self-test proves them
+ * Defects of operations the current contract no longer has (signup, spec 4.7; the ship audit list, spec 4.5): the self-test proves them
  * against this archived version, served under /versions/<v>/ by a simulator started with every version
  * (`SIM_CONTRACT=all`). Every other defect is proven against v1.3.0.
  */
@@ -199,4 +207,6 @@ export const DEFECT_CONTRACTS: Record<string, string> = {
   'signup.provision-unverified': 'v1.2.0',
   'signup.provision-replay-new-tenant': 'v1.2.0',
   'signup.disabled-no-retry-after': 'v1.2.0',
+  // The audit list (spec 4.5) is in the v1.2.0 artifact only.
+  'ship.audit-outcome-filter-ignored': 'v1.2.0',
 };

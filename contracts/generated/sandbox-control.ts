@@ -317,6 +317,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sim/webhooks/resolver-hosts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The host names the webhook dispatcher resolves itself
+         * @description Sandbox-defined, for local testing only. Spec 6 rule 4: the hostname of a webhook target is resolved before the request, and the resolved address is pinned for the delivery and checked against the blocklist. A name listed here resolves to the address given, before DNS is asked, so a client check can make a name resolve into a blocked range on a machine without public DNS. The address is judged by the SSRF rules like one DNS gave (listing a name does not allow it: the allow list is separate). Empty by default.
+         */
+        get: operations["getSandboxWebhookResolverHosts"];
+        /**
+         * Replace the webhook resolver's host table at run time
+         * @description Sandbox-defined. Replaces the table until the next change or restart (a restart starts empty). It applies to every later delivery attempt. A name that is an IP literal, or an address that is not one, is 400 naming the entry.
+         */
+        put: operations["setSandboxWebhookResolverHosts"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sim/requests": {
         parameters: {
             query?: never;
@@ -2203,6 +2227,19 @@ export interface components {
             /** @description The right digest under the prefix `v0=` instead of `v1=` (only a receiver that checks the prefix refuses it). */
             wrongPrefix?: boolean;
         };
+        /**
+         * @description Sandbox-defined. Host names (lower case, no port) and the IP address the webhook dispatcher resolves each to before asking DNS. Local testing only.
+         * @example {
+         *       "hosts": {
+         *         "hooks.conformance.invalid": "127.0.0.1"
+         *       }
+         *     }
+         */
+        WebhookResolverHosts: {
+            hosts: {
+                [key: string]: string;
+            };
+        };
     };
     responses: {
         /** @description Missing or wrong admin token. */
@@ -2834,6 +2871,60 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
         };
     };
+    getSandboxWebhookResolverHosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResolverHosts"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
+    setSandboxWebhookResolverHosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "hosts": {
+                 *         "hooks.conformance.invalid": "127.0.0.1"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookResolverHosts"];
+            };
+        };
+        responses: {
+            /** @description The table now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResolverHosts"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+        };
+    };
     listSandboxRequests: {
         parameters: {
             query?: {
@@ -3372,6 +3463,8 @@ export type PathOperationId =
     | "listSandboxWebhookDeliveries"
     | "getSandboxWebhookAllowTargets"
     | "setSandboxWebhookAllowTargets"
+    | "getSandboxWebhookResolverHosts"
+    | "setSandboxWebhookResolverHosts"
     | "listSandboxRequests"
     | "listSandboxTransitions"
     | "listSandboxLifecycles"

@@ -1405,6 +1405,68 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       also: ['4.1.jobs.get-404'],
     },
   ],
+  // ---- the rules the gap checks of issue 27 hold (written with those checks, 2026-11-27) ----
+  '4.2.batch.skus-listed-screened': [
+    {
+      id: 'domain-rule.listed-batch-screens-first-only',
+      family: 'domain-rule',
+      file: 'simulator/domains/sima/sima-validation.processor.ts',
+      find: '[...new Set(listed)];',
+      replace: '[...new Set(listed)].slice(0, 1);',
+      visible: 'spec 4.2: skus (an array) screens those SKUs; the mutation screens only the first SKU of the list.',
+    },
+  ],
+  '4.2.batch.authority-default-ca': [
+    {
+      id: 'domain-rule.omitted-authority-screens-us',
+      family: 'domain-rule',
+      file: 'simulator/domains/sima/sima.routes.ts',
+      find: "return deviations.at(SIMA_HOOKS.defaultScreeningAuthority, 'CA', { sent: 'omitted' });",
+      replace: "return deviations.at(SIMA_HOOKS.defaultScreeningAuthority, 'US', { sent: 'omitted' });",
+      visible: 'spec 4.2: an omitted screeningAuthority defaults to CA; the mutation screens a batch without one under US.',
+    },
+  ],
+  '4.4.preview.inflight-limit-429': [
+    {
+      id: 'limits.preview-family-cap-dropped',
+      family: 'limits',
+      file: 'simulator/domains/jobs/queue-admission.ts',
+      find: "  preview: { bucket: 'preview_inflight', cap: 'preview', label: 'classify-preview' },\n",
+      replace: '',
+      visible: 'spec 4.4, 8.4: classify-preview is 429 at the per-tenant in-flight preview limit; the mutation drops that limit (only the total cap is left).',
+      also: ['8.4.preview-inflight-limit'],
+    },
+  ],
+  '4.4.review.not-reviewable-409': [
+    {
+      id: 'state-machine.review-of-in-flight-preview',
+      family: 'state-machine',
+      file: 'simulator/domains/trade/feed-preview.routes.ts',
+      find: "job.status === 'COMPLETED', { status: job.status }",
+      replace: "job.status !== 'FAILED', { status: job.status }",
+      visible: 'spec 4.4: review is 409 when the preview job is not in a reviewable state; the mutation takes a review of a PENDING or PROCESSING preview (200).',
+    },
+  ],
+  '6.rule4.ssrf-resolved': [
+    {
+      id: 'webhooks.resolved-address-not-checked',
+      family: 'webhooks',
+      file: 'simulator/domains/webhooks/transport.ts',
+      find: 'if (!options.allowed && options.checkResolved !== false) {',
+      replace: 'if (!options.allowed && options.checkResolved === undefined) {',
+      visible: 'spec 6 rule 4: the resolved address is checked against the blocklist; the mutation checks only literal hosts, so a name resolving to 127.0.0.1 is delivered to.',
+    },
+  ],
+  '8.1.write-upload-buckets': [
+    {
+      id: 'limits.writes-in-read-bucket',
+      family: 'limits',
+      file: 'simulator/kernel/http/rate-limit.ts',
+      find: "return 'multipart/form-data' in content ? 'upload' : 'write';",
+      replace: "return 'multipart/form-data' in content ? 'upload' : 'read';",
+      visible: 'spec 8.1: non-upload mutations count in the write bucket; the mutation counts them in the read bucket (a full write bucket never refuses).',
+    },
+  ],
 };
 
 /** The list as mutations: each names the rule it is listed under, then the rules in `also`. */

@@ -1,7 +1,7 @@
 // Control state shared by the instances of a hosted sandbox (issue 17). What the control API changes lives
 // partly in each process's memory: the defects and tenant faults, the fault-header allowance, the webhook
-// allow list, the virtual clocks' offsets as applied to the schedulers. With several instances behind a
-// load balancer, an operator's PUT lands on one of them and the next request on another, so:
+// allow list and resolver hosts, the virtual clocks' offsets as applied to the schedulers. With several
+// instances behind a load balancer, an operator's PUT lands on one of them and the next request on another, so:
 // - every control change made through the API is published: the state written to the shared store with a
 //   version number that grows (a sandbox reset also moves `resets`);
 // - every request first makes its instance current: one read of that record, and when its version moved,
@@ -24,12 +24,15 @@ interface ControlStateRecord {
   resets: number;
   defects: DefectsSnapshot;
   allowTargets: string[];
+  /** The webhook resolver's host table (absent in a record published before it existed). */
+  resolverHosts?: Record<string, string>;
   publishedBy: string;
 }
 
 export interface ClusterSyncOptions {
   deps: KernelDeps;
   allowTargets: { list(): readonly string[]; replace(targets: readonly string[]): readonly string[] };
+  resolverHosts?: { list(): Readonly<Record<string, string>>; replace(hosts: Readonly<Record<string, string>>): Readonly<Record<string, string>> };
   /** Puts the clocks where the store says (never backwards): sandbox.store.ts restoreClocks. */
   restoreClocks(): Promise<void>;
   /** What an instance forgets when another one reset the sandbox (tenant clocks, request log, windows). */
@@ -68,6 +71,7 @@ export function clusterSync(options: ClusterSyncOptions): ClusterSync {
     if (record.resets !== applied.resets) options.forgetSandbox();
     deps.defects.restore(record.defects);
     options.allowTargets.replace(record.allowTargets);
+    options.resolverHosts?.replace(record.resolverHosts ?? {});
     await options.restoreClocks();
     applied = { version: record.version, resets: record.resets };
   };
@@ -109,7 +113,7 @@ export function clusterSync(options: ClusterSyncOptions): ClusterSync {
       const previous = await records.get('control');
       const version = Math.max(previous?.version ?? 0, applied.version) + 1;
       const resets = Math.max(previous?.resets ?? 0, applied.resets) + (kind === 'reset' ? 1 : 0);
-      await records.put({ id: 'control', version, resets, defects: deps.defects.snapshot(), allowTargets: [...options.allowTargets.list()], publishedBy: shared.instanceId });
+      await records.put({ id: 'control', version, resets, defects: deps.defects.snapshot(), allowTargets: [...options.allowTargets.list()], ...(options.resolverHosts ? { resolverHosts: { ...options.resolverHosts.list() } } : {}), publishedBy: shared.instanceId });
       applied = { version, resets };
     },
     refresh: () => (shared ? currentAsOf(performance.now()) : Promise.resolve()),

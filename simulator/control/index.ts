@@ -171,6 +171,13 @@ export function createControl(options: ControlOptions) {
       deps.log.warn({ targets }, 'webhook allow list changed');
       return { status: 200, body: { targets } };
     },
+    // Sandbox-defined, local testing only (webhooks/resolver-hosts.ts): names the delivery resolver answers itself.
+    getSandboxWebhookResolverHosts: () => ({ status: 200, body: { hosts: { ...domains.webhooks.resolverHosts.list() } } }),
+    setSandboxWebhookResolverHosts: ({ body }) => {
+      const hosts = { ...domains.webhooks.resolverHosts.replace(body.hosts) };
+      deps.log.warn({ hosts }, 'webhook resolver hosts changed');
+      return { status: 200, body: { hosts } };
+    },
     // Sandbox-defined (issue 16): the request log and the transition log (logs.routes.ts).
     ...logHandlers(deps, options.requests),
     // Sandbox-defined (issue 29): every lifecycle's table in force, which the console draws (lifecycles.ts).
@@ -247,6 +254,7 @@ export function createControl(options: ControlOptions) {
   const sync = clusterSync({
     deps,
     allowTargets: domains.webhooks.allowTargets,
+    resolverHosts: domains.webhooks.resolverHosts,
     restoreClocks: () => sandbox.restoreClocks(),
     forgetSandbox: () => {
       domains.auth.forgetCachedSecrets();

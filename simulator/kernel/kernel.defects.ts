@@ -1,7 +1,7 @@
 // The kernel's injectable defects (README "Defect injection"): request validation, idempotency, rate
-// limits and the error envelope, which every operation shares. The hooks are `defects.has('<id>')` lines
+// limits and the error envelope, which every operation shares. Most hooks are `defects.has('<id>')` lines
 // where the behaviour lives (http/validate-request.ts, http/contract-routes.ts, http/idempotency.ts,
-// http/rate-limit.ts); the response-level ones are below.
+// http/rate-limit.ts), the rest rules at the points of kernel.hooks.ts; the response-level ones are below.
 import { isBodyObject, type DefectEntry, type ResponseDefect } from './defects.js';
 import { at } from './deviations.js';
 import { KERNEL_HOOKS } from './kernel.hooks.js';
@@ -27,6 +27,7 @@ export const KERNEL_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'idempotency.never-expires', area: 'idempotency', description: 'keys never expire (the same key replays after the expiry time)' },
   { kind: 'defect', id: 'idempotency.expires-early', area: 'idempotency', description: 'keys expire a thousand times too early (24 h read as 86.4 s)' },
   { kind: 'defect', id: 'limits.rate-limit-off', area: 'limits', description: 'rate buckets never fill' },
+  { kind: 'defect', id: 'limits.uploads-in-write-bucket', area: 'limits', description: 'uploads count in the write bucket (one bucket for every mutation): a full write bucket refuses uploads, and uploads fill it', hooks: [at(KERNEL_HOOKS.rateBucket, (bucket) => (bucket === 'upload' ? 'write' : bucket))] },
 ];
 
 /** The kernel's legitimate variants (README "Variants"): choices the spec leaves open in the shared seams. */

@@ -11,4 +11,6 @@ export const KERNEL_HOOKS = {
    * (`x-sandbox-defined-bounds: [maxLength]` / `[maxItems]`; the spec states none) are raised: 1 keeps them.
    */
   sandboxCapFactor: hookPoint<number>('validation', 'kernel.sandbox-cap-factor'),
+  /** spec 8.1: the rate bucket a request counts in (read for GET/HEAD/OPTIONS, upload for the upload paths, write for other mutations). */
+  rateBucket: hookPoint<'read' | 'write' | 'upload'>('rule', 'kernel.rate-bucket'),
 } as const;

@@ -13,6 +13,7 @@
 //   status-counts.ts        ship.findings-status-counts
 //   findings-list.ts        ship.findings-list-filters, ship.batch-credit-disabled
 //   list-traversal.ts       ship.findings-traversal, ship.submissions-traversal
+//   audit-filters.ts        ship.audit-filters (v1.2.0 artifact: joins the suites whose contract has the audit list)
 import type { Check } from '../../harness/check.js';
 import { shipClaimEligibility } from './claim-eligibility.js';
 import { shipClaimCreateKeeps, shipClaimPacketContents, shipFindingCreditRecorded } from './claim-records.js';

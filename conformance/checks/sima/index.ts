@@ -11,13 +11,18 @@
 //   exposure.ts         sima.exposure-believable
 //   evidence.ts         sima.evidence-served, sima.evidence-isolated
 //   evidence-current.ts sima.evidence-current-result
+//   screenings.ts       a screening run to its end and the results it made (the two below)
+//   listed-skus.ts      sima.listed-skus-screened
+//   authority-default.ts sima.authority-defaults-to-ca
 //   report.ts           sima.report-formats
 //   report-rows.ts      sima.report-rows-match-results
 //   review-rescreen.ts  sima.review-survives-rescreen (sandbox-defined, simulator profile)
 import type { Check } from '../../harness/check.js';
+import { simaAuthorityDefaultsToCa } from './authority-default.js';
 import { simaEvidenceCurrentResult } from './evidence-current.js';
 import { simaEvidenceIsolated, simaEvidenceServed } from './evidence.js';
 import { simaExposureBelievable } from './exposure.js';
+import { simaListedSkusScreened } from './listed-skus.js';
 import { simaReportFormats } from './report.js';
 import { simaReportRowsMatchResults } from './report-rows.js';
 import { simaReviewSurvivesRescreen } from './review-rescreen.js';
@@ -34,6 +39,8 @@ export const simaChecks: Check[] = [
   simaEvidenceServed,
   simaEvidenceIsolated,
   simaEvidenceCurrentResult,
+  simaListedSkusScreened,
+  simaAuthorityDefaultsToCa,
   simaReportFormats,
   simaReportRowsMatchResults,
   simaReviewSurvivesRescreen,

@@ -8,6 +8,7 @@
 //   normalization.ts      trade.normalization-end-state, trade.row-overrides-defaults
 //   upload-validation.ts  trade.upload-validation
 //   stale-snapshot.ts     trade.stale-snapshot
+//   review-not-reviewable.ts trade.review-needs-ended-preview (simulator profile)
 //   acknowledgement.ts    trade.acknowledgement (simulator profile)
 //   session-isolated.ts   trade.session-isolated
 import type { Check } from '../../harness/check.js';
@@ -15,9 +16,10 @@ import { tradeAcknowledgement } from './acknowledgement.js';
 import { tradeFeedIssues } from './feed-issues.js';
 import { tradeFeedLifecycleModel } from './lifecycle-model.js';
 import { tradeNormalizationEndState, tradeRowOverridesDefaults } from './normalization.js';
+import { tradeReviewNeedsEndedPreview } from './review-not-reviewable.js';
 import { tradeSessionIsolated } from './session-isolated.js';
 import { tradeStaleSnapshot } from './stale-snapshot.js';
 import { tradeUploadValidation } from './upload-validation.js';
 
 /** The trade feed checks, in the order they run. */
-export const tradeChecks: Check[] = [tradeFeedLifecycleModel, tradeFeedIssues, tradeNormalizationEndState, tradeRowOverridesDefaults, tradeUploadValidation, tradeStaleSnapshot, tradeAcknowledgement, tradeSessionIsolated];
+export const tradeChecks: Check[] = [tradeFeedLifecycleModel, tradeFeedIssues, tradeNormalizationEndState, tradeRowOverridesDefaults, tradeUploadValidation, tradeStaleSnapshot, tradeReviewNeedsEndedPreview, tradeAcknowledgement, tradeSessionIsolated];

@@ -14,13 +14,17 @@
 //   event-filter.ts      webhooks.event-filter
 //   only-job-events.ts   webhooks.only-job-events (a feed session applied emits only job events)
 //   retry-schedule.ts    webhooks.retry-schedule
+//   no-fifth-attempt.ts  webhooks.no-fifth-attempt (four failed attempts: marked failed, no fifth)
 //   enqueue-refusals.ts  webhooks.ssrf-refused-at-enqueue, webhooks.https-required-with-secret
+//   ssrf-resolved.ts     webhooks.ssrf-resolved-address (simulator profile: the sandbox's resolver table)
 import { webhookAttemptTimeout } from './attempt-timeout.js';
 import { webhookDelivery } from './delivery.js';
 import { webhookHttpsRequiredWithSecret, webhookSsrfRefusedAtEnqueue } from './enqueue-refusals.js';
 import { webhookEventFilter } from './event-filter.js';
+import { webhookNoFifthAttempt } from './no-fifth-attempt.js';
 import { webhookOnlyJobEvents } from './only-job-events.js';
 import { webhookRetrySchedule } from './retry-schedule.js';
+import { webhookSsrfResolvedAddress } from './ssrf-resolved.js';
 import { webhookNoSignatureWithoutSecret, webhookSignature } from './signature.js';
 
 /** The webhook checks, in the order they run (the retry schedule moves the clock most, so it comes late). */
@@ -31,7 +35,9 @@ export const webhookChecks = [
   webhookEventFilter,
   webhookOnlyJobEvents,
   webhookRetrySchedule,
+  webhookNoFifthAttempt,
   webhookAttemptTimeout,
   webhookSsrfRefusedAtEnqueue,
+  webhookSsrfResolvedAddress,
   webhookHttpsRequiredWithSecret,
 ];

@@ -25,6 +25,7 @@ export const JOBS_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'pagination.duplicate', area: 'pagination', description: 'listJobs repeats the last record of the previous page', hooks: [at(JOBS_HOOKS.pageStart, (start, { offset }) => (offset > 0 && start === offset ? offset - 1 : start))] },
   { kind: 'defect', id: 'limits.queue-cap-off', area: 'limits', description: 'queue-admission caps are not enforced', hooks: [at(JOBS_HOOKS.queueCapsEnforced, () => false)] },
   { kind: 'defect', id: 'limits.upload-cap-off', area: 'limits', description: 'the upload-family queue cap is not enforced (the SIMA and total caps are)', hooks: [at(JOBS_HOOKS.queueCaps, (caps) => ({ ...caps, upload: Number.MAX_SAFE_INTEGER }))] },
+  { kind: 'defect', id: 'limits.preview-cap-off', area: 'limits', description: 'the per-tenant in-flight classify-preview limit is not enforced (the other caps are)', hooks: [at(JOBS_HOOKS.queueCaps, (caps) => ({ ...caps, preview: Number.MAX_SAFE_INTEGER }))] },
   { kind: 'defect', id: 'limits.total-cap-off', area: 'limits', description: 'the total queue cap is not enforced (the family caps are)', hooks: [at(JOBS_HOOKS.queueCaps, (caps) => ({ ...caps, total: Number.MAX_SAFE_INTEGER }))] },
 ];
 

@@ -38,7 +38,8 @@ export function shipAuditRoutes(shipments: ShipmentStore, findings: FindingStore
     async listShipmentAudits({ principal, query }) {
       const limit = query.limit ?? defects.at(SHIP_HOOKS.auditDefaultLimit, AUDIT_DEFAULT_LIMIT);
       const offset = query.offset ?? 0;
-      const page = await shipments.list(principal.tenantId, { carrier: query.carrier, outcome: query.outcome }, { limit, offset });
+      const filter = defects.at(SHIP_HOOKS.auditFilter, { carrier: query.carrier, outcome: query.outcome });
+      const page = await shipments.list(principal.tenantId, filter, { limit, offset });
       return { status: 200, body: { shipments: page.items.map(toAuditRow), total: page.total, limit, offset, hasMore: offset + page.items.length < page.total } };
     },
     async getShipment({ principal, params }) {

@@ -26,6 +26,7 @@ const chargeOnlyExplanation = (explained: Explanation, { finding, context }: { f
 };
 
 export const SHIP_DEFECTS: readonly DefectEntry[] = [
+  { kind: 'defect', id: 'ship.audit-outcome-filter-ignored', area: 'ship', description: 'the `outcome` filter of listShipmentAudits (v1.2.0) is ignored (every shipment is listed)', hooks: [at(SHIP_HOOKS.auditFilter, (filter) => ({ ...filter, outcome: undefined }))] },
   { kind: 'defect', id: 'ship.submissions-status-filter-ignored', area: 'ship', description: 'the `status` filter of listClaimSubmissions is ignored (every submission is listed)', hooks: [at(SHIP_HOOKS.claimsStatusFilter, () => undefined)] },
   { kind: 'defect', id: 'ship.reopen-from-open', area: 'ship', description: 'reopenFinding accepts an OPEN finding (200 instead of 409)', machine: [deviateMachine(findingMachine, { add: [{ from: ['OPEN'], action: 'reopen', to: 'OPEN' }] })] },
   { kind: 'defect', id: 'ship.dispute-from-dismissed', area: 'ship', description: 'disputeFinding accepts a DISMISSED finding (200 DISPUTED instead of 409)', machine: [deviateMachine(findingMachine, { add: [{ from: ['DISMISSED'], action: 'dispute', to: 'DISPUTED' }] })] },

@@ -4,7 +4,7 @@
 import { hookPoint } from '../../kernel/deviations.js';
 import type { ClaimAction } from './claim.machine.js';
 import type { ExplainContext, Explanation } from './finding.explain.js';
-import type { ClaimSubmissionRecord, ClaimSubmissionStatus, FindingRecord, FindingWorkflowStatus } from './ship.types.js';
+import type { ClaimSubmissionRecord, ClaimSubmissionStatus, FindingRecord, FindingWorkflowStatus, ShipmentAuditOutcome } from './ship.types.js';
 
 /** What a claim move writes besides its state and updatedAt, and what a deviation may read to change it. */
 export type ClaimMoveEffects = Partial<ClaimSubmissionRecord>;
@@ -58,6 +58,8 @@ export const SHIP_HOOKS = {
   duplicateUploadRefused: hookPoint<boolean>('rule', 'ship.duplicate-upload-refused'),
   /** The tenant part of an upload registry key (spec 4.3: duplicates are the tenant's own), given the tenant id. */
   uploadRegistryTenantKey: hookPoint<string>('store', 'ship.upload-registry-tenant-key'),
+  /** spec 4.5: the filters listShipmentAudits applies (`carrier`, `outcome`). */
+  auditFilter: hookPoint<{ carrier?: string; outcome?: ShipmentAuditOutcome }>('store', 'ship.audit-filter'),
   /** spec 8.6 ("ship audit `limit` 1..200", no default given): the page size of listShipmentAudits without `limit`. */
   auditDefaultLimit: hookPoint<number>('response', 'ship.audit-default-limit'),
   /** spec 4.5, 2.7 (no order given for the findings page or the submissions list): the order they are listed in. */

@@ -43,7 +43,8 @@ export function simaValidationProcessor(deps: KernelDeps, catalog: CatalogStore,
     const imported = input.file ? await importCatalogFile(deps, catalog, { tenantId, jobId: job.id, file: input.file, adapter: 'catalog-excel', progress: (p) => context.progress(p / 2) }) : null;
     const report = imported ? (p: number) => context.progress(50 + p / 2) : context.progress;
     // A SKU named twice is screened once.
-    const requested = imported ? [...imported.skus] : input.skus === null ? (await catalog.all(tenantId)).map((item) => item.sku) : [...new Set(input.skus)];
+    const listed = imported ? null : deps.defects.at(SIMA_HOOKS.batchSkus, input.skus);
+    const requested = imported ? [...imported.skus] : listed === null ? (await catalog.all(tenantId)).map((item) => item.sku) : [...new Set(listed)];
 
     // Test value (simulator/TEST-VALUES.md): a SKU with the failing prefix makes the whole job fail.
     const failing = requested.find((sku) => sku.startsWith(FAILING_SKU_PREFIX));

@@ -14,6 +14,10 @@ export const SIMA_HOOKS = {
   uploadRunPolicy: hookPoint<'always' | 'skip_exact_duplicates', { sent: string | undefined }>('validation', 'sima.upload-run-policy'),
   /** spec 4.3 (`sourceAdapter`: `catalog-excel` default / `extended-excel`): the adapter a catalog upload is read with; `sent` is the form's. */
   catalogAdapterAsRead: hookPoint<CatalogAdapter, { sent: CatalogAdapter | undefined }>('validation', 'sima.catalog-adapter-as-read'),
+  /** spec 4.2 ("omitted or blank defaults to CA in workers"): the authority an omitted or blank screeningAuthority screens under. */
+  defaultScreeningAuthority: hookPoint<'CA' | 'US', { sent: 'omitted' | 'blank' }>('validation', 'sima.default-screening-authority'),
+  /** spec 4.2 (`skus`: "null means all catalog SKUs"): the SKUs a batch asked to screen (null: the whole catalog). */
+  batchSkus: hookPoint<readonly string[] | null>('worker', 'sima.batch-skus'),
   /** spec 4.2: whether a blank screeningAuthority means CA (else it is refused like an unknown one). */
   blankScreeningAuthorityDefaults: hookPoint<boolean>('validation', 'sima.blank-screening-authority-defaults'),
   /** spec 4.2: the filters listSimaResults applies (outcome, workflow, workflow_not, hs_in_scope, is_stale). */

@@ -17,12 +17,12 @@ import type { SimaBatchInput } from './sima.types.js';
  * decided at SIMA_HOOKS points.
  */
 export function normalizeScreeningAuthority(value: unknown, deviations: Pick<Defects, 'at'> = NO_DEFECTS): ScreeningAuthority {
-  if (value === undefined || value === null) return 'CA';
+  if (value === undefined || value === null) return deviations.at(SIMA_HOOKS.defaultScreeningAuthority, 'CA', { sent: 'omitted' });
   if (typeof value !== 'string') throw invalidRequest('screeningAuthority must be a string: CA or US', 'screeningAuthority');
   const normalized = deviations.at(SIMA_HOOKS.screeningAuthorityAsRead, value.trim().toUpperCase(), { sent: value });
   if (normalized.trim() === '') {
     if (!deviations.at(SIMA_HOOKS.blankScreeningAuthorityDefaults, true)) throw invalidRequest('screeningAuthority must be CA or US', 'screeningAuthority');
-    return 'CA';
+    return deviations.at(SIMA_HOOKS.defaultScreeningAuthority, 'CA', { sent: 'blank' });
   }
   if (normalized === 'CA' || normalized === 'US') return normalized;
   throw invalidRequest(`screeningAuthority must be CA or US (trimmed, case-insensitive), not ${JSON.stringify(value)}`, 'screeningAuthority');

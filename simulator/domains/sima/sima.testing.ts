@@ -10,6 +10,7 @@ import type { WebhookConfig, WebhooksDomain } from '../webhooks/index.js';
 import { createSima } from './index.js';
 import { simaResultStore } from './sima-result.store.js';
 import { allowTargets } from '../webhooks/allow-targets.js';
+import { resolverHosts } from '../webhooks/resolver-hosts.js';
 
 /** Accepts `webhookUrl` (https only) and records what was attached. */
 function recordingWebhooks() {
@@ -29,6 +30,7 @@ function recordingWebhooks() {
     async jobFinished() {},
     deliveries: async () => [],
     allowTargets: allowTargets([]),
+    resolverHosts: resolverHosts(),
   } satisfies WebhooksDomain;
   return { webhooks, attached };
 }

@@ -14,6 +14,7 @@ import type { FeedRowsStore } from './feed-rows.store.js';
 import { feedSessionMover } from './feed-session.move.js';
 import type { FeedSessionStore } from './feed-session.store.js';
 import type { FeedPreviewInput } from './trade.types.js';
+import { TRADE_HOOKS } from './trade.hooks.js';
 
 export function feedPreviewRoutes(
   deps: KernelDeps,
@@ -49,7 +50,7 @@ export function feedPreviewRoutes(
     async reviewTradeFeedClassifyPreview({ principal, params, body }) {
       const job = await peers.jobs.get(principal.tenantId, params.jobId);
       if (!job || job.variant !== PREVIEW_VARIANT) throw notFound('classify-preview job');
-      if (job.status !== 'COMPLETED') throw actionNotAllowed(`preview job ${job.id} is ${job.status} and cannot be reviewed`, { currentState: job.status, action: 'review' });
+      if (!deps.defects.at(TRADE_HOOKS.previewReviewable, job.status === 'COMPLETED', { status: job.status })) throw actionNotAllowed(`preview job ${job.id} is ${job.status} and cannot be reviewed`, { currentState: job.status, action: 'review' });
       const { sessionId } = job.input as FeedPreviewInput;
       const session = await sessions.get(principal.tenantId, sessionId);
       if (!session) throw notFound('trade feed session');

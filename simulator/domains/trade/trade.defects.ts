@@ -35,6 +35,7 @@ export const TRADE_DEFECTS: readonly DefectEntry[] = [
     machine: [deviateMachine(feedSessionMachine, { add: [{ from: feedSessionMachine.states.filter((s) => s !== 'READY'), action: 'classify_preview', to: (_facts, current) => current }] })],
   },
   { kind: 'defect', id: 'trade.stale-snapshot-applied', area: 'trade', description: 'apply accepts a reviewed snapshot made from an older preview', hooks: [at(TRADE_HOOKS.staleSnapshotRefused, () => false)] },
+  { kind: 'defect', id: 'trade.review-before-preview-ends', area: 'trade', description: 'review accepts (200) a classify-preview job that is still PENDING or PROCESSING', hooks: [at(TRADE_HOOKS.previewReviewable, (reviewable, { status }) => reviewable || status === 'PENDING' || status === 'PROCESSING')] },
   { kind: 'defect', id: 'trade.blocking-acknowledged', area: 'trade', description: 'the acknowledgement action accepts a blocking issue', hooks: [at(TRADE_HOOKS.blockingIssueAcknowledgementRefused, () => false)] },
   { kind: 'defect', id: 'trade.applyable-with-blocking', area: 'trade', description: 'session detail says applyable: true while blocking issues remain' },
   { kind: 'defect', id: 'trade.applyable-after-apply', area: 'trade', description: 'session detail of an APPLIED session still says applyable: true' },

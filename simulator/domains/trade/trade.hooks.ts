@@ -18,6 +18,8 @@ export const TRADE_HOOKS = {
   blockingIssueAcknowledgementRefused: hookPoint<boolean>('rule', 'trade.blocking-issue-acknowledgement-refused'),
   /** spec 4.4: whether apply refuses a reviewed snapshot made from a preview that is no longer the current one. */
   staleSnapshotRefused: hookPoint<boolean>('rule', 'trade.stale-snapshot-refused'),
+  /** spec 4.4: whether a classify-preview job in this state may be reviewed (else 409: not in a reviewable state). */
+  previewReviewable: hookPoint<boolean, { status: string }>('rule', 'trade.preview-reviewable'),
   /** spec 4.4: the rows apply writes into the tenant catalog (and screens). */
   rowsApplied: hookPoint<readonly RowToApply[]>('store', 'trade.rows-applied'),
   /** spec 4.4, 8.6: the page of a session's issues listTradeFeedIssues reads. */

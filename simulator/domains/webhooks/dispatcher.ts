@@ -140,6 +140,7 @@ export function createDispatcher(deps: KernelDeps, store: WebhookStore, secrets:
             body: sent.body,
             resolve: options.resolve,
             allowed: isAllowedTarget(new URL(delivery.url), options.allowTargets?.() ?? deps.config.webhookAllowTargets),
+            checkResolved: deps.defects.at(WEBHOOKS_HOOKS.resolvedAddressesChecked, true),
             timeoutMs: deps.defects.at(WEBHOOKS_HOOKS.attemptTimeoutMs, options.timeoutMs),
             signal: shutdown.signal,
           });

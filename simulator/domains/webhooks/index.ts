@@ -7,6 +7,7 @@ import { allowTargets } from './allow-targets.js';
 import { ATTEMPT_TIMEOUT_MS } from './delivery.machine.js';
 import { toDeliveryView } from './delivery.response.js';
 import { deliveriesOnJobEnd } from './deliveries.js';
+import { resolverHosts } from './resolver-hosts.js';
 import { createDispatcher } from './dispatcher.js';
 import { secretBox } from './secret-box.js';
 import { systemResolve } from './transport.js';
@@ -21,12 +22,14 @@ export function createWebhooks(deps: KernelDeps, options: WebhooksOptions = {}):
   const store = webhookStore(deps);
   const secrets = secretBox(deps);
   const allowList = allowTargets(deps.config.webhookAllowTargets);
-  const dispatcher = createDispatcher(deps, store, secrets, { resolve: options.resolve ?? systemResolve, timeoutMs: options.timeoutMs ?? ATTEMPT_TIMEOUT_MS, allowTargets: allowList.list });
+  const hosts = resolverHosts();
+  const dispatcher = createDispatcher(deps, store, secrets, { resolve: hosts.resolveWith(options.resolve ?? systemResolve), timeoutMs: options.timeoutMs ?? ATTEMPT_TIMEOUT_MS, allowTargets: allowList.list });
   return {
     name: 'webhooks',
     handlers: {}, // webhooks have no public operation: they are calls the service makes
     parseConfig: (body) => parseWebhookConfig(body, allowList.list()),
     allowTargets: allowList,
+    resolverHosts: hosts,
     async attach(jobId, tenantId, config) {
       await store.putConfig({
         id: jobId,

@@ -31,6 +31,8 @@ export interface SendOptions {
   resolve: Resolve;
   /** Local testing allow list matched: skip the blocklist (the address is still resolved and pinned). */
   allowed: boolean;
+  /** Whether the resolved addresses are checked against the blocklist (spec 6 rule 4); default true. */
+  checkResolved?: boolean;
   timeoutMs: number;
   /** Aborted on shutdown. */
   signal: AbortSignal;
@@ -63,7 +65,7 @@ export async function sendAttempt(options: SendOptions): Promise<AttemptResult> 
       return { statusCode: null, error: `could not resolve ${host}: ${(error as Error).message}` };
     }
     if (addresses.length === 0) return { statusCode: null, error: `could not resolve ${host}: no address` };
-    if (!options.allowed) {
+    if (!options.allowed && options.checkResolved !== false) {
       // spec 6.4: every resolved address is checked; one blocked address refuses the attempt (no connection).
       for (const { address } of addresses) {
         const blocked = blockedAddress(address);

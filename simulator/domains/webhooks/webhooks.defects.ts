@@ -3,6 +3,8 @@
 // the delivery table or an HTTP response.
 import type { DefectEntry } from '../../kernel/defects.js';
 import { at } from '../../kernel/deviations.js';
+import { deviateMachine } from '../../kernel/machine.js';
+import { deliveryMachine, MAX_ATTEMPTS } from './delivery.machine.js';
 import { WEBHOOKS_HOOKS, type SignatureScheme } from './webhooks.hooks.js';
 
 export const WEBHOOKS_DEFECTS: readonly DefectEntry[] = [
@@ -16,6 +18,16 @@ export const WEBHOOKS_DEFECTS: readonly DefectEntry[] = [
   { kind: 'defect', id: 'webhooks.feed-session-event', area: 'webhooks', description: "a trade feed's normalization job is announced as the session's event (`trade_feed.normalized` in the delivery body; spec 6: no events for feed sessions)", hooks: [at(WEBHOOKS_HOOKS.payloadEvent, (event, { job }) => (job.status === 'COMPLETED' && typeof job.result?.sessionId === 'string' ? 'trade_feed.normalized' : event))] },
   { kind: 'defect', id: 'webhooks.wrong-event-header', area: 'webhooks', description: 'X-SVC-Event says `job.finished`', hooks: [at(WEBHOOKS_HOOKS.eventHeader, () => 'job.finished')] },
   { kind: 'defect', id: 'webhooks.retry-too-early', area: 'webhooks', description: 'retries come 10 s after a failure instead of 30 s / 2 min / 10 min', hooks: [at(WEBHOOKS_HOOKS.retryGapMs, () => 10_000)] },
+  {
+    kind: 'defect',
+    id: 'webhooks.fifth-attempt',
+    area: 'webhooks',
+    description: 'after the fourth failed attempt the delivery is not marked failed: a fifth attempt goes 10 min later',
+    // The fourth failure retries (to pending) instead of giving up; the fifth gives up.
+    machine: [deviateMachine(deliveryMachine, { add: [{ from: ['pending'], action: 'give_up', to: ({ attempt }) => (attempt <= MAX_ATTEMPTS ? 'pending' : 'failed') }] })],
+    hooks: [at(WEBHOOKS_HOOKS.retryGapMs, (ms, { attempt }) => (attempt >= MAX_ATTEMPTS ? 600_000 : ms))],
+  },
+  { kind: 'defect', id: 'webhooks.resolved-address-unchecked', area: 'webhooks', description: 'a webhook host name is resolved but the addresses it resolves to are not checked against the SSRF blocklist (only literal hosts are refused): a name resolving to 127.0.0.1 is delivered to', hooks: [at(WEBHOOKS_HOOKS.resolvedAddressesChecked, () => false)] },
   { kind: 'defect', id: 'webhooks.event-filter-ignored', area: 'webhooks', description: '`webhookEvents` is ignored (every event is sent)', hooks: [at(WEBHOOKS_HOOKS.eventSent, () => true)] },
 ];
 

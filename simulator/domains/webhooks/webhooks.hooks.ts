@@ -26,4 +26,6 @@ export const WEBHOOKS_HOOKS = {
   attemptTimeoutMs: hookPoint<number>('delivery', 'webhooks.attempt-timeout'),
   /** spec 6 rule 3, decision 9: the wait after failed attempt `attempt` before the next one. */
   retryGapMs: hookPoint<number, { attempt: number }>('delivery', 'webhooks.retry-gap'),
+  /** spec 6 rule 4: whether an attempt checks the addresses its host resolved to against the blocklist (the literal host is checked either way). */
+  resolvedAddressesChecked: hookPoint<boolean>('delivery', 'webhooks.resolved-addresses-checked'),
 } as const;

@@ -1,6 +1,7 @@
 // The webhooks domain's types: what it offers (re-exported by index.ts).
 import type { DomainModule } from '../domain.js';
 import type { AllowTargets } from './allow-targets.js';
+import type { ResolverHosts } from './resolver-hosts.js';
 import type { Resolve } from './transport.js';
 
 export type WebhookEvent = 'job.completed' | 'job.failed';
@@ -70,6 +71,8 @@ export interface WebhooksDomain extends DomainModule {
   deliveries(filter?: { tenantId?: string; jobId?: string }): Promise<DeliveryView[]>;
   /** The webhook allow list (local testing only), replaceable at run time through the control API. */
   allowTargets: AllowTargets;
+  /** The delivery resolver's host table (local testing only), replaceable at run time through the control API. */
+  resolverHosts: ResolverHosts;
 }
 
 /** How createWebhooks reaches the network (tests hand their own resolver and a short timeout). */

@@ -6,6 +6,7 @@ import { isObject } from '../../../contracts/lib/bundle.js';
 import type { TenantClocks } from '../clock.js';
 import { NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError } from '../errors.js';
+import { KERNEL_HOOKS } from '../kernel.hooks.js';
 import type { SharedServices } from '../store/collection.js';
 import type { Principal } from './types.js';
 
@@ -59,7 +60,7 @@ export function createRateLimiter(
     async consume(principal, operation) {
       // defect injection (SIM_DEFECTS): limits.rate-limit-off, the buckets never fill.
       if (defects.has('limits.rate-limit-off')) return;
-      const bucket = bucketOf(operation);
+      const bucket = defects.at(KERNEL_HOOKS.rateBucket, bucketOf(operation));
       const { limit, windowMs } = (await limitsFor(principal.tenantId))[bucket];
       const now = clocks.of(principal.tenantId).now();
       const start = Math.floor(now / windowMs) * windowMs;
