@@ -1,14 +1,15 @@
-// One mutant's run: the mutation applied to a tree copy, the simulator started from that copy as a process,
-// the conformance suite (the working tree's `conformance/cli.ts`, simulator profile) run against it as
-// another process, the file put back. Both processes are killed when the mutant's time is up, so a mutant
+// One mutant's run: the mutation applied to a tree copy, the simulator bundled from that copy and started as
+// a process, the conformance suite (the working tree's `conformance/cli.ts` as a bundle, simulator profile)
+// run against it as another process, the file put back. Both run as plain JavaScript (bundles.ts: no
+// TypeScript loader at each start). Both processes are killed when the mutant's time is up, so a mutant
 // that makes the simulator hang costs one time limit, not the whole run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../contracts/lib/prism.js';
+import { simulatorBundle, suiteBundle } from './bundles.js';
 import { applyMutation, type Mutation } from './mutation.js';
-import { REPO_ROOT } from './tree.js';
 
 export interface RunSettings {
   seed: number;
@@ -31,8 +32,19 @@ export interface MutantResult {
   /** The first failure of each check in killedBy (rule: message, cut short): why the suite noticed. */
   reasons?: Record<string, string>;
   seconds: number;
+  /** Where the seconds went (run-mutant.ts Phases), when the suite ran. */
+  phases?: Phases;
   /** Start-up output or the suite's error, cut short, when there is something to say. */
   detail?: string;
+}
+
+/** A mutant's seconds by phase: bundling and starting the simulator until its banner; the suite process from
+ *  spawn to exit; of that, the checks' own durations (report.json); the rest of the suite process is its
+ *  start-up (loading the CLI and the contract) and its reports. */
+export interface Phases {
+  simulatorS: number;
+  suiteS: number;
+  checksS: number;
 }
 
 export interface BaselineResult {
@@ -77,10 +89,17 @@ function kill(p: Running | undefined) {
 
 class StartupFailed extends Error {}
 
-/** Starts `<treeDir>/simulator/main.ts` and waits for its start-up banner. */
+/** Bundles `<treeDir>/simulator/main.ts` as it is now, starts the bundle and waits for its start-up banner. */
 async function startSimulator(treeDir: string, dataDir: string, label: string, deadline: Promise<'timeout'>) {
+  let bundle: string;
+  try {
+    bundle = await simulatorBundle(treeDir);
+  } catch (error) {
+    // The mutated source does not parse: the simulator could not start, as under a TypeScript loader.
+    throw new StartupFailed(`simulator exited at start-up: the bundle did not build:\n${tail(String((error as Error).message))}`);
+  }
   const port = await freePort();
-  const sim = run(['--import', 'tsx', path.join(treeDir, 'simulator', 'main.ts')], treeDir, {
+  const sim = run([bundle], treeDir, {
     LOG_LEVEL: 'warn',
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -120,6 +139,7 @@ interface SuiteRun {
   passed: number;
   skipped: number;
   seconds: number;
+  phases?: Phases;
   detail?: string;
 }
 
@@ -142,21 +162,23 @@ async function runSuiteAgainstTree(treeDir: string, settings: RunSettings, label
       return { outcome: timedOut ? 'timeout' : 'startup', failed: [], passed: 0, skipped: 0, seconds: seconds(), detail: error.message };
     }
     sim = target.sim;
+    const simulatorS = seconds();
     const reportDir = path.join(dataDir, 'report');
     suite = run(
       [
-        '--import', 'tsx', path.join(REPO_ROOT, 'conformance', 'cli.ts'),
+        await suiteBundle(treeDir),
         '--base-url', target.url, '--api-key', target.apiKey, '--admin-token', target.adminToken,
         '--profile', 'simulator', '--contract', 'v1.3.0', '--seed', String(settings.seed), '--runs', String(settings.runs),
         '--timeout-ms', String(settings.requestTimeoutMs), '--format', 'json', '--report-dir', reportDir, '--quiet',
         ...(settings.checks?.length ? ['--only', settings.checks.join(',')] : []),
       ],
-      REPO_ROOT,
+      treeDir,
       {},
     );
     const ended = await Promise.race([suite.exited, deadline]);
     if (ended === 'timeout') return { outcome: 'timeout', failed: [], passed: 0, skipped: 0, seconds: seconds(), detail: tail(suite.output(), 600) };
-    let report: { results: Array<{ id: string; verdict: string; failures?: Array<{ rule: string; message: string }> }> };
+    const suiteS = Math.round((seconds() - simulatorS) * 10) / 10;
+    let report: { results: Array<{ id: string; verdict: string; durationMs?: number; failures?: Array<{ rule: string; message: string }> }> };
     try {
       report = JSON.parse(readFileSync(path.join(reportDir, 'report.json'), 'utf8'));
     } catch {
@@ -168,7 +190,8 @@ async function runSuiteAgainstTree(treeDir: string, settings: RunSettings, label
     const reasons = Object.fromEntries(
       report.results.filter((r) => r.verdict === 'failed').map((r) => [r.id, r.failures?.[0] ? tail(`${r.failures[0].rule}: ${r.failures[0].message}`, 300) : '(no failure recorded)']),
     );
-    return { outcome: 'done', failed: ids('failed').sort(), reasons, passed: ids('passed').length, skipped: ids('skipped').length, seconds: seconds() };
+    const checksS = Math.round(report.results.reduce((ms, r) => ms + (r.durationMs ?? 0), 0) / 100) / 10;
+    return { outcome: 'done', failed: ids('failed').sort(), reasons, passed: ids('passed').length, skipped: ids('skipped').length, seconds: seconds(), phases: { simulatorS, suiteS, checksS } };
   } finally {
     clearTimeout(timer);
     kill(suite);
@@ -193,7 +216,7 @@ export async function runMutant(treeDir: string, mutation: Mutation, settings: R
     if (result.outcome !== 'done') return { id: mutation.id, outcome: result.outcome, killedBy: [], seconds: result.seconds, detail: result.detail };
     const killedBy = result.failed.filter((id) => !baseline.failed.includes(id));
     const reasons = Object.fromEntries(killedBy.map((id) => [id, result.reasons?.[id] ?? '']));
-    return { id: mutation.id, outcome: killedBy.length ? 'killed' : 'survived', killedBy, ...(killedBy.length ? { reasons } : {}), seconds: result.seconds };
+    return { id: mutation.id, outcome: killedBy.length ? 'killed' : 'survived', killedBy, ...(killedBy.length ? { reasons } : {}), seconds: result.seconds, ...(result.phases ? { phases: result.phases } : {}) };
   } finally {
     restore();
   }
