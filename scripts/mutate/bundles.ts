@@ -3,7 +3,8 @@
 // ~200 modules from the tree copy, and the conformance CLI's modules from the working tree. Here both run as
 // esbuild bundles, as `npm start` and `tfas conform` do (scripts/build-simulator.mjs, build-cli.mjs):
 //   - the suite is bundled once per tree copy, from the WORKING TREE's conformance/ (the suite is never
-//     mutated), into <tree>/build/cli/conform.mjs;
+//     mutated), into <tree>/build/cli/conform-worker.mjs: the CLI as a process kept between mutants
+//     (suite-worker.ts), so that it is not even started again;
 //   - the simulator is bundled from the TREE COPY after the mutation is written, into
 //     <tree>/build/simulator/main.mjs, so every mutant runs exactly its mutated sources.
 // A bundle inside the tree copy finds what it reads at run time the way the packaged bundles do: the
@@ -16,7 +17,7 @@ import path from 'node:path';
 import { REPO_ROOT } from './tree.js';
 
 /** Where the bundles go inside a tree copy (the layout of the packaged bundles). */
-export const SUITE_BUNDLE = path.join('build', 'cli', 'conform.mjs');
+export const SUITE_BUNDLE = path.join('build', 'cli', 'conform-worker.mjs');
 export const SIMULATOR_BUNDLE = path.join('build', 'simulator', 'main.mjs');
 
 /** One entry point as one ES module for Node 20, packages external (as scripts/build-simulator.mjs), no
@@ -38,8 +39,8 @@ async function bundle(absWorkingDir: string, entry: string, outfile: string): Pr
 const suites = new Map<string, Promise<string>>();
 
 /**
- * The conformance CLI as a bundle inside the tree copy, built once per tree from the working tree's sources
- * (its budget file copied beside it); answers the bundle's path.
+ * The conformance CLI's worker (suite-worker.ts) as a bundle inside the tree copy, built once per tree from
+ * the working tree's sources (the request budget copied beside it); answers the bundle's path.
  */
 export function suiteBundle(treeDir: string): Promise<string> {
   let built = suites.get(treeDir);
@@ -49,7 +50,7 @@ export function suiteBundle(treeDir: string): Promise<string> {
       mkdirSync(path.dirname(budget), { recursive: true });
       copyFileSync(path.join(REPO_ROOT, 'conformance', 'budget', 'baseline.json'), budget);
       const outfile = path.join(treeDir, SUITE_BUNDLE);
-      await bundle(REPO_ROOT, 'conformance/cli.ts', outfile);
+      await bundle(REPO_ROOT, 'scripts/mutate/suite-worker.ts', outfile);
       return outfile;
     })();
     // A failed build is not remembered: the next mutant tries again.

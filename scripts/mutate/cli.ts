@@ -17,7 +17,7 @@ import { MUTATIONS } from './mutations.js';
 import { checksOf, MutationError, selectMutations, validateMutations, type Mutation } from './mutation.js';
 import { NOT_BREAKABLE, validateNotBreakable } from './not-breakable.js';
 import { coverage, renderMarkdown, renderTable, score, scoreLine, type MutationRecord, type RunMode } from './report.js';
-import { killAllRunning, runBaseline, runMutant, type BaselineResult, type RunSettings } from './run-mutant.js';
+import { killAllRunning, runBaseline, runMutant, stopSuiteWorkers, type BaselineResult, type RunSettings } from './run-mutant.js';
 import { copyTree, REPO_ROOT, type TreeCopy } from './tree.js';
 
 export const DEFAULT_SEED = 20261121;
@@ -128,7 +128,10 @@ export async function mutate(options: MutateOptions, mutations: readonly Mutatio
   const settings: MutateOptions['settings'] = options.mode === 'rule-keyed' ? { ...options.settings, checks: [...new Set(selected.flatMap((m) => checksOf(m)))].sort() } : options.settings;
 
   const trees: TreeCopy[] = [];
-  const cleanup = () => trees.forEach((t) => t.remove());
+  const cleanup = () => {
+    stopSuiteWorkers();
+    trees.forEach((t) => t.remove());
+  };
   const interrupted = (signal: NodeJS.Signals) => {
     killAllRunning();
     cleanup();
