@@ -289,6 +289,10 @@ const adapterNotAllowed = defineCheck({
     const withDefault = await ctx.admin!.createTenant({ name: 'Conformance adapter allowlist with a default', allowedAdapters: ['conformance-allowed-adapter'], defaultAdapter: 'conformance-allowed-adapter' });
     const refused = await ctx.client.withApiKey(withDefault.integrationKey).call('POST', '/api/ship/upload', { form: shipForm(`${unique}-default-denied`, 'conformance-other-adapter') });
     expectError(ctx, refused, 403, 'ADAPTER_NOT_ALLOWED', "a ship upload naming an adapter outside the allowlist of a key whose default adapter is allowed");
+    // Spec 2.1: the token response's default_adapter is "a string or null", also for a key carrying an allowlist.
+    const issued = await exchangeKey(ctx, withDefault.integrationKey, 'the key with an adapter allowlist and a default adapter');
+    const named = (issued?.exchange.response.body as { default_adapter?: unknown } | undefined)?.default_adapter;
+    if (issued) ctx.expect(typeof named === 'string' || named === null, 'token-default-adapter', `the token exchange of a key with an adapter allowlist answered default_adapter ${JSON.stringify(named)}, not a string or null (spec 2.1)`, issued.exchange);
   },
 });
 

@@ -61,8 +61,11 @@ export const journeyB = defineCheck({
     }
 
     steps.next('review');
-    // Each SKU as an apply row (spec 4.4): the file's HS code where it gave one, the reviewer's otherwise.
-    const applyRows = rows.map((r) => ({ sku: r.sku, name: r.productName, hsCode: r.hsCode || REVIEWED_HS }));
+    // Each SKU as an apply row (spec 4.4): the file's HS code where it gave one, the reviewer's otherwise; and
+    // the reviewer's for the first SKU the file gave one for, so that one applied row differs from what the
+    // file provided: apply writes the row's hsCode (spec 4.4), which the screening below reads back.
+    const overridden = rows.find((r) => r.hsCode)?.sku;
+    const applyRows = rows.map((r) => ({ sku: r.sku, name: r.productName, hsCode: r.sku === overridden ? REVIEWED_HS : r.hsCode || REVIEWED_HS }));
     const reviewed = await send(ctx, client, 'PUT', `/api/trade/classify/preview/${typeof previewJobId === 'string' ? previewJobId : previewJob}/review`, { json: { rows: applyRows } });
     if (!steps.expect(reviewed.response.status === 200, 'feed-review', `the review of a completed preview answered ${reviewed.response.status}, not 200 (spec 4.4)`, reviewed)) return;
 

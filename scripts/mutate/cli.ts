@@ -12,11 +12,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isEntryModule } from '../../contracts/lib/entry.js';
+import { estimateOf, loadBaseline } from '../../conformance/harness/budget.js';
 import { MUTATIONS } from './mutations.js';
 import { checksOf, MutationError, selectMutations, validateMutations, type Mutation } from './mutation.js';
 import { NOT_BREAKABLE, validateNotBreakable } from './not-breakable.js';
 import { coverage, renderMarkdown, renderTable, score, scoreLine, type MutationRecord, type RunMode } from './report.js';
-import { killAllRunning, runBaseline, runMutant, type RunSettings } from './run-mutant.js';
+import { killAllRunning, runBaseline, runMutant, stopSuiteWorkers, type BaselineResult, type RunSettings } from './run-mutant.js';
 import { copyTree, REPO_ROOT, type TreeCopy } from './tree.js';
 
 export const DEFAULT_SEED = 20261121;
@@ -71,6 +72,40 @@ function writeRecord(dir: string, record: MutationRecord) {
   writeFileSync(path.join(dir, 'mutation.md'), renderMarkdown(record));
 }
 
+/** The milliseconds the suite's request budget (conformance/budget/baseline.json) expects the checks to take
+ *  at `runs`; a check it does not know counts as 5 s. Only an order: the longest mutants start first. */
+export function expectedMs(checks: readonly string[], runs: number): number {
+  const budget = loadBaseline();
+  return checks.reduce((sum, id) => sum + (estimateOf(budget, id, runs)?.ms ?? 5_000), 0);
+}
+
+/** Splits checks into `parts` groups of about equal expected time (longest first, each to the lightest group). */
+export function splitChecks(checks: readonly string[], parts: number, runs: number): string[][] {
+  const groups = Array.from({ length: Math.max(1, Math.min(parts, checks.length)) }, () => ({ ms: 0, checks: [] as string[] }));
+  const weighed = checks.map((id) => ({ id, ms: expectedMs([id], runs) })).sort((a, b) => b.ms - a.ms || a.id.localeCompare(b.id));
+  for (const { id, ms } of weighed) {
+    const lightest = groups.reduce((a, b) => (b.ms < a.ms ? b : a));
+    lightest.ms += ms;
+    lightest.checks.push(id);
+  }
+  return groups.map((g) => g.checks.sort());
+}
+
+/** The baseline of a rule-keyed run, its checks split over the tree copies and run side by side (each
+ *  against its own fresh simulator), merged as one result; a whole-suite baseline runs in one tree. */
+async function splitBaseline(treeDirs: string[], settings: RunSettings): Promise<BaselineResult> {
+  if (!settings.checks || treeDirs.length < 2) return runBaseline(treeDirs[0], settings);
+  const parts = splitChecks(settings.checks, treeDirs.length, settings.runs);
+  const results = await Promise.all(parts.map((checks, i) => runBaseline(treeDirs[i], { ...settings, checks })));
+  return {
+    failed: results.flatMap((r) => r.failed).sort(),
+    reasons: Object.assign({}, ...results.map((r) => r.reasons ?? {})),
+    passed: results.reduce((n, r) => n + r.passed, 0),
+    skipped: results.reduce((n, r) => n + r.skipped, 0),
+    seconds: Math.max(...results.map((r) => r.seconds)),
+  };
+}
+
 export interface MutateOutcome {
   record: MutationRecord;
   reportDir: string;
@@ -93,7 +128,10 @@ export async function mutate(options: MutateOptions, mutations: readonly Mutatio
   const settings: MutateOptions['settings'] = options.mode === 'rule-keyed' ? { ...options.settings, checks: [...new Set(selected.flatMap((m) => checksOf(m)))].sort() } : options.settings;
 
   const trees: TreeCopy[] = [];
-  const cleanup = () => trees.forEach((t) => t.remove());
+  const cleanup = () => {
+    stopSuiteWorkers();
+    trees.forEach((t) => t.remove());
+  };
   const interrupted = (signal: NodeJS.Signals) => {
     killAllRunning();
     cleanup();
@@ -109,7 +147,7 @@ export async function mutate(options: MutateOptions, mutations: readonly Mutatio
     let baseline = covered ? previous?.baseline : undefined;
     if (!baseline) {
       log(`baseline: the unmutated simulator against ${settings.checks ? `the ${settings.checks.length} checks of the selected mutants` : 'the whole suite'} (seed ${settings.seed}, ${settings.runs} runs) ...`);
-      baseline = await runBaseline(trees[0].dir, settings);
+      baseline = await splitBaseline(trees.map((t) => t.dir), settings);
       log(`baseline: ${baseline.passed} passed, ${baseline.failed.length} failed, ${baseline.skipped} skipped in ${baseline.seconds} s`);
       if (baseline.failed.length) log(`baseline: these checks fail without any mutation and do not count as kills: ${baseline.failed.join(', ')}`);
     }
@@ -134,7 +172,9 @@ export async function mutate(options: MutateOptions, mutations: readonly Mutatio
       coverage: coverage(mutations, NOT_BREAKABLE),
     };
     writeRecord(reportDir, record);
-    const queue = selected.filter((m) => !done.has(m.id));
+    // Longest first (by the checks' expected time), so that the run does not end waiting on one long mutant.
+    const cost = new Map(selected.map((m) => [m.id, expectedMs(checksFor(m) ?? [], options.settings.runs)]));
+    const queue = selected.filter((m) => !done.has(m.id)).sort((a, b) => cost.get(b.id)! - cost.get(a.id)!);
     if (done.size) log(`resuming ${reportDir}: ${record.mutants.length - queue.length} of ${record.mutants.length} already run`);
     let finished = record.mutants.length - queue.length;
     await Promise.all(
@@ -145,7 +185,8 @@ export async function mutate(options: MutateOptions, mutations: readonly Mutatio
           writeRecord(reportDir, record);
           finished++;
           const by = result.killedBy.length ? ` by ${result.killedBy.slice(0, 4).join(', ')}${result.killedBy.length > 4 ? ` +${result.killedBy.length - 4}` : ''}` : '';
-          log(`[${finished}/${record.mutants.length}] ${m.id}: ${result.outcome}${by} (${result.seconds} s)`);
+          const phases = result.phases ? `: simulator ${result.phases.simulatorS} s, suite ${result.phases.suiteS} s of which checks ${result.phases.checksS} s` : '';
+          log(`[${finished}/${record.mutants.length}] ${m.id}: ${result.outcome}${by} (${result.seconds} s${phases})`);
         }
       }),
     );

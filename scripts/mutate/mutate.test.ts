@@ -8,6 +8,7 @@ import { contractOf, specRules } from '../../conformance/spec-rules/index.js';
 import { applyMutation, checksOf, MutationError, mutatedText, selectMutations, validateMutations, type Mutation } from './mutation.js';
 import { NOT_BREAKABLE, validateNotBreakable } from './not-breakable.js';
 import { areaRows, coverage, ruleRows, sandboxScore, score, type MutationRecord } from './report.js';
+import { expectedMs, splitChecks } from './cli.js';
 import { runBaseline, runMutant, type RunSettings } from './run-mutant.js';
 import { copyTree, REPO_ROOT, type TreeCopy } from './tree.js';
 
@@ -168,6 +169,29 @@ describe('the score', () => {
     expect(validateNotBreakable({ '5.4.scope.ship-upload': 'no' }, [{ id: 'm', rules: ['5.4.scope.ship-upload'] }])).toEqual(['not-breakable: 5.4.scope.ship-upload is named by m: a mutation breaks it']);
     expect(validateNotBreakable({ '5.4.scopes.not-enforced-mostly': 'no' }, [])[0]).toMatch(/not held/);
     expect(validateNotBreakable(NOT_BREAKABLE, MUTATIONS)).toEqual([]);
+  });
+});
+
+describe('the baseline split over the tree copies', () => {
+  const checks = ['jobs.lifecycle-model', 'ship.finding-model', 'auth.scope-denied', 'auth.token-exchange', 'pagination.defaults', 'trade.feed-lifecycle-model', 'no.such-check'];
+
+  it('gives every check to exactly one group', () => {
+    const groups = splitChecks(checks, 2, 15);
+    expect(groups).toHaveLength(2);
+    expect(groups.flat().sort()).toEqual([...checks].sort());
+  });
+
+  it('balances the groups by the checks\' expected time: the two longest checks land apart', () => {
+    const [a, b] = splitChecks(checks, 2, 15);
+    expect(a.includes('jobs.lifecycle-model')).not.toBe(b.includes('jobs.lifecycle-model'));
+    expect(a.includes('jobs.lifecycle-model')).not.toBe(a.includes('ship.finding-model'));
+    const heavier = Math.max(expectedMs(a, 15), expectedMs(b, 15));
+    expect(heavier).toBeLessThan(expectedMs(checks, 15));
+  });
+
+  it('makes no more groups than checks, and counts a check the budget does not know as 5 s', () => {
+    expect(splitChecks(['auth.scope-denied'], 2, 15)).toEqual([['auth.scope-denied']]);
+    expect(expectedMs(['no.such-check'], 15)).toBe(5_000);
   });
 });
 

@@ -14,6 +14,9 @@ export const NOT_BREAKABLE: Readonly<Record<string, string>> = {
   '6.config.url-required': 'refused twice, by the contract schema and again in webhook-config.ts readForm/readUrl; a one-snippet edit leaves the other refusal',
   '6.config.secret-max-512': 'refused twice, by the contract schema (maxLength 512) and again in webhook-config.ts readSecret; a one-snippet edit leaves the other refusal',
   '6.config.events-values': 'refused twice, by the contract schema (enum) and again in webhook-config.ts readEvents; a one-snippet edit leaves the other refusal',
+  // Every upload's form: the contract's schema (required: [file]) and again kernel/uploads/uploaded-file.ts
+  // acceptUploadedFile, which every upload route calls before it stores anything.
+  '4.3.upload.file-required': 'refused twice, by the contract schema (required: [file] on every upload form, validate-request.ts) and again in acceptUploadedFile (uploaded-file.ts: no file part, 400 naming file); a one-snippet edit leaves the other refusal',
 };
 
 /** Problems of the list: unknown or unheld rule ids, rules a mutation names (then it is breakable). */

@@ -117,10 +117,6 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       replace: "(file) => ({ file, ingestMode }))), ingestMode: 'PATCH' } };",
       visible: 'spec 2.3: the order receipt echoes the ingestMode sent; the mutation always answers PATCH (SNAPSHOT sent).',
       also: ['2.3.receipt.order-ingest-mode'],
-      survives: {
-        kind: 'gap',
-        why: "uploads.accepted-receipt judges the receipt's jobId, fileName, replayed and status, not that ingestMode is the one sent: its uploads send only the required form fields (targets.ts), no ingestMode, so PATCH is the right echo of the default; a check sending SNAPSHOT would see it (run 2026-11-27).",
-      },
     },
   ],
   '2.4.result.combined-rate-one-absent': [
@@ -267,10 +263,6 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       replace: "status: 'NORMALIZING' as const, fileName: upload.fileName",
       visible: 'spec 3.2: an accepted feed upload answers 202 with the session UPLOADED; the mutation answers NORMALIZING.',
       also: ['4.4.upload.accepted'],
-      survives: {
-        kind: 'gap',
-        why: "trade.feed-lifecycle-model accepts UPLOADED, NORMALIZING or a polling-terminal state in the upload receipt (lenient about a server that starts normalizing before it answers); spec 3.2's table makes an accepted upload UPLOADED. The lead decides whether the leniency is fair (run 2026-11-27).",
-      },
     },
   ],
   '3.2.feed.preview-blocked': [
@@ -300,6 +292,14 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
         kind: 'acceptable',
         why: "the feed the check makes fail (no SKU column) ends PREVIEW_BLOCKED with its blocking file_unreadable issue listed: whether a file errors (FAILED) or surfaces a blocking issue (PREVIEW_BLOCKED) is the deployment's call (spec 3.2 gives no file that must fail; trade.normalization-end-state: which issues a deployment raises is its own), so the mutant is a fair server (run 2026-11-27).",
       },
+    },
+    {
+      id: 'response-shape.feed-failed-without-reason',
+      family: 'response-shape',
+      file: 'simulator/domains/trade/feed-normalize.processor.ts',
+      find: 'failureReason: reason, issueCount: counts.issues',
+      replace: 'failureReason: null, issueCount: counts.issues',
+      visible: 'spec 3.2, 2.5: a FAILED session carries its reason in session detail and issues; the mutation fails the session without the reason on its detail.',
     },
   ],
   '3.2.feed.acknowledge-ready': [
@@ -372,6 +372,15 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
         kind: 'acceptable',
         why: "spec 3.3 leaves credit's source states unshown: a second credit that keeps a CREDITED finding CREDITED moves it nowhere out of its terminal state, and ship.finding-model judges credit only where the spec says where it goes; whether it records a second credit is the deployment's (run 2026-11-27).",
       },
+    },
+    {
+      id: 'state-machine.finding-rejected-credited',
+      family: 'state-machine',
+      file: FINDINGS,
+      find: "{ from: ['SUBMITTED', 'CARRIER_REVIEW'], action: 'credit', to: 'CREDITED' },",
+      replace: "{ from: ['SUBMITTED', 'CARRIER_REVIEW', 'REJECTED'], action: 'credit', to: 'CREDITED' },",
+      visible: 'spec 3.3, 4.5: REJECTED is terminal and credit answers 409 from a state it does not move; the mutation credits a REJECTED finding (200 CREDITED).',
+      also: ['3.3.finding.reject-terminal'],
     },
   ],
   '3.3.finding.reject-terminal': [
@@ -544,10 +553,6 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: 'productName: row.name, hsCode: row.hsCode,',
       replace: 'productName: row.name, hsCode: sku.providedHs ?? row.hsCode,',
       visible: "spec 4.4: apply writes its rows with their hsCode; the mutation writes the SKU's provided HS code instead of the row's.",
-      survives: {
-        kind: 'gap',
-        why: "journeys.b applies rows whose hsCode is the SKU's providedHs (the direct-apply rows of spec 4.4), so writing providedHs is the same; a reviewed row with another hsCode would show it (run 2026-11-27).",
-      },
     },
   ],
 
@@ -578,6 +583,14 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
         kind: 'acceptable',
         why: 'spec 4.5 says only that the page carries status counts; counting the page\'s findings (the mutant) and the tenant\'s (the sandbox) are both readings of "agree with the findings it lists", and ship.findings-status-counts judges on one page holding every finding, where they agree (run 2026-11-27).',
       },
+    },
+    {
+      id: 'domain-rule.findings-open-counts-disputed',
+      family: 'domain-rule',
+      file: FINDING_ROUTES,
+      find: 'Object.fromEntries(STATUSES.map((s) => [s, counts[s] ?? 0]))',
+      replace: "Object.fromEntries(STATUSES.map((s) => [s, s === 'OPEN' ? (counts.OPEN ?? 0) + (counts.DISPUTED ?? 0) : (counts[s] ?? 0)]))",
+      visible: 'spec 4.5: the finding page carries status counts that agree with the findings; the mutation counts DISPUTED findings under OPEN too.',
     },
   ],
   '4.5.batch.credit-disabled': [
@@ -779,10 +792,6 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: 'const FINDINGS_DEFAULT_LIMIT = 50;',
       replace: 'const FINDINGS_DEFAULT_LIMIT = 100;',
       visible: 'spec 8.6: limit defaults to 50 on every list; the mutation serves 100 findings by default.',
-      survives: {
-        kind: 'gap',
-        why: "pagination.defaults compares the findings list read without limit to limit=50 (same items, never more than 50), which agree while the read tenant holds at most 50 findings; the page's limit echo is not the spec's (4.5 shows no findings page fields), so not judged. A tenant with more than 50 findings would show it (run 2026-11-27).",
-      },
     },
     {
       id: 'pagination.jobs-default-limit-100',
@@ -791,10 +800,6 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: 'const JOBS_DEFAULT_LIMIT = 50;',
       replace: 'const JOBS_DEFAULT_LIMIT = 100;',
       visible: 'spec 8.6: limit defaults to 50 on every list; the mutation serves 100 jobs by default.',
-      survives: {
-        kind: 'gap',
-        why: 'pagination.defaults compares the job list read without limit to limit=50 (same items, never more than 50), which agree while the read tenant holds at most 50 jobs (the job list echoes no limit, spec 2.2); a tenant with more than 50 jobs would show it (run 2026-11-27).',
-      },
     },
   ],
   // ---- more, second pass over the rules still without one ----
@@ -826,10 +831,6 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: ', default_adapter: principal.defaultAdapter }',
       replace: ', default_adapter: principal.allowedAdapters ?? principal.defaultAdapter }',
       visible: "spec 2.1: default_adapter is a string or null; the mutation answers the key's adapter allowlist (an array) when it has one.",
-      survives: {
-        kind: 'gap',
-        why: "the rule's only check (operations.exchangeIntegrationToken.accepts-valid-input) exchanges the run's key, which has no adapter allowlist, so default_adapter stays a string or null; a token exchanged with an allowlisted key (auth.adapter-not-allowed makes one, outside this rule's checks) would fail the response schema (run 2026-11-27).",
-      },
     },
   ],
   '5.2.token.exp-boundary': [
@@ -841,8 +842,8 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       replace: 'cached.exp + leeway < Math.floor(deps.clock.now() / 1000)',
       visible: 'spec 5.2 (RFC 7519): a token presented at exactly its exp second is refused; the mutation still serves it (the cached verification).',
       survives: {
-        kind: 'gap',
-        why: 'auth.token-refused-at-exp presents its token for the first time at its exp second, so the full verification decides; the edit is on the path of a token already verified once (cached), which no check presents at exp (run 2026-11-27).',
+        kind: 'equivalent',
+        why: "after the cached branch verify() judges every token again on the tenant's own clock (tokens.ts: exp + leeway <= tenantNow is refused), and a tenant's clock is never behind the sandbox clock: a cached token the mutated line lets through at exp is refused there, so no request can tell the mutant apart (read 2026-11-27; first marked gap after run 2026-11-27, where auth.token-refused-at-exp presents a fresh token).",
       },
     },
   ],
@@ -1465,6 +1466,296 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       find: "return 'multipart/form-data' in content ? 'upload' : 'write';",
       replace: "return 'multipart/form-data' in content ? 'upload' : 'read';",
       visible: 'spec 8.1: non-upload mutations count in the write bucket; the mutation counts them in the read bucket (a full write bucket never refuses).',
+    },
+  ],
+  // ---- the 29 held rules the merged run of 2026-11-27 left without a mutation (issue 27 item 3) ----
+  '2.2.job.reconciliation': [
+    {
+      id: 'response-shape.job-reconciliation-without-not-applicable',
+      family: 'response-shape',
+      file: 'simulator/domains/jobs/job.response.ts',
+      find: '    reconciliation: { ...emptyReconciliation(), ...job.reconciliation },',
+      replace: '    reconciliation: (({ skusNotApplicable: _dropped, ...kept }) => kept)({ ...emptyReconciliation(), ...job.reconciliation }),',
+      visible: 'spec 2.2: reconciliation holds rowsUploaded, rowsSkipped, rowsDeduplicated, skusFound, skusScreened and skusNotApplicable; the mutation leaves skusNotApplicable out of every job.',
+    },
+  ],
+  '2.2.job.skipped-rows': [
+    {
+      id: 'response-shape.job-skipped-rows-without-sample',
+      family: 'response-shape',
+      file: 'simulator/domains/jobs/job.response.ts',
+      find: '    skippedRows: { ...emptySkippedRows(), ...job.skippedRows },',
+      replace: '    skippedRows: { counts: job.skippedRows?.counts ?? null },',
+      visible: 'spec 2.2: skippedRows holds counts and sample (each nullable, both there); the mutation leaves sample out of every job.',
+    },
+  ],
+  '2.2.job.outcomes': [
+    {
+      id: 'response-shape.job-outcomes-without-false-positive',
+      family: 'response-shape',
+      file: 'simulator/domains/jobs/job.response.ts',
+      find: '    outcomes: { ...zeroOutcomes(), ...job.outcomes },',
+      replace: '    outcomes: (({ falsePositive: _dropped, ...kept }) => kept)({ ...zeroOutcomes(), ...job.outcomes }),',
+      visible: 'spec 2.2: outcomes holds the integers atRisk, cleared, needsReview and falsePositive; the mutation leaves falsePositive out of every job.',
+    },
+  ],
+  '2.4.result.outcome-enum': [
+    {
+      id: 'response-shape.sima-result-outcome-clear',
+      family: 'response-shape',
+      file: 'simulator/domains/sima/sima-result.response.ts',
+      find: '    outcomes: page.items.map(toSimaResultItem),',
+      replace: "    outcomes: page.items.map(toSimaResultItem).map((item) => (item.outcome === 'CLEARED' ? { ...item, outcome: 'CLEAR' as typeof item.outcome } : item)),",
+      visible: 'spec 2.4: outcome is AT_RISK, NEEDS_REVIEW or CLEARED; the mutation lists a cleared result with outcome CLEAR.',
+    },
+  ],
+  '3.5.sima.workflow-values': [
+    {
+      id: 'response-shape.sima-result-workflow-new',
+      family: 'response-shape',
+      file: 'simulator/domains/sima/sima-result.response.ts',
+      find: '    outcomes: page.items.map(toSimaResultItem),',
+      replace: "    outcomes: page.items.map(toSimaResultItem).map((item) => (item.workflowStatus === 'OPEN' ? { ...item, workflowStatus: 'NEW' as typeof item.workflowStatus } : item)),",
+      visible: 'spec 3.5, 2.4: SIMA workflowStatus values are OPEN, OVERRIDDEN, ACCEPTED, DISMISSED (or null); the mutation lists an open result as NEW.',
+      also: ['2.4.result.outcome-enum'],
+    },
+  ],
+  '2.4.result.exposure-annual': [
+    {
+      id: 'response-shape.sima-result-null-exposure-omitted',
+      family: 'response-shape',
+      file: 'simulator/domains/sima/sima-result.store.ts',
+      find: 'if (!BOOKKEEPING.has(key)) item[key] = record[key];',
+      replace: "if (!BOOKKEEPING.has(key) && !(key === 'exposureAnnual' && record[key] === null)) item[key] = record[key];",
+      visible: 'spec 2.4: exposureAnnual is a number or null, required; the mutation leaves it out of a result without exposure instead of sending null.',
+    },
+  ],
+  '3.2.feed.normalizing': [
+    {
+      id: 'state-machine.feed-never-normalizing',
+      family: 'state-machine',
+      file: FEED,
+      find: "    { from: ['UPLOADED'], action: 'normalize', to: 'NORMALIZING' },\n    { from: ['NORMALIZING'], action: 'resume', to: 'NORMALIZING' },\n    { from: ['NORMALIZING'], action: 'finish_clean', to: 'READY' },\n    { from: ['NORMALIZING'], action: 'finish_blocked', to: 'PREVIEW_BLOCKED' },",
+      replace: "    { from: ['UPLOADED'], action: 'normalize', to: 'UPLOADED' },\n    { from: ['NORMALIZING'], action: 'resume', to: 'NORMALIZING' },\n    { from: ['UPLOADED', 'NORMALIZING'], action: 'finish_clean', to: 'READY' },\n    { from: ['UPLOADED', 'NORMALIZING'], action: 'finish_blocked', to: 'PREVIEW_BLOCKED' },",
+      visible: 'spec 3.2: UPLOADED moves to NORMALIZING when normalization starts; the mutation keeps the session UPLOADED while it normalizes and moves it straight to its end state.',
+      survives: {
+        kind: 'gap',
+        why: "trade.feed-lifecycle-model reads each session right after its receipt and then after its normalization job ended; with the self-test's job timings (start 50 ms, processing 100 ms) normalization is over before a read can fall inside it, and UPLOADED then READY is a path of the table either way. A check reading the session while its normalization job is PROCESSING (a feed large enough to take seconds, or a job the simulator profile could hold) would see UPLOADED (run 2026-11-27).",
+      },
+    },
+  ],
+  '3.2.feed.terminal-for-polling': [
+    {
+      id: 'state-machine.feed-preview-renormalizes',
+      family: 'state-machine',
+      file: FEED,
+      find: "{ from: ['READY'], action: 'classify_preview', to: 'READY' },",
+      replace: "{ from: ['READY'], action: 'classify_preview', to: 'NORMALIZING' },",
+      visible: 'spec 3.2: READY is terminal for polling (and classify-preview keeps it READY); the mutation takes a READY session back to NORMALIZING when a preview starts, where no worker ends it.',
+      survives: {
+        kind: 'gap',
+        why: "trade.feed-lifecycle-model would see it (a preview on a session known READY reads it back, and no path of spec 3.2 leads from READY to NORMALIZING), but its sessions rarely are READY when a preview comes: a feed whose SKUs all carry an HS code ends PREVIEW_BLOCKED as the direct-apply shortcut, so READY needs an acknowledged non-blocking feed first, and the run's 15 sequences held no preview after one (run twice 2026-11-27). A model step previewing a session it just acknowledged READY would see it.",
+      },
+    },
+  ],
+  '3.4.submission.findings-independent': [
+    {
+      id: 'state-machine.claim-create-submits-findings',
+      family: 'state-machine',
+      file: CLAIM_ROUTES,
+      find: '      await claims.create(record);',
+      replace: "      await claims.create(record);\n      for (const f of found) await findings.update({ ...f, workflowStatus: 'SUBMITTED', updatedAt: now });",
+      visible: 'spec 3.4: creating a submission does not change the state of the findings; the mutation moves each bundled finding to SUBMITTED.',
+    },
+  ],
+  '3.4.submission.credit-confirmed-not-billing': [
+    {
+      id: 'state-machine.claim-confirm-credits-findings',
+      family: 'state-machine',
+      file: CLAIM_ROUTES,
+      find: "        ...(to === 'FAILED' ? { failedAt: now, failureReason: body.reason?.trim() || 'the carrier credited none of the findings' } : {}),\n      }));\n      return envelope(shape, saved);",
+      replace: "        ...(to === 'FAILED' ? { failedAt: now, failureReason: body.reason?.trim() || 'the carrier credited none of the findings' } : {}),\n      }));\n      if (saved.status === 'CREDIT_CONFIRMED') for (const id of saved.findingIds) { const f = await findings.get(tenantId, id); if (f) await findings.update({ ...f, workflowStatus: 'CREDITED', updatedAt: saved.updatedAt }); }\n      return envelope(shape, saved);",
+      visible: 'spec 3.4: a submission-level CREDIT_CONFIRMED does not replace the per-finding credit endpoint: it credits no finding; the mutation marks every bundled finding CREDITED.',
+    },
+  ],
+  '4.5.claim.per-finding-credit': [
+    {
+      id: 'errors.finding-credit-refused-as-batch',
+      family: 'errors',
+      file: FINDING_ROUTES,
+      find: '    async creditFinding({ principal, params, body }) {',
+      replace: "    async creditFinding({ principal, params, body }) {\n      if (body) throw invalidRequest('credits are recorded by the claim submission (confirm-credit)', 'findingId', { remediation: 'POST /api/ship/claims/submissions/{submissionId}/confirm-credit' });",
+      visible: 'spec 4.5 rule 5, 3.4: per-finding credits are recorded through the finding credit endpoint, the billing record; the mutation refuses every per-finding credit with 400, as if the submission-level confirm-credit were the record.',
+    },
+  ],
+  '4.1.billing.reuses-customer': [
+    {
+      id: 'domain-rule.billing-new-customer-each-call',
+      family: 'domain-rule',
+      file: BILLING,
+      find: 'if (!defects.at(BILLING_HOOKS.customerReused, true)) {',
+      replace: 'if (!defects.at(BILLING_HOOKS.customerReused, false)) {',
+      visible: "spec 4.1: billing setup creates or reuses the tenant's payment customer; the mutation creates a new customer at every call.",
+    },
+  ],
+  '4.2.results.tenant-only': [
+    {
+      id: 'isolation.sima-results-any-tenant',
+      family: 'isolation',
+      file: 'simulator/domains/sima/sima-result.store.ts',
+      find: '  const where: Where<ResultField> = { tenantId, current: true };',
+      replace: '  const where: Where<ResultField> = { current: true };',
+      visible: "spec 4.2, 7: the results list holds only the tenant's results; the mutation drops the tenant from the results' conditions, so every tenant's current results are listed.",
+    },
+  ],
+  '4.3.enqueue.webhook-fields': [
+    {
+      id: 'webhooks.upload-form-webhook-ignored',
+      family: 'webhooks',
+      file: SIMA_UPLOADS,
+      find: '    const webhook = peers.webhooks.parseConfig(request.body);',
+      replace: '    const webhook = request.files.length ? null : peers.webhooks.parseConfig(request.body);',
+      visible: 'spec 4.3, 6: any enqueue endpoint accepts the optional webhook fields, on an upload as form fields; the mutation ignores them on /api/upload and the catalog upload (no delivery).',
+    },
+  ],
+  '4.4.session.get': [
+    {
+      id: 'response-shape.feed-session-enveloped',
+      family: 'response-shape',
+      file: 'simulator/domains/trade/feed-session.routes.ts',
+      find: 'return { status: 200, body: toFeedSession(await sessionOf(principal.tenantId, params.sessionId)) };',
+      replace: 'return { status: 200, body: { session: toFeedSession(await sessionOf(principal.tenantId, params.sessionId)) } };',
+      visible: 'spec 4.4, 2.5: GET /api/trade/feeds/:sessionId answers the session detail itself; the mutation wraps it in { session } as claim submissions are.',
+    },
+  ],
+  '4.6.landed-cost.auth': [
+    {
+      id: 'auth.landed-cost-refuses-integration',
+      family: 'auth',
+      file: 'simulator/domains/landed-cost/landed-cost.routes.ts',
+      find: '      const tenantId = principal.tenantId;',
+      replace: "      if (principal.type === 'integration') throw invalidRequest('landed cost takes a dashboard session', 'Authorization');\n      const tenantId = principal.tenantId;",
+      visible: 'spec 4.6: POST /api/trade/landed-cost takes a dashboard or an integration bearer; the mutation refuses an integration bearer (400).',
+    },
+  ],
+  '4.6.rule7.alias-beside-canonical': [
+    {
+      id: 'domain-rule.landed-cost-alias-beside-canonical-flagged',
+      family: 'domain-rule',
+      file: 'simulator/domains/landed-cost/legacy-aliases.ts',
+      find: 'if (lone || deviations.at(LANDED_COST_HOOKS.aliasBesideCanonicalFlagged, false, alias)) flagged.push(alias);',
+      replace: 'flagged.push(alias);',
+      visible: 'spec 4.6 rule 7: an alias sent alongside its canonical field is not flagged; the mutation names it in X-Deprecation-Hint too.',
+    },
+  ],
+  '5.1.key-exchange': [
+    {
+      id: 'auth.issued-token-other-issuer',
+      family: 'auth',
+      file: 'simulator/domains/auth/tokens.ts',
+      find: '.setIssuer(ISSUER)',
+      replace: ".setIssuer('tfas')",
+      visible: 'spec 5.1: the exchanged bearer opens tenant endpoints; the mutation issues tokens under an issuer the verification does not accept (a renamed constant in one place), so the new token answers 401.',
+    },
+  ],
+  '5.1.bearer.verified': [
+    {
+      id: 'auth.bad-signature-read-as-is',
+      family: 'auth',
+      file: 'simulator/domains/auth/tokens.ts',
+      find: 'if (!checks.signatureVerified && error instanceof errors.JWSSignatureVerificationFailed) payload = decodeJwt(token);',
+      replace: 'if (error instanceof errors.JWSSignatureVerificationFailed) payload = decodeJwt(token);',
+      visible: "spec 5.1, 7: an altered or foreign-signed bearer is 401 INVALID_TOKEN; the mutation reads the claims of a token whose signature does not verify as they are.",
+    },
+  ],
+  '5.2.token.re-exchange': [
+    {
+      id: 'auth.token-dated-on-sandbox-clock',
+      family: 'auth',
+      file: 'simulator/domains/auth/tokens.ts',
+      find: 'const iat = Math.floor(deps.clocks.of(input.tenantId).now() / 1000);',
+      replace: 'const iat = Math.floor(deps.clock.now() / 1000);',
+      visible: "spec 5.2: on 401 INVALID_TOKEN re-exchanging the key gives a working token; the mutation dates new tokens by the sandbox clock while they expire by the tenant's, so once the tenant's time passed an expiry the re-exchanged token is expired already.",
+    },
+  ],
+  '6.body.id-stable': [
+    {
+      id: 'webhooks.retry-new-delivery-id',
+      family: 'webhooks',
+      file: DISPATCHER,
+      find: 'const id = deps.defects.at(WEBHOOKS_HOOKS.attemptDeliveryId, delivery.id, { newId: () => deps.ids.uuid() });',
+      replace: 'const id = deps.defects.at(WEBHOOKS_HOOKS.attemptDeliveryId, delivery.attempts.length ? deps.ids.uuid() : delivery.id, { newId: () => deps.ids.uuid() });',
+      visible: 'spec 6: the delivery id is the same on retries; the mutation sends each retry under a new id (body and X-SVC-Delivery-ID).',
+    },
+  ],
+  '7.invalid-request.malformed-json': [
+    {
+      id: 'errors.malformed-json-server-error',
+      family: 'errors',
+      file: 'simulator/kernel/http/error-envelope.ts',
+      find: "  if (status === 400) return new ApiError('INVALID_REQUEST', 'the request body could not be parsed', { field: 'body' });",
+      replace: "  if (raised?.httpCode === 400) return new ApiError('INVALID_REQUEST', 'the request body could not be parsed', { field: 'body' });",
+      visible: "spec 7: a body that is not JSON is 400 INVALID_REQUEST, never a server error; the mutation maps only the form parser's 400, so the JSON parser's reaches the client as 500.",
+    },
+  ],
+  '8.5.scope': [
+    {
+      id: 'idempotency.key-shared-across-tenants',
+      family: 'idempotency',
+      file: 'simulator/kernel/http/idempotency.ts',
+      find: "const tenant = defects.has('idempotency.scope-ignores-tenant') ? '*' : scope.tenantId;",
+      replace: "const tenant = defects.has('idempotency.scope-ignores-tenant') ? '*' : '';",
+      visible: "spec 8.5: a key is scoped by tenant, endpoint and key; the mutation leaves the tenant out of the scope, so another tenant's request with the same key replays (or conflicts with) the first tenant's.",
+    },
+  ],
+  '8.6.top-of-range-served': [
+    {
+      id: 'pagination.jobs-limit-top-refused',
+      family: 'pagination',
+      file: 'simulator/domains/jobs/jobs.routes.ts',
+      find: '      const offset = query.offset ?? 0;',
+      replace: "      if (query.limit !== undefined && query.limit >= 100) throw invalidRequest('limit must be below 100', 'limit');\n      const offset = query.offset ?? 0;",
+      visible: 'spec 8.6, 4.1: the jobs limit range is 1..100 and its top is served; the mutation refuses limit=100 (an exclusive bound).',
+    },
+  ],
+  '9.1.current-v1.3.0-surfaces': [
+    {
+      id: 'errors.compliance-surface-not-implemented',
+      family: 'errors',
+      file: 'simulator/domains/classification/compliance.routes.ts',
+      find: '      return { status: 200, body: result };',
+      replace: "      return { status: 501, body: { error: { code: 'NOT_IMPLEMENTED', message: 'the compliance check is not in this build' } } };",
+      visible: 'spec 9.1, 4.6: v1.3.0 lists the compliance check among its surfaces; the mutation answers it 501 (a build without the surface).',
+    },
+  ],
+  '2.7.submission.finding-explanations': [
+    {
+      id: 'response-shape.submission-findings-as-stored',
+      family: 'response-shape',
+      file: 'simulator/domains/ship/claim.response.ts',
+      find: 'if (finding) items.push(await view.item(finding));',
+      replace: 'if (finding) items.push(finding as never);',
+      visible: 'spec 2.7: each finding in a submission response carries the explanation fields of the finding record; the mutation lists the findings as stored, without claimEligibility, claimBlockerReason and actionability.',
+    },
+  ],
+  '4.3.upload.source-adapter-default': [
+    {
+      id: 'domain-rule.catalog-adapter-default-extended',
+      family: 'domain-rule',
+      file: SIMA_UPLOADS,
+      find: "return preferred && CATALOG_ADAPTERS.includes(preferred) ? preferred : 'catalog-excel';",
+      replace: "return preferred && CATALOG_ADAPTERS.includes(preferred) ? preferred : 'extended-excel';",
+      visible: 'spec 4.3: the catalog upload sourceAdapter defaults to catalog-excel; the mutation reads an omitted sourceAdapter as extended-excel (and its receipt names it).',
+    },
+  ],
+  '4.5.claim.subcode-invalid-transition': [
+    {
+      id: 'errors.finding-refusal-subcode-renamed',
+      family: 'errors',
+      file: FINDING_ROUTES,
+      find: "const details = { subcode: 'invalid_transition', findingId };",
+      replace: "const details = { subcode: 'invalid_state', findingId };",
+      visible: 'spec 4.5 rule 4: a refused transition carries the 409 details subcode invalid_transition; the mutation names it invalid_state on the finding endpoints.',
     },
   ],
 };

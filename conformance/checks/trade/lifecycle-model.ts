@@ -1,6 +1,7 @@
 // trade.feed-lifecycle-model (spec 3.2, 4.4): feed sessions move only along the table of spec 3.2
 // (models/feed-session.model.ts), as a fast-check model: uploads of feeds of four kinds, reads, classify
-// previews, direct applies and (simulator profile) acknowledgements in any order. From a state polling
+// previews, direct applies and (simulator profile) acknowledgements in any order; each session is read right
+// after its upload receipt, which it may not be behind (the table only moves forward). From a state polling
 // stops at (READY, PREVIEW_BLOCKED, FAILED, APPLIED) the spec decides each answer: classify-preview only
 // from READY, apply from READY or through the direct-apply shortcut, else 409 naming the state. Every
 // failure carries its seed, the shrunk sequence and the command that replays it.
@@ -12,7 +13,7 @@ import type { AdminClient } from '../../harness/admin.js';
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { ConformanceClient } from '../../harness/client.js';
 import type { Exchange } from '../../harness/types.js';
-import { judgeFeedSession, POLL_TERMINAL, type FeedSessionStatus } from '../../models/feed-session.model.js';
+import { isFeedStatus, judgeFeedSession, POLL_TERMINAL, type FeedSessionStatus } from '../../models/feed-session.model.js';
 import { modelExpect, ModelViolation, runModel, type ModelTools } from '../../models/runner.js';
 import { isRateLimited, settleJobs } from '../jobs-support.js';
 import { codeOf, directRows, feedCsv, feedForm, feedRows, feedTenant, sessionPath, UPLOAD_PATH } from './support.js';
@@ -64,7 +65,11 @@ class Upload implements fc.AsyncCommand<FeedModel, FeedReal> {
     const body = (exchange.response.body ?? {}) as Record<string, unknown>;
     modelExpect(exchange.response.status === 202 && typeof body.sessionId === 'string' && typeof body.jobId === 'string', 'feed-upload-accepted', `${this}: answered ${exchange.response.status}, not 202 with sessionId and jobId (spec 4.4)`, exchange);
     modelExpect(body.status === 'UPLOADED' || POLL_TERMINAL.includes(body.status as FeedSessionStatus) || body.status === 'NORMALIZING', 'feed-status-known', `${this}: the receipt's status is ${JSON.stringify(body.status)}`, exchange);
-    model.sessions.push({ id: body.sessionId as string, jobId: body.jobId as string, kind: this.kind, status: 'UPLOADED', detail: {} });
+    // spec 3.2: a session only moves forward along the table, so a read right after the receipt is not behind
+    // the state the receipt named (a receipt saying NORMALIZING for a session still UPLOADED went backwards).
+    const session: KnownSession = { id: body.sessionId as string, jobId: body.jobId as string, kind: this.kind, status: isFeedStatus(body.status) ? body.status : 'UPLOADED', detail: {} };
+    model.sessions.push(session);
+    await read(session, real, `${this}: the read right after the receipt`);
   }
   toString = () => `Upload(${this.kind})`;
 }

@@ -2,7 +2,7 @@
 import { defineCheck, type CheckContext } from '../../harness/check.js';
 import type { Exchange } from '../../harness/types.js';
 import { receiptJobId } from '../jobs-support.js';
-import { uniqueFile, validExtension } from './files.js';
+import { formWith, uniqueFile, validExtension } from './files.js';
 import { forEachUploadTarget } from './for-each-target.js';
 import { answered, drawn, runTag, untestable, type UploadTenant } from './send.js';
 import { operationsOrSkip, type UploadOperation } from './targets.js';
@@ -41,6 +41,7 @@ export const acceptedReceipt = defineCheck({
       }
       judgeReceipt(ctx, target.operationId, file.name, exchange, job, read, extra);
       await judgeOmittedDefaults(ctx, tenant, target, exchange, extra);
+      await judgeIngestModeEcho(ctx, tenant, target, index, exchange, extra);
     });
   },
 });
@@ -59,6 +60,30 @@ async function judgeOmittedDefaults(ctx: CheckContext, tenant: UploadTenant, tar
     if (receipt[field] === (await keyDefaultAdapter(tenant))) continue;
     ctx.fail('receipt-default', `${target.operationId}: the upload left ${field} out, so it is ${JSON.stringify(value)} (spec 4.3: the default), but the receipt names ${field} ${JSON.stringify(receipt[field])}, which is not the key's default_adapter either (spec 2.3, 2.1)`, exchange, extra);
   }
+}
+
+/** Spec 2.3's two ingest modes of an order upload ("ingestMode (PATCH or SNAPSHOT)"). */
+const INGEST_MODES = ['PATCH', 'SNAPSHOT'] as const;
+
+/**
+ * Spec 2.3, 4.3: the order upload receipt is the ship receipt plus the `ingestMode` of the upload. The first
+ * upload left the field out, so its receipt may name the default; a receipt naming `ingestMode` is judged
+ * again on an upload that sends the other mode: it names the mode sent, not a constant.
+ */
+async function judgeIngestModeEcho(ctx: CheckContext, tenant: UploadTenant, target: UploadOperation, index: number, first: Exchange, extra: Record<string, unknown>) {
+  const named = ((first.response.body ?? {}) as { ingestMode?: unknown }).ingestMode;
+  if (named === undefined) return;
+  const sent = named === 'SNAPSHOT' ? INGEST_MODES[0] : INGEST_MODES[1];
+  const file = uniqueFile(ctx.contract.doc, target, runTag(ctx, `ingest-${sent.toLowerCase()}`, index));
+  const form = formWith(target, file);
+  form.set('ingestMode', sent);
+  const exchange = await tenant.client.call('POST', target.path, { form });
+  if (!receiptJobId(exchange)) {
+    ctx.fail('upload-accepted', `${target.operationId}: a valid file with ingestMode ${sent} answered ${answered(exchange)}, not 202 with a jobId (spec 4.3: ingestMode is PATCH or SNAPSHOT)`, exchange, extra);
+    return;
+  }
+  const echoed = ((exchange.response.body ?? {}) as { ingestMode?: unknown }).ingestMode;
+  ctx.expect(echoed === sent, 'receipt-ingest-mode', `${target.operationId}: an upload sending ingestMode ${sent} answered a receipt naming ingestMode ${JSON.stringify(echoed)} (spec 2.3: the order receipt is the ship receipt plus the upload's ingestMode)`, exchange, extra);
 }
 
 /** The `default_adapter` of the tenant's key, from a token exchange (spec 2.1). */
