@@ -250,9 +250,10 @@ async function expectTruthfulResumes(store: string, env: (receiver: Receiver, di
   const killed = await killedRun({ ...baseEnv(receiver), ...env(receiver, dir) }, inputs, `${receiver.url}${hook}`);
   for (const c of CASES) {
     expect(expected.outcomes.get(c.name)?.status, `${c.name} (twin)`).toBe('COMPLETED');
-    expect(killed.outcomes.get(c.name), c.name).toEqual(expected.outcomes.get(c.name));
+    // soft: a failure names every job type that came out differently, not only the first.
+    expect.soft(killed.outcomes.get(c.name), c.name).toEqual(expected.outcomes.get(c.name));
   }
-  expect(killed.totals).toEqual(expected.totals);
+  expect.soft(killed.totals, 'domain totals').toEqual(expected.totals);
   // Every job's job.completed arrives (a delivery cut by a kill may arrive twice: at least once is the rule).
   const deliveries = async () => {
     const bodies = receiver.requests.filter((r) => r.url.startsWith(hook)).map((r) => JSON.parse(r.rawBody) as { event: string; job: { id: string } });
