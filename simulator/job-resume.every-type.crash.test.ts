@@ -264,7 +264,7 @@ async function expectTruthfulResumes(store: string, env: (receiver: Receiver, di
   expect(events.filter((event) => event === 'job.failed')).toEqual([]);
   expect(completed).toBe(CASES.length);
   process.stdout.write(
-    `resume every type (${store}): ${killed.kills.length} SIGKILLs, one inside each job type's run; ${CASES.length} jobs COMPLETED as their twins, ` +
+    `resume every type (${store}): ${killed.kills.length} SIGKILLs, one inside each job type's run; ${CASES.length} jobs compared with their unkilled twins, ` +
       `totals ${JSON.stringify(killed.totals)}, ${events.length} webhooks, 0 job.failed; ${Date.now() - started} ms; ` +
       `restart ms ${killed.kills.map((k) => `${k.name} ${k.restartMs}`).join(', ')}\n`,
   );
