@@ -3,6 +3,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { KernelConfig } from './kernel/config.js';
 import { DEFAULT_SERVER_TIMEOUTS } from './kernel/http/server.js';
+import { parseCrashPoint } from './domains/jobs/crash-point.js';
 
 export const SERVABLE_VERSIONS = ['v1.3.0', 'v1.2.0', 'v1.1.0'] as const;
 
@@ -58,6 +59,8 @@ export interface SimulatorConfig extends KernelConfig {
   allowFaultHeader: boolean;
   /** SIM_REQUEST_LOG_SIZE: requests the in-memory request log keeps (GET /_sim/requests; kernel/request-journal.ts). */
   requestLogSize: number;
+  /** SIM_CRASH_AT (testing only): the process SIGKILLs itself at that moment of a job (domains/jobs/crash-point.ts). */
+  crashAt: string | null;
 }
 
 const bool = (value: string | undefined) => value !== undefined && /^(1|true|yes|on)$/i.test(value);
@@ -122,6 +125,7 @@ export function usage(): string {
     ['SIM_DEFECTS', 'testing only: comma-separated defect ids switched on (empty)'],
     ['SIM_ALLOW_FAULT_HEADER', 'testing only: honour X-Sim-Fault on a request (off)'],
     ['SIM_REQUEST_LOG_SIZE', 'requests kept in memory for GET /_sim/requests; 0: off (2000)'],
+    ['SIM_CRASH_AT', 'testing only: SIGKILL this process at <jobType>[/<variant>]@settled|progress:<percent> (unset)'],
     ['-h, --help', 'this text'],
   ];
   const width = Math.max(...rows.map(([name]) => name.length)) + 2;
@@ -178,7 +182,17 @@ export function loadConfig(argv: string[] = process.argv.slice(2), env: NodeJS.P
     newKey: values['new-key'] ?? false,
     allowFaultHeader: bool(env.SIM_ALLOW_FAULT_HEADER),
     requestLogSize: Number(env.SIM_REQUEST_LOG_SIZE ?? 2000),
+    crashAt: crashPointOf(env.SIM_CRASH_AT),
   };
+}
+
+/** SIM_CRASH_AT as given, once it reads as a crash point (domains/jobs/crash-point.ts); null when unset. */
+function crashPointOf(value: string | undefined): string | null {
+  try {
+    return parseCrashPoint(value) ? value!.trim() : null;
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 }
 
 /** A configuration for tests: in memory, quiet, fast jobs. */

@@ -2,8 +2,8 @@
 // uploaded, the process killed 600 ms later while their normalizations wait out their processing time,
 // their sessions already READY) and SIMA batches beside them. After the restart every job is COMPLETED with
 // its result, every feed session READY or PREVIEW_BLOCKED, and no `job.failed` webhook went out (spec 3.1,
-// 3.2, 6: FAILED and job.failed mean the work failed). Embedded store; the PostgreSQL run and the other job
-// types are still to add (see the branch report).
+// 3.2, 6: FAILED and job.failed mean the work failed). Embedded store, kills from outside at a fixed delay;
+// every job type killed inside its run, on both stores, is job-resume.every-type.crash.test.ts.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -2,7 +2,8 @@
 // contract's x-job-type) run by the `classification_batch` variant. Each item is classified and kept exactly
 // as a single classify call would (low confidence opens a review); the job's `result` lists them
 // (sandbox-defined: spec 2.2 leaves `result` free-form). Reconciliation: `rowsUploaded` the items received,
-// `skusFound` the distinct SKUs given; no screening runs (outcomes 0).
+// `skusFound` the distinct SKUs given; no screening runs (outcomes 0). Run again after a crash, the job keeps
+// the items its earlier run classified (record-classification.ts: ids named by the job and the item).
 import type { KernelDeps } from '../../kernel/deps.js';
 import { cooperative } from '../../kernel/cooperate.js';
 import type { JobProcessor } from '../jobs/index.js';
@@ -21,7 +22,7 @@ export function classificationBatchProcessor(deps: KernelDeps, record: RecordCla
     const done: ClassificationBatchItem[] = [];
     for (const [index, item] of items.entries()) {
       await giveWay();
-      const c = await record(job.tenantId, item, job.id);
+      const c = await record(job.tenantId, item, { id: job.id, item: index });
       done.push({ index, sku: c.sku, classificationId: c.id, hsCode: c.hsCode, confidence: c.confidence, requiresReview: c.requiresReview, reviewId: c.reviewId });
       if (index % 10 === 9) await progress(Math.floor(((index + 1) / items.length) * 100));
     }

@@ -2,6 +2,7 @@
 // a stored classification, and below the review threshold a PENDING classification review as well. Shared by
 // `POST /api/trade/classify` and the batch job, so both open reviews the same way.
 import type { KernelDeps } from '../../kernel/deps.js';
+import { jobRecordId } from '../jobs/index.js';
 import { CLASSIFICATION_REVIEW_THRESHOLD, classifyProductText, subheadingDescription } from './classifier.js';
 import type { ClassificationReviewStore } from './classification-review.store.js';
 import type { ClassificationRecord, ClassificationStore } from './classification.store.js';
@@ -11,7 +12,16 @@ import type { ClassificationRequest } from './classification.types.js';
 const textOf = (request: ClassificationRequest) => [request.productName?.trim(), request.description.trim()].filter(Boolean).join('. ');
 
 export function recordClassification(deps: KernelDeps, stores: { classifications: ClassificationStore; reviews: ClassificationReviewStore }) {
-  return async function record(tenantId: string, request: ClassificationRequest, jobId: string | null = null): Promise<ClassificationRecord> {
+  /**
+   * `job`: the batch job and the item's index in it. Its records' ids are then named by the job and the item
+   * (jobs.settlement.ts jobRecordId), so the job run again after a crash finds what its earlier run kept
+   * (issue 30 item 3) instead of classifying the item twice: the review is written before the classification,
+   * so a stored classification means its review is stored too.
+   */
+  return async function record(tenantId: string, request: ClassificationRequest, job: { id: string; item: number } | null = null): Promise<ClassificationRecord> {
+    const jobId = job?.id ?? null;
+    const earlier = job ? await stores.classifications.get(tenantId, jobRecordId(job.id, 'classification', job.item)) : undefined;
+    if (earlier) return earlier;
     const result = classifyProductText({ ...(request.sku ? { sku: request.sku } : {}), productName: textOf(request), originCountry: request.originCountry ?? null });
     const now = deps.clocks.of(tenantId).nowIso();
     // No rule matched: no candidate; the contract's hsCode is a string, so '' says "none" and a reviewer decides.
@@ -20,26 +30,10 @@ export function recordClassification(deps: KernelDeps, stores: { classifications
       ? [{ hsCode: result.hsCode, description: subheadingDescription(result.hsCode) ?? result.hsCode, confidence: result.confidence }, ...result.alternatives.map(({ hsCode: code, description, confidence }) => ({ hsCode: code, description, confidence }))]
       : [];
     const requiresReview = result.confidence < CLASSIFICATION_REVIEW_THRESHOLD;
-    const id = deps.ids.uuid();
-    const reviewId = requiresReview ? deps.ids.uuid() : null;
-    const classification = await stores.classifications.create({
-      id,
-      tenantId,
-      sku: request.sku ?? null,
-      description: request.description,
-      productName: request.productName ?? null,
-      originCountry: request.originCountry ?? null,
-      destinationCountry: request.destinationCountry ?? null,
-      hsCode,
-      confidence: result.confidence,
-      candidates,
-      requiresReview,
-      reviewId,
-      rationale: result.rationale,
-      jobId,
-      createdAt: now,
-    });
-    if (reviewId) {
+    const id = job ? jobRecordId(job.id, 'classification', job.item) : deps.ids.uuid();
+    const reviewId = requiresReview ? (job ? jobRecordId(job.id, 'classification-review', job.item) : deps.ids.uuid()) : null;
+    // The review first (see above); one an earlier run of the job stored stays as it is.
+    if (reviewId && !(job && (await stores.reviews.get(tenantId, reviewId)))) {
       await stores.reviews.create({
         id: reviewId,
         tenantId,
@@ -56,7 +50,23 @@ export function recordClassification(deps: KernelDeps, stores: { classifications
         decidedAt: null,
       });
     }
-    return classification;
+    return stores.classifications.create({
+      id,
+      tenantId,
+      sku: request.sku ?? null,
+      description: request.description,
+      productName: request.productName ?? null,
+      originCountry: request.originCountry ?? null,
+      destinationCountry: request.destinationCountry ?? null,
+      hsCode,
+      confidence: result.confidence,
+      candidates,
+      requiresReview,
+      reviewId,
+      rationale: result.rationale,
+      jobId,
+      createdAt: now,
+    });
   };
 }
 

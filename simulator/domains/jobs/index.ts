@@ -17,7 +17,7 @@ import { queueAdmission } from './queue-admission.js';
 import { jobMachine } from './job.machine.js';
 
 export type * from './jobs.types.js';
-export { earlierVerdict, settledBy, type SettledBy } from './jobs.settlement.js';
+export { earlierVerdict, existedBeforeJob, jobRecordId, settledBy, writtenBy, type SettledBy, type WrittenByJob } from './jobs.settlement.js';
 
 export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): JobsDomain {
   const jobs = jobStore(deps);

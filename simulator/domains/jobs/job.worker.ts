@@ -14,11 +14,13 @@
 // runs where its lease is (kernel/lease-keeper.ts): the instance that created it, or the one that took it
 // over when that instance stopped renewing its leases. A job found under way more than MAX_RESUMES times
 // (its count written before each run) is not run again: it ends FAILED saying so, so that an input that
-// takes the process down cannot do it at every start (issue 30).
+// takes the process down cannot do it at every start (issue 30). SIM_CRASH_AT (testing only, crash-point.ts)
+// makes the process SIGKILL itself inside one kind of job's run: the resume crash tests aim with it.
 import type { KernelDeps } from '../../kernel/deps.js';
 import { leaseKeeper } from '../../kernel/lease-keeper.js';
 import { canTransition, transition } from '../../kernel/machine.js';
 import { jobMachine, pickUpAction, type JobAction } from './job.machine.js';
+import { atCrashPoint, parseCrashPoint } from './crash-point.js';
 import { toFinishedJob } from './job.response.js';
 import { emptyReconciliation, emptySkippedRows, zeroOutcomes, type JobStore } from './job.store.js';
 import { JOBS_HOOKS } from './jobs.hooks.js';
@@ -48,6 +50,15 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
   let generation = 0;
   let stopped = false;
   const leases = leaseKeeper(deps.store, 'job', log);
+  const crashPoint = parseCrashPoint(config.crashAt);
+  /** SIM_CRASH_AT (testing only, crash-point.ts): at its moment the process dies as a SIGKILL leaves it. */
+  const crashIfAt = async (job: JobRecord, moment: { settled: true } | { percent: number }) => {
+    if (!atCrashPoint(crashPoint, job, moment)) return;
+    await deps.store.flush();
+    log.warn({ jobId: job.id, crashAt: config.crashAt }, 'SIM_CRASH_AT: the process kills itself here');
+    process.kill(process.pid, 'SIGKILL');
+    await new Promise<never>(() => {}); // nothing after this runs
+  };
   const clockOf = (job: Pick<JobRecord, 'tenantId'>) => deps.clocks.of(job.tenantId);
   // Not kernel move(): a worker's move is made once, by whichever worker saves first. A lost compare-and-set
   // means another worker (or instance) made it, or a reset removed the job: there is nothing to decide
@@ -76,7 +87,12 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
     const processor = processors.get(keyOf(job.type, job.variant));
     if (!processor) return { ok: false, error: `no worker handles jobs of type ${keyOf(job.type, job.variant)} in this sandbox` };
     try {
-      const outcome = await processor(job, { progress: (percent) => reportProgress(job.id, percent) });
+      const outcome = await processor(job, {
+        progress: async (percent) => {
+          await crashIfAt(job, { percent });
+          await reportProgress(job.id, percent);
+        },
+      });
       if (!outcome || typeof outcome !== 'object' || !outcome.result || typeof outcome.result !== 'object') {
         return { ok: false, error: `the ${job.type} worker returned no result` };
       }
@@ -160,6 +176,7 @@ export function createWorker(deps: KernelDeps, jobs: JobStore) {
     await deps.store.flush();
     const settled: Settled = resumes > MAX_RESUMES ? { ok: false, error: tooManyResumes(resumes) } : await runProcessor(started);
     if (gen !== generation) return;
+    await crashIfAt(started, { settled: true });
     // The verdict is durable before the wait: a crash from here on cannot make the job run again.
     const latest = await jobs.get(jobId);
     if (!latest || latest.status !== 'PROCESSING') return; // reset, or finished elsewhere

@@ -3,12 +3,15 @@
 // the file, every order of the tenant the file did not name is removed. Both are observable in the job's
 // result (ordersCreated, ordersUpdated, ordersRemoved, ordersTotal) and in the audit, which reads an
 // order's consignee type when an invoice row references it (residential-misapplied rule). An order is the
-// rows sharing an orderId (one line each).
+// rows sharing an orderId (one line each). Run again after a crash (issue 30 item 3), the job rewrites the
+// orders its earlier run wrote (their ids are the tenant's order ids) and counts each as that run found it:
+// an order carries whether it existed before the job that wrote it (writtenBy), so the re-run does not count
+// the orders it created itself as updated.
 import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { cellOf, headerColumns } from '../../kernel/uploads/header-columns.js';
 import { noUsableHeader, readTableRows, skippedRowLog } from '../../kernel/uploads/table-processor.js';
-import type { JobOutcome, JobProcessor } from '../jobs/index.js';
+import { writtenBy, type JobOutcome, type JobProcessor } from '../jobs/index.js';
 import type { OrderStore } from './agreement.store.js';
 import { parseAmount, parseDate } from './shipment-columns.js';
 import type { OrderRecord, OrderUploadInput } from './ship.types.js';
@@ -58,11 +61,11 @@ export function orderUploadProcessor(deps: Pick<KernelDeps, 'store' | 'clocks'>,
         } else {
           const record: OrderRecord = {
             id, tenantId, orderId, lines: [line], originCountry: get('originCountry').toUpperCase() || null, destinationCountry: get('destinationCountry').toUpperCase() || null,
-            orderedAt, recipientAddressType: type === 'RESIDENTIAL' || type === 'COMMERCIAL' ? type : null, jobId: job.id, updatedAt: now,
+            orderedAt, recipientAddressType: type === 'RESIDENTIAL' || type === 'COMMERCIAL' ? type : null, ...writtenBy(job.id, before), updatedAt: now,
           };
           await orders.put(record);
           written.add(id);
-          if (before) updated += 1;
+          if (record.existedBefore) updated += 1;
           else created += 1;
         }
         uploaded += 1;

@@ -3,11 +3,14 @@
 // findings (OPEN). Reconciliation: rowsUploaded (shipments stored), rowsSkipped (by reason in skippedRows);
 // outcomes: atRisk / cleared / needsReview count shipments by audit outcome. A file that cannot be a
 // shipment file (empty, no tracking-number column, no data rows, unreadable) fails the job, saying why.
+// Run again after a crash (issue 30 item 3), the job writes the same records: a shipment's and a finding's
+// id are named by the job and the row (jobRecordId), so a row an earlier run stored is not stored twice, and
+// the duplicate-billing rule reads only other jobs' billings, never this job's own earlier run.
 import type { KernelDeps } from '../../kernel/deps.js';
 import { round2 } from '../../kernel/numbers.js';
 import { internedValues } from '../../kernel/uploads/interned-values.js';
 import { headerWithout, readTableRows, skippedRowLog } from '../../kernel/uploads/table-processor.js';
-import type { JobOutcome, JobProcessor } from '../jobs/index.js';
+import { jobRecordId, type JobOutcome, type JobProcessor } from '../jobs/index.js';
 import type { AgreementStore, OrderStore } from './agreement.store.js';
 import { auditShipment, disputeDeadline, shipmentOutcome } from './audit/engine.js';
 import type { FindingStore } from './finding.store.js';
@@ -72,21 +75,22 @@ export function shipUploadProcessor(deps: Pick<KernelDeps, 'store' | 'ids' | 'cl
             interned.fields(verdict.line, INTERNED);
             const line = verdict.line;
             const agreement = await agreementOf(line.carrier);
-            const earlierInvoice = firstInvoice.get(line.trackingNumber) ?? (await stores.shipments.firstBilling(tenantId, line.trackingNumber))?.invoiceNumber;
+            const earlierInvoice = firstInvoice.get(line.trackingNumber) ?? (await stores.shipments.firstBilling(tenantId, line.trackingNumber, job.id))?.invoiceNumber;
             if (!firstInvoice.has(line.trackingNumber)) firstInvoice.set(line.trackingNumber, line.invoiceNumber);
             const order = line.orderId ? ((await stores.orders.get(tenantId, line.orderId)) ?? null) : null;
             const drafts = auditShipment(line, { agreement, earlierBilling: earlierInvoice === undefined ? null : { invoiceNumber: earlierInvoice }, order });
             const { outcome, expectedAmount } = shipmentOutcome(line, drafts, agreement !== null);
-            const shipmentId = deps.ids.uuid();
+            const shipmentId = jobRecordId(job.id, 'shipment', line.row);
             // Object.assign, not a spread and more properties: in Node 20's V8 that form gives every shipment a
             // hidden class of its own, old-generation garbage on a 100,000-row file (see kernel/store/store.ts).
+            // create(): a row an earlier run of this job stored is kept as it is (null answered), never doubled.
             await stores.shipments.create(Object.assign({}, line, { id: shipmentId, tenantId, jobId: job.id, agreementNumber: agreement?.agreementNumber ?? null, expectedAmount, outcome, findingCount: drafts.length, createdAt: now }));
             stored += 1;
             carriers[line.carrier] = (carriers[line.carrier] ?? 0) + 1;
             outcomes[outcome === 'AT_RISK' ? 'atRisk' : outcome === 'CLEAR' ? 'cleared' : 'needsReview'] += 1;
             for (const [i, draft] of drafts.entries()) {
               const finding: FindingRecord = {
-                id: deps.ids.uuid(), tenantId, shipmentId, jobId: job.id, row: line.row * 16 + i, carrier: line.carrier, accountNumber: line.accountNumber, invoiceNumber: line.invoiceNumber,
+                id: jobRecordId(job.id, 'finding', `${line.row}/${i}`), tenantId, shipmentId, jobId: job.id, row: line.row * 16 + i, carrier: line.carrier, accountNumber: line.accountNumber, invoiceNumber: line.invoiceNumber,
                 trackingNumber: line.trackingNumber, shipDate: line.shipDate, findingType: draft.findingType, reasonCode: draft.reasonCode, billedAmount: round2(draft.billedAmount),
                 expectedAmount: round2(draft.expectedAmount),
                 recoverableAmount: round2(draft.recoverableAmount),

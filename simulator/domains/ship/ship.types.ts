@@ -176,6 +176,8 @@ export interface OrderRecord {
   orderedAt: string | null;
   recipientAddressType: 'RESIDENTIAL' | 'COMMERCIAL' | null;
   jobId: string;
+  /** Whether the order was there before job `jobId` wrote it (jobs.settlement.ts writtenBy); never sent. */
+  existedBefore?: boolean;
   updatedAt: string;
 }
 

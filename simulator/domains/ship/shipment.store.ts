@@ -6,11 +6,11 @@ import type { Where } from '../../kernel/store/collection.js';
 import { deleteMatching } from '../../kernel/store/delete-matching.js';
 import type { ShipmentAuditOutcome, ShipmentRecord } from './ship.types.js';
 
-type Field = 'tenantId' | 'carrier' | 'outcome' | 'trackingNumber' | 'createdAt' | 'row';
+type Field = 'tenantId' | 'carrier' | 'outcome' | 'trackingNumber' | 'createdAt' | 'row' | 'jobId';
 
 export function shipmentStore(deps: Pick<KernelDeps, 'store'>) {
   const shipments = deps.store.collection<ShipmentRecord, Field>('shipShipments', {
-    fields: { tenantId: (s) => s.tenantId, carrier: (s) => s.carrier, outcome: (s) => s.outcome, trackingNumber: (s) => s.trackingNumber, createdAt: (s) => s.createdAt, row: (s) => s.row },
+    fields: { tenantId: (s) => s.tenantId, carrier: (s) => s.carrier, outcome: (s) => s.outcome, trackingNumber: (s) => s.trackingNumber, createdAt: (s) => s.createdAt, row: (s) => s.row, jobId: (s) => s.jobId },
     indexes: {
       // spec 4.5 ship audit: newest upload first, then file order; carrier and outcome filter within the tenant.
       byTenant: { keys: ['tenantId'], order: [['createdAt', 'desc'], ['row', 'asc']] },
@@ -26,8 +26,10 @@ export function shipmentStore(deps: Pick<KernelDeps, 'store'>) {
       const found = await shipments.get(id);
       return found?.tenantId === tenantId ? expandShipment(found) : undefined;
     },
-    /** The first billing of a tracking number for the tenant, or undefined. */
-    firstBilling: async (tenantId: string, trackingNumber: string) => (await shipments.query({ where: { tenantId, trackingNumber }, limit: 1 })).items[0],
+    /** The first billing of a tracking number for the tenant by a job other than `exceptJobId` (the job
+     *  asking, whose own earlier run after a crash is no earlier billing), or undefined. */
+    firstBilling: async (tenantId: string, trackingNumber: string, exceptJobId: string) =>
+      (await shipments.query({ where: { tenantId, trackingNumber, jobId: { notIn: [exceptJobId] } }, limit: 1 })).items[0],
     list: async (tenantId: string, filter: { carrier?: string; outcome?: ShipmentAuditOutcome }, page: { limit: number; offset: number }) => {
       const where: Where<Field> = { tenantId };
       if (filter.carrier) where.carrier = filter.carrier.toUpperCase();

@@ -2,12 +2,15 @@
 // uploads; spec 2.2 reconciliation and skippedRows). Shared by the `catalog_upload` job and the
 // `sima_validation` job of POST /api/upload, which then screens the SKUs written here. A file that cannot
 // be a catalog (empty, no header naming a SKU column, a header and nothing else, unreadable) throws: the
-// job FAILS with that message (spec 3.1), never a 500.
+// job FAILS with that message (spec 3.1), never a 500. Run again after a crash (issue 30 item 3), a job
+// rewrites the items its earlier run wrote and counts each as created or updated by what that run found
+// there (the item carries its job and whether it existed before it: jobs.settlement.ts existedBeforeJob).
 import type { KernelDeps } from '../../kernel/deps.js';
 import { COLUMN_ALIASES, COLUMN_SETS, columnOf, toCatalogItem, type CatalogAdapter, type CatalogColumn } from './catalog-columns.js';
 import { internedValues } from '../../kernel/uploads/interned-values.js';
 import { checkStored, headerWithout, readTableRows, skippedRowLog, type HeaderEvent, type SkippedRows } from '../../kernel/uploads/table-processor.js';
 import type { StoredUpload } from '../../kernel/uploads/uploaded-file.js';
+import { existedBeforeJob } from '../jobs/index.js';
 import type { CatalogStore } from './catalog.store.js';
 
 export type { StoredUpload } from '../../kernel/uploads/uploaded-file.js';
@@ -76,9 +79,10 @@ export async function importCatalogFile(
         // catalog-excel does not read the extended columns: what an earlier extended upload set stays.
         const kept = adapter === 'catalog-excel' && before && (before.destinationCountry != null || before.attributes) ? { destinationCountry: before.destinationCountry ?? null, attributes: before.attributes } : null;
         // Object.assign, not spreads: one hidden class for every row (see the store's write, kernel/store/store.ts).
-        await catalog.put(tenantId, Object.assign({}, kept, item, { source }));
+        const existedBefore = existedBeforeJob(before, job.jobId);
+        await catalog.put(tenantId, Object.assign({}, kept, item, { source, jobId: job.jobId, existedBefore }));
         out.rowsUploaded += 1;
-        if (before) out.skusUpdated += 1;
+        if (existedBefore) out.skusUpdated += 1;
         else out.skusCreated += 1;
       }
     },

@@ -22,6 +22,10 @@ export interface CatalogItemRecord {
   attributes?: Record<string, string>;
   /** Where the item came from (the sample catalog's source note, or an upload). */
   source: string;
+  /** The upload job that wrote the item last, and whether the item was there before that job (a re-run
+   *  after a crash counts what its first run found: jobs.settlement.ts existedBeforeJob). Never sent. */
+  jobId?: string;
+  existedBefore?: boolean;
   createdAt: string;
   updatedAt: string;
 }
