@@ -2873,6 +2873,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "4b5c6d7e-8f90-4a1b-9c2d-3e4f5a6b7c8d",
+                     *       "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+                     *       "jobId": "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d",
+                     *       "event": "job.failed",
+                     *       "url": "http://127.0.0.1:8787/webhooks",
+                     *       "status": "pending",
+                     *       "attempts": [],
+                     *       "nextAttemptAt": "2026-11-02T14:20:00.000Z",
+                     *       "createdAt": "2026-11-02T14:20:00.000Z",
+                     *       "origin": "trigger"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Delivery"];
                 };
             };
@@ -2898,6 +2912,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7d8e9f0a-1b2c-4d3e-8f4a-5b6c7d8e9f0a",
+                     *       "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+                     *       "jobId": "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d",
+                     *       "event": "job.completed",
+                     *       "url": "https://hooks.example.com/svc",
+                     *       "status": "pending",
+                     *       "attempts": [],
+                     *       "nextAttemptAt": "2026-11-02T14:30:00.000Z",
+                     *       "createdAt": "2026-11-02T14:30:00.000Z",
+                     *       "origin": "redelivery",
+                     *       "redeliveryOf": "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Delivery"];
                 };
             };
