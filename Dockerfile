@@ -38,6 +38,6 @@ VOLUME ["/data"]
 WORKDIR /data
 USER node
 EXPOSE 4010
-HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
+HEALTHCHECK --interval=10s --timeout=10s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 4010}/healthz`).then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "/app/node_modules/trade-freight-sandbox/bin/tfas.js", "sandbox"]

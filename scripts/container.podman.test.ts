@@ -76,7 +76,8 @@ describe.skipIf(reason !== null)(`the image, built and run by podman${reason ? `
     }
     // Behind a TLS-inspecting proxy, npm in the build trusts what this process trusts (NODE_EXTRA_CA_CERTS).
     const ca = process.env.NODE_EXTRA_CA_CERTS && existsSync(process.env.NODE_EXTRA_CA_CERTS) ? ['-v', `${process.env.NODE_EXTRA_CA_CERTS}:/etc/ssl/certs/build-ca.crt:ro`, '--build-arg', 'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/build-ca.crt'] : [];
-    await podman(['build', '--network', 'host', ...LIMITS, '--build-arg', `NODE_IMAGE=${BASE}`, ...ca, '-t', IMAGE, '.'], 1_500_000);
+    // docker format: the OCI image format has no HEALTHCHECK (podman drops it with a warning).
+    await podman(['build', '--format', 'docker', '--network', 'host', ...LIMITS, '--build-arg', `NODE_IMAGE=${BASE}`, ...ca, '-t', IMAGE, '.'], 1_500_000);
     port = await freePort();
   }, 2_500_000);
 
