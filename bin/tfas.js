@@ -19,6 +19,8 @@ export const SUBCOMMANDS = {
   mock: { bundle: 'build/cli/mock.mjs', summary: "serve Prism's stateless mock of a contract version" },
   proxy: { bundle: 'build/cli/proxy.mjs', summary: 'forward to a server, validating every exchange against the contract' },
   listen: { bundle: 'build/cli/listen.mjs', summary: "receive the sandbox's webhooks here, check their signatures, forward them to a local URL" },
+  trigger: { bundle: 'build/cli/trigger.mjs', summary: "send a sample webhook event (job.completed, job.failed) for a job, as a real delivery" },
+  resend: { bundle: 'build/cli/resend.mjs', summary: 'send a past webhook delivery again, as a new delivery' },
 };
 
 export const USAGE = `Usage: tfas <subcommand> [options]     (tfas <subcommand> --help: its options)

@@ -20,7 +20,8 @@ Options:
   --port N              the receiver's port on 127.0.0.1 (default 0: a free one)
   -h, --help            this text
 
-Not built yet: triggering an event or redelivering a past delivery (issue 29 item 7, second half).
+Then: tfas trigger <event> --job JOB_ID sends a sample event for a job; tfas resend DELIVERY_ID sends a
+past delivery again (both print the delivery id; this receiver prints each attempt).
 `;
 
 export class UsageError extends Error {}

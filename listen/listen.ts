@@ -8,6 +8,7 @@ import { buffer } from 'node:stream/consumers';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature, type SignatureVerdict } from '../conformance/harness/signature.js';
+import { controlCall } from './control-api.js';
 
 export interface Delivery {
   at: string;
@@ -49,16 +50,7 @@ export interface Listener {
 /** The X-SVC-* and content headers a delivery carries to the handler (hop-by-hop and host are not its own). */
 const FORWARDED = /^(x-svc-|content-type$|user-agent$)/i;
 
-async function control<T>(options: ListenerOptions, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${options.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${options.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
-}
+const control = <T>(options: ListenerOptions, method: string, path: string, body?: unknown) => controlCall<T>(options, method, path, body);
 
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const deliveries: Delivery[] = [];

@@ -19,6 +19,8 @@ export const CLI_ENTRIES = {
   mock: 'scripts/start-prism-mock.ts',
   proxy: 'proxy/cli.ts',
   listen: 'listen/cli.ts',
+  trigger: 'listen/trigger-cli.ts',
+  resend: 'listen/resend-cli.ts',
 };
 
 export const cliBundle = (name) => path.join(CLI_DIR, `${name}.mjs`);

@@ -138,7 +138,7 @@ describe('the packed package, run by npx from an empty folder', () => {
       // Every subcommand of the installed `tfas` answers --help; `mock` without Prism (an optional peer,
       // not installed by npx) says what to install instead of failing on a missing module.
       const tfas = path.join(installed, 'node_modules', '.bin', 'tfas');
-      for (const subcommand of ['sandbox', 'conform', 'certify-client', 'diff', 'mock', 'proxy', 'listen']) {
+      for (const subcommand of ['sandbox', 'conform', 'certify-client', 'diff', 'mock', 'proxy', 'listen', 'trigger', 'resend']) {
         const help = await run(process.execPath, [tfas, subcommand, '--help'], { cwd: folder, timeoutMs: 60_000 });
         expect(help.code, `${subcommand}: ${help.output}`).toBe(0);
         expect(help.output, subcommand).toMatch(/usage/i);

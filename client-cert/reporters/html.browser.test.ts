@@ -41,7 +41,7 @@ const run: Evidence = {
     request(1400, 'POST', '/api/sima/batch', 202),
     ...[2000, 2200, 2400, 2600, 7000].map((ms) => request(ms, 'GET', '/api/jobs/j-1', 200)),
   ],
-  deliveries: [{ id: 'd-1', tenantId: 't-1', jobId: 'j-1', event: 'job.completed', url: 'http://127.0.0.1:1/h', status: 'delivered', attempts: [{ number: 1, at: iso(6500), statusCode: 204, error: null, durationMs: 3, chaos: ['badSignature'] }], nextAttemptAt: null, createdAt: iso(6500) }],
+  deliveries: [{ id: 'd-1', tenantId: 't-1', jobId: 'j-1', event: 'job.completed', url: 'http://127.0.0.1:1/h', status: 'delivered', attempts: [{ number: 1, at: iso(6500), statusCode: 204, error: null, durationMs: 3, chaos: ['badSignature'] }], nextAttemptAt: null, createdAt: iso(6500), origin: 'job' }],
   actions: [{ atMs: T0 + 50, what: 'request chaos: writes 1, 2, 3 answer 500 <script>', clockOffsetMs: 0 }],
   startedAtMs: T0,
   endedAtMs: T0 + 8000,

@@ -68,7 +68,7 @@ describe('retries', () => {
 
 describe('polling', () => {
   const read = (ms: number, status: string) => req(ms, 'GET', '/api/jobs/j1', 200, { response: job(status) });
-  const attemptAt = (ms: number): Evidence['deliveries'] => [{ id: 'd', tenantId: 't1', jobId: 'j1', event: 'job.completed', url: '', status: 'delivered', attempts: [{ number: 1, at: new Date(T0 + ms).toISOString(), statusCode: 204, error: null, durationMs: 1 }], nextAttemptAt: null, createdAt: '' }];
+  const attemptAt = (ms: number): Evidence['deliveries'] => [{ id: 'd', tenantId: 't1', jobId: 'j1', event: 'job.completed', url: '', status: 'delivered', attempts: [{ number: 1, at: new Date(T0 + ms).toISOString(), statusCode: 204, error: null, durationMs: 1 }], nextAttemptAt: null, createdAt: '', origin: 'job' }];
 
   it('holds polls to 2 s in the first minute and 5 s after, and a read right after a webhook attempt to neither', () => {
     expect(pollingPace.judge(evidence([read(0, 'PENDING'), read(2000, 'PROCESSING'), read(4500, 'COMPLETED')])).verdict).toBe('passed');

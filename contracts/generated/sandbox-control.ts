@@ -293,6 +293,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sim/webhooks/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a sample webhook event for a job (tfas trigger)
+         * @description Sandbox-defined, local testing only: the public interface has no such operation and this one changes nothing it does. Sends `event` for a job that was enqueued with a webhook configuration, to that webhook, made and sent as a real delivery is (spec 6: body, headers, signature with the job's secret, up to 4 attempts on the retry schedule, on the tenant's clock, with the tenant's defects and webhook chaos), under a new delivery id, whatever the job's state and its `webhookEvents`. The job does not change. Its `job` object describes the job as the event announces it: a job that ended so as it is; any other as if it had ended so now (job.completed: progress 100 and its result so far; job.failed: its progress, no result, and an `error` saying it is a sample). Listed in GET /_sim/webhooks/deliveries with `origin: trigger`. 404 when no job with a webhook has that id (for `tenantId`, when given).
+         */
+        post: operations["triggerSandboxWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/webhooks/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a past delivery again (tfas resend)
+         * @description Sandbox-defined, local testing only: spec 6 rule 3 says the service has no manual retry, and the public interface keeps none. Makes a new delivery of the event a delivered or failed delivery sent (the same `event` and `job` object), to the same URL with the job's secret, under a new delivery id (body `id` and X-SVC-Delivery-ID) with up to 4 attempts of its own on the spec 6 schedule. Listed with `origin: redelivery` and `redeliveryOf`. A delivery still pending is 409 ACTION_NOT_ALLOWED: it is retried on its schedule (the clock can be advanced).
+         */
+        post: operations["redeliverSandboxWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sim/webhooks/allow-targets": {
         parameters: {
             query?: never;
@@ -1003,6 +1043,16 @@ export interface components {
             nextAttemptAt: string | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description Sandbox-defined: what made the delivery. `job`: the job ended (spec 6); `trigger`: a sample sent through POST /_sim/webhooks/trigger; `redelivery`: a past delivery sent again through POST /_sim/webhooks/deliveries/{deliveryId}/redeliver.
+             * @enum {string}
+             */
+            origin: "job" | "trigger" | "redelivery";
+            /**
+             * Format: uuid
+             * @description Sandbox-defined; the delivery a redelivery sends again (only with `origin: redelivery`).
+             */
+            redeliveryOf?: string;
         };
         DeliveryAttempt: {
             number: number;
@@ -1038,7 +1088,8 @@ export interface components {
          *             }
          *           ],
          *           "nextAttemptAt": "2026-11-02T14:05:42.000Z",
-         *           "createdAt": "2026-11-02T14:05:12.000Z"
+         *           "createdAt": "2026-11-02T14:05:12.000Z",
+         *           "origin": "job"
          *         }
          *       ]
          *     }
@@ -2240,6 +2291,23 @@ export interface components {
                 [key: string]: string;
             };
         };
+        WebhookTriggerRequest: {
+            /**
+             * Format: uuid
+             * @description A job enqueued with a webhook configuration.
+             */
+            jobId: string;
+            /**
+             * @description The event to send (spec 6: the two event kinds).
+             * @enum {string}
+             */
+            event: "job.completed" | "job.failed";
+            /**
+             * Format: uuid
+             * @description The job's tenant, when the caller wants it checked.
+             */
+            tenantId?: string;
+        };
     };
     responses: {
         /** @description Missing or wrong admin token. */
@@ -2295,7 +2363,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description No such tenant, key or SIMA result. */
+        /** @description No such tenant, key, SIMA result, job with a webhook or webhook delivery. */
         ControlNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -2815,6 +2883,94 @@ export interface operations {
             };
             400: components["responses"]["ControlInvalidRequest"];
             401: components["responses"]["AdminUnauthorized"];
+        };
+    };
+    triggerSandboxWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jobId": "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d",
+                 *       "event": "job.failed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookTriggerRequest"];
+            };
+        };
+        responses: {
+            /** @description The delivery made; its first attempt is scheduled (at once unless a delay applies). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "4b5c6d7e-8f90-4a1b-9c2d-3e4f5a6b7c8d",
+                     *       "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+                     *       "jobId": "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d",
+                     *       "event": "job.failed",
+                     *       "url": "http://127.0.0.1:8787/webhooks",
+                     *       "status": "pending",
+                     *       "attempts": [],
+                     *       "nextAttemptAt": "2026-11-02T14:20:00.000Z",
+                     *       "createdAt": "2026-11-02T14:20:00.000Z",
+                     *       "origin": "trigger"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+        };
+    };
+    redeliverSandboxWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery; its first attempt is scheduled (at once unless a delay applies). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7d8e9f0a-1b2c-4d3e-8f4a-5b6c7d8e9f0a",
+                     *       "tenantId": "0b7e3c1a-5d2f-4e6a-8b9c-1d2e3f4a5b6c",
+                     *       "jobId": "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d",
+                     *       "event": "job.completed",
+                     *       "url": "https://hooks.example.com/svc",
+                     *       "status": "pending",
+                     *       "attempts": [],
+                     *       "nextAttemptAt": "2026-11-02T14:30:00.000Z",
+                     *       "createdAt": "2026-11-02T14:30:00.000Z",
+                     *       "origin": "redelivery",
+                     *       "redeliveryOf": "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            400: components["responses"]["ControlInvalidRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["ControlNotFound"];
+            409: components["responses"]["ControlActionNotAllowed"];
         };
     };
     getSandboxWebhookAllowTargets: {
@@ -3461,6 +3617,8 @@ export type PathOperationId =
     | "getSandboxClock"
     | "advanceSandboxClock"
     | "listSandboxWebhookDeliveries"
+    | "triggerSandboxWebhook"
+    | "redeliverSandboxWebhookDelivery"
     | "getSandboxWebhookAllowTargets"
     | "setSandboxWebhookAllowTargets"
     | "getSandboxWebhookResolverHosts"

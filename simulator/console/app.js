@@ -109,7 +109,7 @@ async function tick() {
       }),
       render('panel-client-checks', loadClientChecks),
       render('panel-requests', loadRequests),
-      render('panel-deliveries', async () => panels.deliveriesPanel((await control(`/_sim/webhooks/deliveries${query({ tenantId })}`)).deliveries, pageOf('deliveries'))),
+      render('panel-deliveries', async () => panels.deliveriesPanel((await control(`/_sim/webhooks/deliveries${query({ tenantId })}`)).deliveries, { ...pageOf('deliveries'), onResend: resendDelivery })),
       render('panel-faults', loadFaults),
     ]);
     await render('panel-lifecycles', loadLifecycles);
@@ -235,7 +235,7 @@ async function refreshPublic(tenantId) {
     const page = await publicGet(tenantId, `/api/jobs${at('jobs')}`);
     jobs = page.jobs;
     state.jobsRunning = jobs.some((j) => !FINISHED.has(j.status));
-    return panels.jobsPanel(jobs, t, serverPager('jobs', jobs.length, page.count), jobTimeline(jobs, t, state.tenantNow ?? new Date().toISOString()));
+    return panels.jobsPanel(jobs, t, serverPager('jobs', jobs.length, page.count), jobTimeline(jobs, t, state.tenantNow ?? new Date().toISOString()), { onTrigger: triggerWebhook });
   });
   await Promise.all([
     render('panel-public-sima', async () => {
@@ -329,6 +329,20 @@ async function closeClaim(submission) {
   await act(`close claim submission ${submission.id.slice(0, 8)}`, async () => {
     const after = await control(`${tenantPath()}/claims/submissions/${encodeURIComponent(submission.id)}/close`, { method: 'POST', body: { reason: 'closed from the sandbox console' } });
     return `it is ${after.submission.status}.`;
+  }, refreshNow);
+}
+
+async function triggerWebhook(job, event) {
+  await act(`send a sample ${event} for job ${job.id.slice(0, 8)}`, async () => {
+    const sent = await control('/_sim/webhooks/trigger', { method: 'POST', body: { jobId: job.id, event, tenantId: state.tenantId } });
+    return `delivery ${sent.id} to ${sent.url}; its attempts are under webhook deliveries.`;
+  }, refreshNow);
+}
+
+async function resendDelivery(delivery) {
+  await act(`resend delivery ${delivery.id.slice(0, 8)}`, async () => {
+    const sent = await control(`/_sim/webhooks/deliveries/${encodeURIComponent(delivery.id)}/redeliver`, { method: 'POST' });
+    return `a new delivery ${sent.id} of ${sent.event} to ${sent.url}.`;
   }, refreshNow);
 }
 

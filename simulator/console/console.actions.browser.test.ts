@@ -1,4 +1,4 @@
-// The console's actions (issue 29 item 6) in a real headless Chromium against a started sandbox: each action
+// The console's actions (issue 29 items 6 and 7) in a real headless Chromium against a started sandbox: each action
 // is performed by clicking in the page, its outcome is read in the page, and its effect is checked through
 // the control or public API. Then the lists ("n of N", paging), a request log entry staying open across
 // refreshes, the page at 420 px, and, last, the reset. Zero console errors, except the one refusal this
@@ -13,10 +13,13 @@ import { launchChromium, lookupChromium } from '../../scripts/browser/chromium.j
 import { startSimulatorProcess, type SimulatorProcess } from '../testing/process.js';
 import { CONSOLE_PATH } from './routes.js';
 import { consoleRequests, until } from './console.testing.js';
+import { webhookReceiver } from '../control/defects.testing.js';
+import { verifySignature } from '../domains/webhooks/webhook.testing.js';
 
 const chromium = lookupChromium();
 const ADMIN = 'console-actions-admin-token';
 const KEY = 'tfk_console_actions_key';
+const WEBHOOK_SECRET = 'console-actions-webhook-secret';
 
 let sim: SimulatorProcess | undefined;
 let browser: Browser | undefined;
@@ -207,6 +210,66 @@ describe.skipIf(chromium.skipReason !== null)(`the console's actions in Chromium
 
     expect(errors).toEqual([]);
     await page.close();
+  }, 60_000);
+
+  it("sends a sample webhook event for a job and resends a delivery, each a new delivery reaching the job's webhook signed with its secret", async () => {
+    const receiver = await webhookReceiver(204);
+    const allowed = (await admin('GET', '/_sim/webhooks/allow-targets')).body.targets as string[];
+    try {
+      expect((await admin('PUT', '/_sim/webhooks/allow-targets', { targets: [...allowed, receiver.target] })).status).toBe(200);
+      // A tenant of its own (the default tenant's lists stay as the other tests count them), and a job of it
+      // enqueued with a signed webhook: its own delivery comes first.
+      const tenant = (await admin('POST', '/_sim/tenants', { name: 'Webhook samples' })).body;
+      const bearer = (await api('POST', '/api/auth/token/integration', { headers: { 'x-api-key': tenant.integrationKey } })).body.access_token;
+      const queued = await api('POST', '/api/sima/batch', { token: bearer, body: { skus: null, webhook: { url: receiver.url, secret: WEBHOOK_SECRET } } });
+      expect(queued.status).toBe(202);
+      const jobId = queued.body.jobId as string;
+      await until("the job's own delivery", async () => (receiver.received.length === 1 ? true : undefined), 20_000);
+
+      const { page, errors } = await openConsole();
+      await pick(page, tenant.tenantId);
+      await page.locator('#panel-public-jobs tr', { hasText: jobId.slice(0, 8) }).locator('button.trigger[data-event="job.failed"]').click();
+      const triggered = await outcomeOf(page, `send a sample job.failed for job ${jobId.slice(0, 8)}`);
+      expect(triggered.result, triggered.text).toBe('ok');
+      await until('the sample', async () => (receiver.received.length === 2 ? true : undefined));
+      const sample = receiver.received[1];
+      const sampleId = sample.headers['x-svc-delivery-id'] as string;
+      expect(triggered.text).toContain(sampleId);
+      expect(sample.headers['x-svc-event']).toBe('job.failed');
+      expect(verifySignature(WEBHOOK_SECRET, sample.headers, sample.body)).toBe(true);
+      expect(JSON.parse(sample.body)).toMatchObject({ id: sampleId, event: 'job.failed', job: { id: jobId, status: 'FAILED' } });
+
+      // Resend, on the sample's card once it is delivered: a new delivery of the same event and job.
+      const card = page.locator(`#panel-deliveries .card[data-delivery="${sampleId}"]`);
+      await card.locator('button.resend').click();
+      const resent = await outcomeOf(page, `resend delivery ${sampleId.slice(0, 8)}`);
+      expect(resent.result, resent.text).toBe('ok');
+      await until('the redelivery', async () => (receiver.received.length === 3 ? true : undefined));
+      const again = receiver.received[2];
+      const againId = again.headers['x-svc-delivery-id'] as string;
+      expect(againId).not.toBe(sampleId);
+      expect(resent.text).toContain(againId);
+      expect(verifySignature(WEBHOOK_SECRET, again.headers, again.body)).toBe(true);
+      expect(JSON.parse(again.body).job).toEqual(JSON.parse(sample.body).job);
+      const listed = (await admin('GET', `/_sim/webhooks/deliveries?jobId=${jobId}`)).body.deliveries as Array<{ id: string; origin: string; redeliveryOf?: string }>;
+      expect(listed.map((d) => [d.origin, d.redeliveryOf ?? null])).toEqual([['job', null], ['trigger', null], ['redelivery', sampleId]]);
+      await page.locator(`#panel-deliveries .card[data-delivery="${againId}"]`, { hasText: `sends ${sampleId} again` }).waitFor();
+
+      // A job without a webhook: refused, and the page says why.
+      const plain = await api('POST', '/api/sima/batch', { token: bearer, body: { skus: null } });
+      await page.click('#refresh');
+      await page.locator('#panel-public-jobs tr', { hasText: plain.body.jobId.slice(0, 8) }).locator('button.trigger[data-event="job.completed"]').click();
+      const refused = await outcomeOf(page, `send a sample job.completed for job ${plain.body.jobId.slice(0, 8)}`);
+      expect(refused.result).toBe('error');
+      expect(refused.text).toContain('404 NOT_FOUND');
+      expect(refused.text).toContain('has a webhook');
+      // The only console error: Chromium's note of that refused request.
+      expect(errors.filter((e) => !(e.url.endsWith('/_sim/webhooks/trigger') && e.text.includes('404')))).toEqual([]);
+      await page.close();
+    } finally {
+      await admin('PUT', '/_sim/webhooks/allow-targets', { targets: allowed });
+      await receiver.close();
+    }
   }, 60_000);
 
   it('says "n of N" on every list and pages, keeps an opened request log entry open across refreshes, and fits 420 px', async () => {

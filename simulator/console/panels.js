@@ -5,7 +5,11 @@ import { historyCell } from './history.js';
 
 const num = (n) => (typeof n === 'number' ? n.toLocaleString('en-US', { maximumFractionDigits: 2 }) : n === null || n === undefined ? '—' : String(n));
 
-export function jobsPanel(jobs, transitions, nav, timeline) {
+/**
+ * `onTrigger(job, event)`: a sample webhook event for the job (sandbox-defined, POST /_sim/webhooks/trigger),
+ * sent to the webhook the job was enqueued with; a job without one is refused (404) and the page says so.
+ */
+export function jobsPanel(jobs, transitions, nav, timeline, { onTrigger }) {
   return h('div', {}, timeline, nav, table(
     [
       { title: 'job', cell: (j) => idCell(j.id) },
@@ -16,6 +20,11 @@ export function jobsPanel(jobs, transitions, nav, timeline) {
       { title: 'error', cell: (j) => j.error ?? '' },
       { title: `updated (${TENANT_CLOCK})`, cell: (j) => time(j.updatedAt) },
       { title: `history (${TENANT_CLOCK})`, cell: (j) => historyCell(transitions, 'job', j.id) },
+      {
+        title: 'webhook sample',
+        cell: (j) =>
+          h('span', { class: 'actions' }, ['job.completed', 'job.failed'].map((event) => h('button', { type: 'button', class: 'trigger', 'data-event': event, 'data-job': j.id, title: `send a sample ${event} for this job to its webhook`, onclick: () => onTrigger(j, event) }, event.slice(4)))),
+      },
     ],
     jobs,
     'no jobs yet',
@@ -135,20 +144,36 @@ export function claimsPanel(submissions, transitions, { nav, onClose }) {
   ));
 }
 
-export function deliveriesPanel(deliveries, { offset, size, onPage }) {
+const ORIGIN = { trigger: 'sample (trigger)', redelivery: 'resent' };
+
+/** `onResend(delivery)`: sends a delivered or failed delivery again (sandbox-defined, POST /_sim/webhooks/deliveries/{id}/redeliver). */
+export function deliveriesPanel(deliveries, { offset, size, onPage, onResend }) {
   if (!deliveries.length) return h('p', { class: 'muted' }, 'no webhook deliveries yet');
   const page = clientPage('deliveries', deliveries, offset, size, onPage);
   return h(
     'div',
     {},
-    h('p', { class: 'muted' }, 'Redelivery: the control API has no route to send a delivery again, so the console offers none; a pending delivery is retried on its schedule (next retry).'),
+    h('p', { class: 'muted' }, 'Resend and the jobs\' webhook samples are sandbox tools (the service has no manual retry, spec 6 rule 3): each sends a new delivery, with a new delivery id and its own attempts. A pending delivery is retried on its schedule (next retry).'),
     page.nav,
     page.rows.map((d) =>
       h(
         'div',
-        { class: 'card delivery' },
-        h('h3', {}, badge(d.status), ' ', d.event, ' · job ', idCell(d.jobId), ' → ', h('code', {}, d.url)),
-        h('p', { class: 'muted' }, `delivery ${d.id} · created ${time(d.createdAt)} · next retry: ${d.nextAttemptAt ? time(d.nextAttemptAt) : 'none'} (${TENANT_CLOCK})`),
+        { class: 'card delivery', 'data-delivery': d.id },
+        h(
+          'h3',
+          {},
+          badge(d.status),
+          ' ',
+          d.event,
+          ORIGIN[d.origin] ? h('span', { class: 'muted' }, ` (${ORIGIN[d.origin]})`) : null,
+          ' · job ',
+          idCell(d.jobId),
+          ' → ',
+          h('code', {}, d.url),
+          ' ',
+          d.status === 'pending' ? null : h('button', { type: 'button', class: 'resend', 'data-delivery': d.id, onclick: () => onResend(d) }, 'resend'),
+        ),
+        h('p', { class: 'muted' }, `delivery ${d.id}${d.redeliveryOf ? ` (sends ${d.redeliveryOf} again)` : ''} · created ${time(d.createdAt)} · next retry: ${d.nextAttemptAt ? time(d.nextAttemptAt) : 'none'} (${TENANT_CLOCK})`),
         table(
           [
             { title: '#', class: 'num', cell: (a) => a.number },

@@ -185,6 +185,19 @@ export function createControl(options: ControlOptions) {
     // Sandbox-defined (issue 28): the client-check runs of npm run certify:client (client-checks.ts).
     ...clientCheckHandlers(clientChecks(deps), tenantNamed),
     listSandboxWebhookDeliveries: async ({ query }) => ({ status: 200, body: { deliveries: await domains.webhooks.deliveries({ tenantId: query.tenantId, jobId: query.jobId }) } }),
+    // Sandbox-defined, local testing only (issue 29 item 7: `tfas trigger`, `tfas resend`): a sample event for
+    // a job with a webhook, and a past delivery sent again, each a new delivery made and sent by the webhooks
+    // domain as its real ones are (deliveries.ts). Spec 6 rule 3 keeps the public API without manual retry.
+    triggerSandboxWebhook: async ({ body }) => {
+      const delivery = await domains.webhooks.trigger({ jobId: body.jobId, event: body.event, tenantId: body.tenantId });
+      deps.log.info({ deliveryId: delivery.id, jobId: delivery.jobId, event: delivery.event }, 'webhook sample triggered');
+      return { status: 201, body: delivery };
+    },
+    redeliverSandboxWebhookDelivery: async ({ params }) => {
+      const delivery = await domains.webhooks.redeliver(params.deliveryId);
+      deps.log.info({ deliveryId: delivery.id, redeliveryOf: delivery.redeliveryOf }, 'webhook delivery sent again');
+      return { status: 201, body: delivery };
+    },
     // Defect injection (README "Defect injection"): the catalogue and the active set; an unknown id is 400.
     getSandboxDefects: () => ({ status: 200, body: defectState() }),
     // Faults of one tenant (kernel/defects.ts): catalogue defects, the webhooks domain's chaos

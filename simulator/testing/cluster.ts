@@ -145,7 +145,7 @@ function createInstance(id: string, port: number, env: Record<string, string>, r
   let child: ChildProcess | undefined;
   let exited = Promise.resolve();
   const start = async () => {
-    const current = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'simulator', 'main.ts')], {
+    const current = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, INSTANCE_ENTRY)], {
       cwd: ROOT,
       env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
       // Its own process group: only the cluster stops it (a terminal's Ctrl-C reaches the cluster alone).
@@ -187,8 +187,12 @@ function createInstance(id: string, port: number, env: Record<string, string>, r
   return instance;
 }
 
-/** HAProxy's configuration: loopback only, round-robin, health checks on /healthz, a refused connection retried elsewhere. */
-export function haproxyConfig(port: number, servers: Array<{ id: string; port: number }>): string {
+/**
+ * HAProxy's configuration: loopback only (`bind` and each server's `host` say otherwise: the compose file's
+ * deploy/haproxy.cfg, whose instances are other containers), round-robin, health checks on /healthz, a
+ * refused connection retried elsewhere.
+ */
+export function haproxyConfig(port: number, servers: Array<{ id: string; port: number; host?: string }>, bind = '127.0.0.1'): string {
   return [
     'global',
     '  maxconn 4096',
@@ -207,7 +211,7 @@ export function haproxyConfig(port: number, servers: Array<{ id: string; port: n
     '  timeout queue 10s',
     '',
     'frontend sandbox',
-    `  bind 127.0.0.1:${port}`,
+    `  bind ${bind}:${port}`,
     '  default_backend simulators',
     '',
     'backend simulators',
@@ -216,10 +220,22 @@ export function haproxyConfig(port: number, servers: Array<{ id: string; port: n
     '  http-check expect status 200',
     // Two failed checks half a second apart take an instance out; two good ones bring it back.
     '  default-server inter 500ms fastinter 250ms downinter 1s fall 2 rise 2',
-    ...servers.map((s) => `  server ${s.id} 127.0.0.1:${s.port} check`),
+    ...servers.map((s) => `  server ${s.id} ${s.host ?? '127.0.0.1'}:${s.port} check`),
     '',
   ].join('\n');
 }
+
+/**
+ * What makes a simulator process an instance of the cluster, over its environment: the shared PostgreSQL
+ * store and artifacts directory, the same admin token and integration key, its own name; warnings only.
+ * The compose file's instances (compose.yaml) set the same (scripts/container.test.ts compares them).
+ */
+export function instanceEnv(o: { id: string; storeUrl: string; artifacts: string; adminToken: string; apiKey: string; logLevel?: string }): Record<string, string> {
+  return { LOG_LEVEL: o.logLevel ?? 'warn', SIM_STORE: o.storeUrl, SIM_ARTIFACTS: o.artifacts, SIM_ADMIN_TOKEN: o.adminToken, SIM_INTEGRATION_KEY: o.apiKey, SIM_INSTANCE_ID: o.id };
+}
+
+/** The command of each instance: the simulator's entry point (in the image, its bundle: `tfas sandbox`). */
+export const INSTANCE_ENTRY = 'simulator/main.ts';
 
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const count = options.instances ?? 2;
@@ -253,21 +269,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     reaper.tell(`dir ${path.dirname(postgres.dataDir)}`);
     undo.push(() => postgres.stop());
 
-    const shared: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      LOG_LEVEL: 'warn',
-      ...options.env,
-      SIM_STORE: postgres.url,
-      SIM_ARTIFACTS: artifacts,
-      SIM_ADMIN_TOKEN: adminToken,
-      SIM_INTEGRATION_KEY: apiKey,
-    };
+    const shared: Record<string, string> = { ...(process.env as Record<string, string>), ...options.env };
     // The journal store is the other store: an inherited SIM_DB would refuse to start (config.ts).
     delete shared.SIM_DB;
     const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
     const instances = ports.map((port, index) => {
       const id = `sim-${index + 1}`;
-      const instance = createInstance(id, port, { ...shared, SIM_INSTANCE_ID: id }, reaper, log);
+      const instance = createInstance(id, port, { ...shared, ...instanceEnv({ id, storeUrl: postgres.url, artifacts, adminToken, apiKey, logLevel: options.env?.LOG_LEVEL }) }, reaper, log);
       undo.push(() => instance.kill());
       return instance;
     });

@@ -8,7 +8,7 @@ import { defineDomain } from '../domain.js';
 import type { TenantStore } from '../tenants/index.js';
 import { removeInputFilesWhenJobsEnd } from './job-files.js';
 import { JOBS_DEFECTS, JOBS_VARIANTS, jobsResponseDefects } from './jobs.defects.js';
-import { toJobResponse } from './job.response.js';
+import { toJobResponse, toSampleFinishedJob } from './job.response.js';
 import { JOBS_COLLECTION, jobStore } from './job.store.js';
 import { createWorker } from './job.worker.js';
 import { jobRoutes } from './jobs.routes.js';
@@ -45,6 +45,10 @@ export function createJobs(deps: KernelDeps, peers: { tenants: TenantStore }): J
     get: (tenantId, jobId) => jobs.getForTenant(tenantId, jobId),
     toResponse: toJobResponse,
     onFinished: worker.onFinished,
+    async sampleFinished(tenantId, jobId, status) {
+      const job = await jobs.getForTenant(tenantId, jobId);
+      return job && toSampleFinishedJob(job, status);
+    },
     inFlightCount: (tenantId, family) => jobs.inFlightCount(tenantId, family),
     start: () => worker.resumeAll(),
     stop: () => worker.stop(),

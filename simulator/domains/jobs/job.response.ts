@@ -39,3 +39,17 @@ export function toFinishedJob(job: JobRecord & { status: 'COMPLETED' | 'FAILED' 
     },
   };
 }
+
+/** The `error` of a job.failed sample for a job that did not fail (sandbox-defined: says what it is). */
+export const SAMPLE_FAILURE = 'sample job.failed sent through the sandbox control API (tfas trigger): this job did not fail';
+
+/**
+ * Sandbox-defined (issue 29, `tfas trigger`): the delivery body's `job` object of a job as a delivery of
+ * `status` describes it (spec 6 "Delivery body"). A job that ended so is described as it is; any other is
+ * described as if it had ended so now: COMPLETED with progress 100 and its result so far, FAILED with its
+ * progress, no result and an error saying it is a sample. The job itself does not change.
+ */
+export function toSampleFinishedJob(job: JobRecord, status: 'COMPLETED' | 'FAILED'): FinishedJob {
+  if (job.status === status) return toFinishedJob({ ...job, status });
+  return toFinishedJob({ ...job, status, error: status === 'FAILED' ? (job.error ?? SAMPLE_FAILURE) : null });
+}

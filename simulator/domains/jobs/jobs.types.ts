@@ -111,5 +111,10 @@ export interface JobsDomain extends DomainModule {
   toResponse(job: JobRecord): Schema<'Job'>;
   /** Fired once a job's terminal state is durable; the listener's promise is awaited (and its error logged). */
   onFinished(listener: (event: FinishedJob) => void | Promise<void>): void;
+  /**
+   * Sandbox-defined (`tfas trigger`, POST /_sim/webhooks/trigger): the job of the tenant as a delivery of
+   * `status` would describe it (job.response.ts toSampleFinishedJob); undefined when the tenant has no such job.
+   */
+  sampleFinished(tenantId: string, jobId: string, status: FinishedJob['job']['status']): Promise<FinishedJob | undefined>;
   inFlightCount(tenantId: string, family?: QueueFamily): Promise<number>;
 }

@@ -29,6 +29,9 @@ function recordingWebhooks() {
     },
     async jobFinished() {},
     deliveries: async () => [],
+    // Control API tools (tfas trigger / resend): the SIMA domain never calls them.
+    trigger: () => Promise.reject(new Error('the SIMA domain does not trigger webhook samples')),
+    redeliver: () => Promise.reject(new Error('the SIMA domain does not redeliver webhooks')),
     allowTargets: allowTargets([]),
     resolverHosts: resolverHosts(),
   } satisfies WebhooksDomain;

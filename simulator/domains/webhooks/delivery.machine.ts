@@ -1,5 +1,5 @@
 // The delivery lifecycle (spec 6 delivery rules 1 and 3): pending until a 2xx, or failed after the 4th
-// failed attempt; no manual retry exists, so both ends are terminal.
+// failed attempt; no manual retry exists, so both ends are terminal (a sandbox redelivery, deliveries.ts, is a new delivery).
 import { defineMachine } from '../../kernel/machine.js';
 import type { DeliveryStatus } from './webhooks.types.js';
 

@@ -1,5 +1,6 @@
 // The one place the webhooks domain shapes a body: the delivery payload sent to integrators (spec 6), and
-// a delivery as the sandbox control API lists it.
+// a delivery as the sandbox control API lists it (with its sandbox-defined `origin`: a record stored before
+// it was kept is a job's).
 import type { StoredDelivery } from './webhook.store.js';
 import type { DeliveryView, FinishedJob, WebhookEvent } from './webhooks.types.js';
 
@@ -7,4 +8,4 @@ import type { DeliveryView, FinishedJob, WebhookEvent } from './webhooks.types.j
 export const deliveryPayload = (id: string, event: WebhookEvent | string, createdAt: string, job: FinishedJob['job']) => ({ id, event, createdAt, job });
 
 /** A delivery without the signed bytes and the store's revision. */
-export const toDeliveryView = ({ body: _body, rev: _rev, ...delivery }: StoredDelivery): DeliveryView => ({ ...delivery, attempts: delivery.attempts.map((a) => ({ ...a })) });
+export const toDeliveryView = ({ body: _body, rev: _rev, ...delivery }: StoredDelivery): DeliveryView => ({ ...delivery, origin: delivery.origin ?? 'job', attempts: delivery.attempts.map((a) => ({ ...a })) });

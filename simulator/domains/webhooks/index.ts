@@ -1,5 +1,6 @@
 // What the webhooks domain offers (spec 6): parsing webhook configuration off enqueue bodies, remembering
-// it per job, and delivering job.completed / job.failed with signatures, retries and SSRF protection.
+// it per job, and delivering job.completed / job.failed with signatures, retries and SSRF protection; and,
+// sandbox-defined for the control API, a sample delivery of a job's event and a past delivery sent again.
 import type { KernelDeps } from '../../kernel/deps.js';
 import { defineDomain } from '../domain.js';
 import type { JobsDomain } from '../jobs/index.js';
@@ -24,6 +25,7 @@ export function createWebhooks(deps: KernelDeps, options: WebhooksOptions = {}):
   const allowList = allowTargets(deps.config.webhookAllowTargets);
   const hosts = resolverHosts();
   const dispatcher = createDispatcher(deps, store, secrets, { resolve: hosts.resolveWith(options.resolve ?? systemResolve), timeoutMs: options.timeoutMs ?? ATTEMPT_TIMEOUT_MS, allowTargets: allowList.list });
+  const made = deliveriesOnJobEnd(deps, store, dispatcher);
   return {
     name: 'webhooks',
     handlers: {}, // webhooks have no public operation: they are calls the service makes
@@ -40,7 +42,9 @@ export function createWebhooks(deps: KernelDeps, options: WebhooksOptions = {}):
         createdAt: deps.clocks.of(tenantId).nowIso(),
       });
     },
-    jobFinished: deliveriesOnJobEnd(deps, store, dispatcher),
+    jobFinished: made.jobFinished,
+    trigger: (input) => made.trigger(options.sampleJob ?? (async () => undefined), input),
+    redeliver: made.redeliver,
     deliveries: async (filter = {}) => (await store.list(filter)).map(toDeliveryView),
     start: () => dispatcher.start(),
     stop: () => dispatcher.stop(),
@@ -51,7 +55,8 @@ export const webhooksDomain = defineDomain({
   name: 'webhooks',
   needs: ['jobs'],
   create(deps, peers: { jobs: JobsDomain }) {
-    const webhooks = createWebhooks(deps);
+    // The jobs domain describes a job for a sample delivery (`tfas trigger`), as it describes a finished one.
+    const webhooks = createWebhooks(deps, { sampleJob: (tenantId, jobId, status) => peers.jobs.sampleFinished(tenantId, jobId, status) });
     // spec 6: a finished job's job.completed / job.failed deliveries.
     peers.jobs.onFinished((job) => webhooks.jobFinished(job));
     return webhooks;

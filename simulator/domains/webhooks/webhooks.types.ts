@@ -31,6 +31,12 @@ export interface DeliveryAttempt {
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
+/**
+ * Sandbox-defined: what made a delivery. `job`: the job ended (spec 6); `trigger`: a sample sent through the
+ * control API (`tfas trigger`); `redelivery`: a past delivery sent again through it (`tfas resend`).
+ */
+export type DeliveryOrigin = 'job' | 'trigger' | 'redelivery';
+
 export interface DeliveryView {
   id: string;
   tenantId: string;
@@ -41,6 +47,10 @@ export interface DeliveryView {
   attempts: DeliveryAttempt[];
   nextAttemptAt: string | null;
   createdAt: string;
+  /** Sandbox-defined; absent on deliveries stored before it was kept (they are `job`'s). */
+  origin?: DeliveryOrigin;
+  /** Sandbox-defined: the delivery a redelivery sends again. */
+  redeliveryOf?: string;
 }
 
 /** The jobs domain's `FinishedJob` event, declared structurally so this domain does not import jobs. */
@@ -69,6 +79,19 @@ export interface WebhooksDomain extends DomainModule {
   /** A job reached COMPLETED/FAILED: creates a delivery when subscribed and schedules attempt 1 now. */
   jobFinished(event: FinishedJob): Promise<void>;
   deliveries(filter?: { tenantId?: string; jobId?: string }): Promise<DeliveryView[]>;
+  /**
+   * Sandbox-defined (`tfas trigger`; spec 6 has no such operation): a delivery of `event` for a job that has a
+   * webhook configuration, made and sent as a real one (body, headers, signature, retries) to the job's
+   * webhook, whatever the job's state and its `webhookEvents`. The job does not change. 404 when no job with
+   * a webhook configuration has that id (for `tenantId`, when given).
+   */
+  trigger(input: { jobId: string; event: WebhookEvent; tenantId?: string }): Promise<DeliveryView>;
+  /**
+   * Sandbox-defined (`tfas resend`; spec 6 rule 3: the service has no manual retry): a new delivery, with a new
+   * delivery id and up to 4 attempts of its own, of the event a past delivery sent, to the same URL with the
+   * same secret. 404 for an unknown delivery, 409 ACTION_NOT_ALLOWED while it is still pending.
+   */
+  redeliver(deliveryId: string): Promise<DeliveryView>;
   /** The webhook allow list (local testing only), replaceable at run time through the control API. */
   allowTargets: AllowTargets;
   /** The delivery resolver's host table (local testing only), replaceable at run time through the control API. */
@@ -81,4 +104,6 @@ export interface WebhooksOptions {
   resolve?: Resolve;
   /** Real-time limit of one attempt (default spec 6 rule 2: 10 s). */
   timeoutMs?: number;
+  /** A job of a tenant as a delivery of `status` describes it (the jobs domain's sampleFinished); for trigger(). */
+  sampleJob?: (tenantId: string, jobId: string, status: FinishedJob['job']['status']) => Promise<FinishedJob | undefined>;
 }
