@@ -28,17 +28,17 @@ export function bundleIsStale(outfile) {
  * One entry point as one ESM bundle for Node 20, packages external, when stale (or always with `force`);
  * answers its path. The simulator's and each `tfas` subcommand's (scripts/build-cli.mjs) are made here.
  */
+/** How every Node bundle of the project is made (the simulator, the CLI, the mutation run's tree copies):
+ *  one ESM file for Node 20, the packages left to node_modules. */
+export const NODE_BUNDLE = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external' };
+
 export async function bundleEntry(entry, outfile, { force = false } = {}) {
   if (!force && !bundleIsStale(outfile)) return outfile;
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [entry],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
+    ...NODE_BUNDLE,
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',

@@ -15,6 +15,7 @@ import { build } from 'esbuild';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './tree.js';
+import { NODE_BUNDLE } from '../build-simulator.mjs';
 
 /** Where the bundles go inside a tree copy (the layout of the packaged bundles). */
 export const SUITE_BUNDLE = path.join('build', 'cli', 'conform-worker.mjs');
@@ -27,11 +28,7 @@ async function bundle(absWorkingDir: string, entry: string, outfile: string): Pr
     absWorkingDir,
     entryPoints: [entry],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
+    ...NODE_BUNDLE,
     logLevel: 'silent',
   });
 }
