@@ -1748,6 +1748,26 @@ export const RULE_MUTATIONS: Record<string, RuleMutation[]> = {
       visible: 'spec 4.3: the catalog upload sourceAdapter defaults to catalog-excel; the mutation reads an omitted sourceAdapter as extended-excel (and its receipt names it).',
     },
   ],
+  '6.rule3.marked-failed': [
+    {
+      id: 'webhooks.fifth-attempt-after-fourth-failure',
+      family: 'webhooks',
+      file: 'simulator/domains/webhooks/delivery.machine.ts',
+      find: 'export const actionAfter = (ok: boolean, attempt: number): DeliveryAction => (ok ? \'succeed\' : attempt < MAX_ATTEMPTS ? \'retry\' : \'give_up\');',
+      replace: 'export const actionAfter = (ok: boolean, attempt: number): DeliveryAction => (ok ? \'succeed\' : attempt <= MAX_ATTEMPTS ? \'retry\' : \'give_up\');',
+      visible: 'spec 6 rule 3: after the fourth failure the delivery is marked failed, no fifth attempt; the mutation asks for a retry after attempt 4 (the table refuses it, so the delivery stays pending instead of failed, or a fifth attempt goes out).',
+    },
+  ],
+  '6.no-other-events': [
+    {
+      id: 'webhooks.feed-normalization-as-session-event',
+      family: 'webhooks',
+      file: 'simulator/domains/webhooks/deliveries.ts',
+      find: 'deps.defects.at(WEBHOOKS_HOOKS.payloadEvent, event, { job })',
+      replace: "deps.defects.at(WEBHOOKS_HOOKS.payloadEvent, job.status === 'COMPLETED' && typeof job.result?.sessionId === 'string' ? 'trade_feed.ready' : event, { job })",
+      visible: "spec 6: no events are emitted for feed sessions; the mutation announces a feed normalization's completion as the session's event (trade_feed.ready in the delivery body).",
+    },
+  ],
   '4.5.claim.subcode-invalid-transition': [
     {
       id: 'errors.finding-refusal-subcode-renamed',
