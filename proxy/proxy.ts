@@ -154,11 +154,12 @@ export async function startValidatingProxy(options: ProxyOptions & { port?: numb
     const op = exchange.operation;
     const { method, url } = exchange.request;
     if (!op) {
-      record('undocumented-operation', `no operation of contract ${contract.version} is ${method} ${url.split('?')[0]}`, exchange);
+      const route = `${method} ${url.split('?')[0]}`;
+      record('undocumented-operation', `no operation of contract ${contract.version} is ${route}`, exchange);
       // No schema to hold the answer to, but an error is still the envelope (spec 2.9, 7): the upstream's
       // 404 to an unknown route must be `{ code, message }` like any other.
       const envelope = envelopeProblem(exchange);
-      if (envelope) record('error-envelope', `${method} ${url.split('?')[0]}: ${envelope}`, exchange);
+      if (envelope) record('error-envelope', `${route}: ${envelope}`, exchange);
       return;
     }
     for (const problem of requestProblems(contract.doc, contract.schemas, op, { method, url, headers: requestHeaders, body: requestBody }, { ...contract.responseCheck, multipart })) {

@@ -6,10 +6,8 @@
 // That the four attempts come at all is what webhooks.retry-schedule times; here they are only awaited.
 import { defineCheck, type ReceivedDelivery } from '../../harness/check.js';
 import { sleep } from '../jobs-support.js';
-import { awaitDelivery, deliveryExchange, enqueue, HEADER, ofJob, QUIET_WAIT_SIMULATOR_MS, receiverOf, seededTarget } from './probe.js';
+import { awaitDelivery, deliveryExchange, enqueue, HEADER, ofJob, QUIET_WAIT_SIMULATOR_MS, receiverOf, RETRY_GAPS_SECONDS, seededTarget } from './probe.js';
 
-/** spec 6 rule 3: the waits after attempts 1, 2 and 3 failed, in seconds. */
-const RETRY_GAPS_SECONDS = [30, 120, 600] as const;
 /** How long after the fourth failure a fifth attempt is watched for (virtual seconds): 3 x the longest gap. */
 const WATCH_AFTER_SECONDS = 30 * 60;
 /** Real time given to an attempt the clock move has made due. */

@@ -27,6 +27,8 @@ const STEP_WAIT_MS = 250;
 const MAX_STEPS = 40;
 /** Other profiles: how long a job and its first delivery may take. */
 const REMOTE_DELIVERY_TIMEOUT_MS = 60_000;
+/** spec 6 rule 3 (decision 9): the waits after attempts 1, 2 and 3 failed, in seconds. */
+export const RETRY_GAPS_SECONDS = [30, 120, 600] as const;
 /** How long "nothing arrives" is watched: after a clock advance (simulator), or in real time. */
 export const QUIET_WAIT_SIMULATOR_MS = 400;
 export const QUIET_WAIT_REMOTE_MS = 5_000;

@@ -2,11 +2,9 @@
 // delivery id and body on every attempt, each attempt signed for its own timestamp.
 import { defineCheck, type ReceivedDelivery } from '../../harness/check.js';
 import { sleep } from '../jobs-support.js';
-import { awaitDelivery, bodyOf, deliveryExchange, enqueue, HEADER, ofJob, QUIET_WAIT_SIMULATOR_MS, receiverOf, seededTarget, serverNow, type ServerNow } from './probe.js';
+import { awaitDelivery, bodyOf, deliveryExchange, enqueue, HEADER, ofJob, QUIET_WAIT_SIMULATOR_MS, receiverOf, RETRY_GAPS_SECONDS, seededTarget, serverNow, type ServerNow } from './probe.js';
 import { expectSigned, secretExtra } from './signature.js';
 
-/** spec 6 rule 3, decision 9: the waits after attempts 1, 2 and 3 failed, in seconds. */
-const RETRY_GAPS_SECONDS = [30, 120, 600] as const;
 
 export const webhookRetrySchedule = defineCheck({
   id: 'webhooks.retry-schedule',

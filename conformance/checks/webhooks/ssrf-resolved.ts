@@ -19,11 +19,9 @@
 import { isIP } from 'node:net';
 import { defineCheck, type ReceivedDelivery } from '../../harness/check.js';
 import { sleep } from '../jobs-support.js';
-import { awaitDelivery, awaitTerminalJob, deliveryExchange, ofJob, postProbeBatch, QUIET_WAIT_SIMULATOR_MS, receiverOf, seeded } from './probe.js';
+import { awaitDelivery, awaitTerminalJob, deliveryExchange, ofJob, postProbeBatch, QUIET_WAIT_SIMULATOR_MS, receiverOf, RETRY_GAPS_SECONDS, seeded } from './probe.js';
 
 const CHECK_ID = 'webhooks.ssrf-resolved-address';
-/** spec 6 rule 3: the retry gaps, in seconds, each stepped past so every attempt comes due. */
-const RETRY_GAPS_SECONDS = [30, 120, 600] as const;
 
 /** spec 6 rule 4's IPv4 ranges, as [first octets, prefix length]. */
 const BLOCKED_V4: ReadonlyArray<readonly [number, number, number]> = [
