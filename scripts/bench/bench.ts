@@ -12,7 +12,6 @@
 //   npm run bench -- --baseline DIR   the simulator of another checkout (an older commit, its node_modules
 //                                     linked) in the same alternating rounds: "within 5 % of before" as a
 //                                     ratio from one run, not two runs at two moments of a shared machine
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,7 +19,7 @@ import { writeBundledContract } from '../../contracts/lib/bundle-files.js';
 import { buildSimulator } from '../build-simulator.mjs';
 import { benchTempDir, LOAD_ARGS, loadOptionsOf, machineDescription, scenariosNamed } from './cli.js';
 import { median, type Round } from './load.js';
-import { ROOT, startPrismMock, startReferenceApp, startSimulator, type BenchProcess } from './processes.js';
+import { pinLoadGenerator, ROOT, startBaselineSimulator, startPrismMock, startReferenceApp, startSimulator, type BenchProcess } from './processes.js';
 import { formatReport, judge, type ScenarioResult } from './report.js';
 import { prepareSimulatorState, prismTarget, referenceTarget, runScenarioRounds, SIMULATOR_ENV, simulatorTarget, type Target, type TargetName } from './scenarios.js';
 import { measureStoreGrowth } from './store-growth-scenario.js';
@@ -70,9 +69,10 @@ const startups = { 'simulator (all three contracts)': allContracts.startupMs, 's
 console.log(`spawn to first answer: ${Object.entries(startups).map(([who, ms]) => `${who} ${ms.toFixed(0)} ms`).join(', ')}`);
 
 const state = await prepareSimulatorState(simulator);
-const baseline = values.baseline ? await startBaseline(path.resolve(values.baseline)) : undefined;
+const baseline = values.baseline ? await startBaselineSimulator(path.resolve(values.baseline), path.join(benchTempDir('baseline'), 'store.json'), SIMULATOR_ENV) : undefined;
 const targets: Partial<Record<TargetName, Target>> = { simulator: simulatorTarget(simulator, state), prism: prismTarget(prism, state.jobId), reference: await referenceTarget(reference, state) };
 if (baseline) targets.baseline = simulatorTarget(baseline, await prepareSimulatorState(baseline), 'baseline');
+console.log(pinLoadGenerator());
 const results: ScenarioResult[] = [];
 for (const scenario of scenarios) {
   const involved = [targets.simulator!, ...(targets.baseline ? [targets.baseline] : []), ...scenario.against.map((n) => targets[n]!)];
@@ -93,11 +93,3 @@ writeFileSync(values.json!, JSON.stringify({ date: new Date().toISOString(), mac
 console.log(`\nfigures: ${path.relative(process.cwd(), values.json!)}`);
 process.exit(verdicts.every((v) => v.pass !== false) ? 0 : 1);
 
-/** The other checkout's simulator, built first (its build is not its start-up), on a store of its own. */
-async function startBaseline(root: string): Promise<BenchProcess> {
-  const built = spawnSync(process.execPath, ['scripts/build-simulator.mjs'], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) throw new Error(`could not build the baseline's simulator in ${root}`);
-  const started = await startSimulator({ SIM_DB: path.join(benchTempDir('baseline'), 'store.json'), ...SIMULATOR_ENV }, `baseline (${root})`, undefined, root);
-  console.log(`baseline ${root}: spawn to first answer ${started.startupMs.toFixed(0)} ms`);
-  return started;
-}

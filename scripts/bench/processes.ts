@@ -1,7 +1,8 @@
 // The processes a bench compares, started the way their users start them, each timed from spawn to its
 // first HTTP answer (any status: the server is up when it answers), with its resident set and CPU time read
 // from /proc (Linux). Everything is bounded: a server that does not answer within a minute fails the bench.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,25 @@ import { freePort, prismEntry } from '../../contracts/lib/prism.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const START_TIMEOUT_MS = 60_000;
+
+/**
+ * Servers run on the last core and the load generator (this process) on the others, when the machine has
+ * two or more and `taskset` (util-linux) is there. Left to the scheduler, a 2-core machine put the server and
+ * autocannon on one core in some rounds and not in others: the same build measured 4,100 or 7,600 req/s
+ * round by round, and A/B ratios of one pair swung from 88 % to 130 % between two runs.
+ */
+const SERVER_CORE = availableParallelism() - 1;
+const canPin = SERVER_CORE >= 1 && spawnSync('taskset', ['-V']).status === 0;
+function pin(pid: number | undefined, cores: string): void {
+  // -a: every thread the process has now; the threads it starts later inherit the main thread's mask.
+  if (canPin && pid) spawnSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
+}
+/** Pins this process (the load generator) away from the servers' core; a no-op where pinning is not possible. */
+export function pinLoadGenerator(): string {
+  if (!canPin) return 'not pinned (one core, or no taskset)';
+  pin(process.pid, SERVER_CORE === 1 ? '0' : `0-${SERVER_CORE - 1}`);
+  return `servers pinned to core ${SERVER_CORE}, load generator to the others`;
+}
 
 export interface BenchProcess {
   label: string;
@@ -52,6 +72,8 @@ async function startTimed(label: string, args: (port: number) => string[], env: 
     }
   }
   const startupMs = performance.now() - t0;
+  // Pinned once up (start-up is timed as users see it, on every core), every thread it has by now.
+  pin(child.pid, String(SERVER_CORE));
   return {
     label,
     url,
@@ -85,6 +107,15 @@ function npmStartArgs(root: string): string[] {
 export function startSimulator(env: Record<string, string>, label = 'simulator', cpuProfileDir?: string, root = ROOT): Promise<BenchProcess> {
   const profile = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
   return startTimed(label, () => [...profile, ...npmStartArgs(root)], { LOG_LEVEL: 'warn', ...env }, '/', root);
+}
+
+/** Another checkout's simulator (`--baseline DIR`), built first (its build is not its start-up), on a store of its own. */
+export async function startBaselineSimulator(root: string, storeFile: string, env: Record<string, string>, cpuProfileDir?: string): Promise<BenchProcess> {
+  const built = spawnSync(process.execPath, ['scripts/build-simulator.mjs'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error(`could not build the baseline's simulator in ${root}`);
+  const started = await startSimulator({ SIM_DB: storeFile, ...env }, `baseline (${root})`, cpuProfileDir, root);
+  console.log(`baseline ${root}: spawn to first answer ${started.startupMs.toFixed(0)} ms`);
+  return started;
 }
 
 /** Prism 5's static mock of a bundled contract in its fastest setting (`-v error`: no per-request log). */

@@ -229,6 +229,9 @@ export function createDefects(initial: string[], entries: readonly (string | Dev
     if (!scope) return false;
     return scope.header.has(id) || (scope.tenantId !== null && perTenant.get(scope.tenantId)?.defects.has(id) === true);
   };
+  /** No defect switched on sandbox-wide or for a tenant, and no X-Sim-Fault on this request (the sandbox
+   *  as users run it): a hook point's rules need not be looked at one by one. */
+  const noneCanBeOn = (): boolean => active.size === 0 && perTenant.size === 0 && !scopes.getStore()?.header.size;
   const tenant = (tenantId: string): TenantFaults => {
     const faults = perTenant.get(tenantId);
     return { defects: known.filter((id) => faults?.defects.has(id)), settings: { ...faults?.settings } };
@@ -246,7 +249,7 @@ export function createDefects(initial: string[], entries: readonly (string | Dev
     },
     at<T, C>(point: HookPoint<T, C>, value: T, context?: C): T {
       const rules = hooksByPoint.get(point as HookPoint<unknown, unknown>);
-      if (!rules) return value;
+      if (!rules || noneCanBeOn()) return value;
       let current = value;
       for (const { id, hook } of rules) {
         if (!isOn(id)) continue;

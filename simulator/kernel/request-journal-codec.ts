@@ -34,9 +34,19 @@ const CREDENTIAL_ENDING = /(token|secret|password|passwd|passphrase|apikey|integ
 
 /** Whether a header, field or parameter of this name holds a credential the request log must not show. */
 export function isCredentialName(name: string): boolean {
-  const bare = name.replace(/[^a-z0-9]/gi, '').toLowerCase();
-  return CREDENTIAL_NAMES.has(bare) || CREDENTIAL_ENDING.test(bare);
+  let verdict = judgedNames.get(name);
+  if (verdict === undefined) {
+    const bare = name.replace(/[^a-z0-9]/gi, '').toLowerCase();
+    verdict = CREDENTIAL_NAMES.has(bare) || CREDENTIAL_ENDING.test(bare);
+    // Every request's headers are judged (about 1 % of a request's CPU, issue 25's bench); the same few
+    // dozen names come back. Bounded: a client inventing names empties it, never grows it.
+    if (judgedNames.size >= JUDGED_NAMES_KEPT) judgedNames.clear();
+    judgedNames.set(name, verdict);
+  }
+  return verdict;
 }
+const JUDGED_NAMES_KEPT = 1000;
+const judgedNames = new Map<string, boolean>();
 /** What a secret reads as in the request log. A credential header's value is kept as it in the ring too
  *  (reading the log would mask it anyway): the ring never holds a secret, and a ~350-character bearer is
  *  not encoded per request. */

@@ -11,7 +11,7 @@ import { enterTenant, NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError, internalError, invalidRequest } from '../errors.js';
 import type { Store } from '../store/collection.js';
 import type { Idempotency } from './idempotency.js';
-import { isJsonRequest, readJsonBody } from './json-body.js';
+import { isJsonRequest, needsShapeGuard, readJsonBody } from './json-body.js';
 import type { RateLimiter } from './rate-limit.js';
 import { requestChaos } from './request-chaos.js';
 import { PUBLIC_OPERATIONS, type ControlHandlerTable, type DashboardHandlerTable, type Handler, type HandlerRequest, type HandlerResponse, type HandlerTable, type Principal, type UploadedFile } from './types.js';
@@ -91,8 +91,9 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
       enterTenant(principal?.tenantId);
       if (principal) await options.rateLimiter.consume(principal, op);
       if (hasBody) {
-        // JSON through its shape guard while it streams in (json-body.ts); forms and the rest through koa-body.
-        const parsing = isJsonRequest(ctx) ? readJsonBody(ctx, jsonLimit) : bodyParser(ctx, async () => {});
+        // JSON that could break a bound through its shape guard while it streams in (json-body.ts); small
+        // JSON, forms and the rest through koa-body.
+        const parsing = isJsonRequest(ctx) && needsShapeGuard(ctx.headers) ? readJsonBody(ctx, jsonLimit) : bodyParser(ctx, async () => {});
         await parsing.catch((error: unknown) => {
           // defect injection (SIM_DEFECTS): validation.crash-on-bad-json lets the parser's 400 escape as a crash (500).
           if (defects.has('validation.crash-on-bad-json') && (error as { status?: number }).status === 400) throw new Error('body parser crashed');

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.js';
-import { JSON_BODY_BOUNDS, jsonShapeGuard } from './json-body.js';
+import { JSON_BODY_BOUNDS, jsonShapeGuard, needsShapeGuard } from './json-body.js';
 
 /** Streams `text` through the guard in `chunk`-byte pieces: 'passed' or the refusal's message. */
 async function guard(text: string, chunk = 7): Promise<string> {
@@ -53,5 +53,15 @@ describe('the JSON shape guard', () => {
       for await (const _ of source);
     })).rejects.toThrow('more than 10000 keys');
     expect(read).toBeLessThan(body.length / 20);
+  });
+
+  it('leaves out only bodies announcing, unencoded, fewer bytes than the smallest object past the key bound', async () => {
+    const smallest = object(JSON_BODY_BOUNDS.maxObjectKeys + 1).replace(/"k\d+":\d+/g, '"":0');
+    expect(await guard(smallest, 4096)).toContain('keys');
+    expect(needsShapeGuard({ 'content-length': String(smallest.length) })).toBe(true);
+    expect(needsShapeGuard({ 'content-length': String(smallest.length - 10) })).toBe(false);
+    expect(needsShapeGuard({ 'content-length': '120', 'content-encoding': 'gzip' })).toBe(true);
+    expect(needsShapeGuard({ 'transfer-encoding': 'chunked' })).toBe(true);
+    expect(needsShapeGuard({ 'content-length': '120', 'content-encoding': 'identity' })).toBe(false);
   });
 });

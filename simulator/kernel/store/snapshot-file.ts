@@ -4,11 +4,12 @@
 // document ({ seq, collections: { name: { id: record } } }) record by record in bounded chunks, fsyncs it,
 // and renames it over the previous snapshot, which stays valid until then (a crash mid-write leaves only a
 // temp file, removed at the next start: journal-files.ts).
-import { open, readFile, rename } from 'node:fs/promises';
+import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
 import type { StoredRecord } from './collection.js';
 import { fsyncDir, snapshotTemp } from './journal-files.js';
+import { readSnapshot } from './snapshot-reader.js';
 
 /** The snapshot in memory: the store's live collections (record id -> record) and the journal position. */
 export interface SnapshotData {
@@ -41,16 +42,9 @@ const CHUNK_CHARS = 1 << 15;
 export class SnapshotFile implements Adapter<SnapshotData> {
   constructor(private readonly file: string) {}
 
-  async read(): Promise<SnapshotData | null> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-    const parsed = JSON.parse(text) as { seq: number; collections: Record<string, Record<string, StoredRecord>> };
-    return { seq: parsed.seq, collections: new Map(Object.entries(parsed.collections).map(([name, records]) => [name, new Map(Object.entries(records))])) };
+  /** Line by line (snapshot-reader.ts): a snapshot of any size opens again. */
+  read(): Promise<SnapshotData | null> {
+    return readSnapshot(this.file);
   }
 
   /** lowdb's adapter entry point: writes the collections as they are now. */
