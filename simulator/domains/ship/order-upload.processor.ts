@@ -6,7 +6,8 @@
 // rows sharing an orderId (one line each). Run again after a crash (issue 30 item 3), the job rewrites the
 // orders its earlier run wrote (their ids are the tenant's order ids) and counts each as that run found it:
 // an order carries whether it existed before the job that wrote it (writtenBy), so the re-run does not count
-// the orders it created itself as updated.
+// the orders it created itself as updated, and each removal is recorded before the order goes (removedBy), so
+// it counts the removals its earlier run made.
 import { cooperative } from '../../kernel/cooperate.js';
 import type { KernelDeps } from '../../kernel/deps.js';
 import { cellOf, headerColumns } from '../../kernel/uploads/header-columns.js';
@@ -81,11 +82,13 @@ export function orderUploadProcessor(deps: Pick<KernelDeps, 'store' | 'clocks'>,
     let removed = 0;
     const giveWay = cooperative();
     if (ingestMode === 'SNAPSHOT') {
-      // The snapshot replaces the tenant's orders: what the file did not name goes.
+      // The snapshot replaces the tenant's orders: what the file did not name goes. Counted from the removals
+      // recorded for this job, so a run after a crash mid-way counts its earlier run's too.
       for await (const order of orders.notFromJob(tenantId, job.id)) {
         await giveWay();
-        if (await orders.delete(order.id)) removed += 1;
+        await orders.remove(job.id, order);
       }
+      removed = await orders.removedBy(job.id);
     }
     return {
       result: { fileName: file.fileName, ingestMode, ordersCreated: created, ordersUpdated: updated, ordersRemoved: removed, ordersInFile: written.size, ordersTotal: await orders.count(tenantId) },

@@ -181,6 +181,15 @@ export interface OrderRecord {
   updatedAt: string;
 }
 
+/** A SNAPSHOT order upload's removal of one order (agreement.store.ts orderStore.remove); never sent. */
+export interface OrderRemovalRecord {
+  id: string;
+  rev?: number;
+  tenantId: string;
+  jobId: string;
+  orderId: string;
+}
+
 export interface ShipUploadInput {
   file: StoredUpload;
   adapterId: string | null;

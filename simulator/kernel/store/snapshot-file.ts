@@ -9,13 +9,7 @@ import path from 'node:path';
 import type { Adapter } from 'lowdb';
 import type { StoredRecord } from './collection.js';
 import { fsyncDir, snapshotTemp } from './journal-files.js';
-import { readSnapshot } from './snapshot-reader.js';
-
-/** The snapshot in memory: the store's live collections (record id -> record) and the journal position. */
-export interface SnapshotData {
-  seq: number;
-  collections: Map<string, Map<string, StoredRecord>>;
-}
+import { readSnapshot, type SnapshotData } from './snapshot-reader.js';
 
 /**
  * The store at one journal position: each collection's records as they were at `seq`. Records are frozen,

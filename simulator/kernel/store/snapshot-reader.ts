@@ -7,7 +7,12 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { StoredRecord } from './collection.js';
-import type { SnapshotData } from './snapshot-file.js';
+
+/** The snapshot in memory: the store's live collections (record id -> record) and the journal position. */
+export interface SnapshotData {
+  seq: number;
+  collections: Map<string, Map<string, StoredRecord>>;
+}
 
 /** The writer's first line: `{"seq":N,"collections":{` (an empty store is one line, parsed whole). */
 const OPENING = /^\{"seq":(\d+),"collections":\{$/;

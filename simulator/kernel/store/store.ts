@@ -20,7 +20,8 @@ import { Low, Memory } from 'lowdb';
 import { planQuery, type Collection, type CollectionSchema, type Store, type StoredRecord, type Where } from './collection.js';
 import { cutTornTail, fsyncDir, journalOf, readJournal, recoverJournals, rotatedJournal, rotatedJournals, type Mutation } from './journal-files.js';
 import { MemoryIndexes } from './memory-index.js';
-import { imageOf, SnapshotFile, type SnapshotData } from './snapshot-file.js';
+import { imageOf, SnapshotFile } from './snapshot-file.js';
+import type { SnapshotData } from './snapshot-reader.js';
 
 export type { Store } from './collection.js';
 
