@@ -4,10 +4,9 @@
 //   npm run bench:cpu -- --baseline DIR [--only sima-batch,token] [--rounds 6] [--requests 1000]
 // Throughput under 10 connections (npm run bench) moves with the machine's neighbours; CPU time per
 // request moves far less, so a change of a few percent in what a request costs shows here first.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { benchTempDir } from './cli.js';
 import { median } from './load.js';
 import { cpuMs, startBaselineSimulator, startSimulator, type BenchProcess } from './processes.js';
 import { prepareSimulatorState, SIMULATOR_ENV, simulatorTarget } from './scenarios.js';
@@ -24,7 +23,7 @@ const { values } = parseArgs({
 if (!values.baseline) throw new Error('--baseline DIR: the checkout to compare with');
 const rounds = Number(values.rounds);
 const requests = Number(values.requests);
-const tmp = (label: string) => path.join(mkdtempSync(path.join(os.tmpdir(), `bench-cpu-${label}-`)), 'store.json');
+const tmp = (label: string) => path.join(benchTempDir(`cpu-${label}`), 'store.json');
 
 /** `--cpu-prof DIR`: each server under V8's sampling profiler, its profile in DIR/current and DIR/baseline. */
 const profileDir = (name: string) => (values['cpu-prof'] ? path.resolve(values['cpu-prof'], name) : undefined);
@@ -34,9 +33,8 @@ const servers: Record<string, BenchProcess> = {
 };
 const targets = Object.fromEntries(await Promise.all(Object.entries(servers).map(async ([name, p]) => [name, simulatorTarget(p, await prepareSimulatorState(p))] as const)));
 
-const perRequest: Record<string, Record<string, number[]>> = {};
 for (const scenario of values.only!.split(',')) {
-  perRequest[scenario] = { current: [], baseline: [] };
+  const perRequest: Record<string, number[]> = { current: [], baseline: [] };
   for (let round = 0; round < rounds + 1; round++) {
     for (const name of round % 2 ? ['baseline', 'current'] : ['current', 'baseline']) {
       const spec = targets[name].request(scenario);
@@ -48,11 +46,10 @@ for (const scenario of values.only!.split(',')) {
         if (res.status !== spec.expect) throw new Error(`${name} ${scenario}: ${res.status}`);
       }
       // Round 0 warms both up (JIT, caches) and is not counted.
-      if (round > 0) perRequest[scenario][name].push(((cpuMs(pid) - before) * 1000) / requests);
+      if (round > 0) perRequest[name].push(((cpuMs(pid) - before) * 1000) / requests);
     }
   }
-  const c = perRequest[scenario].current;
-  const b = perRequest[scenario].baseline;
+  const { current: c, baseline: b } = perRequest;
   const ratios = c.map((x, i) => b[i] / x);
   console.log(`${scenario}: CPU µs/request current ${c.map((x) => x.toFixed(0)).join(', ')} | baseline ${b.map((x) => x.toFixed(0)).join(', ')} | baseline/current ${(median(ratios) * 100).toFixed(1)} % (>100 %: current cheaper)`);
 }

@@ -8,13 +8,14 @@
 //
 // --postgres: the same on the PostgreSQL store (SIM_STORE), a throwaway server from the machine's packages
 // (simulator/testing/postgres-server.ts); the size is the database's (pg_database_size).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT, rssMb, startSimulator } from './processes.js';
-import { SIMULATOR_ENV } from './scenarios.js';
+import { benchTempDir, machineDescription } from './cli.js';
+import { rssMb, startSimulator, type BenchProcess } from './processes.js';
+import { LIFTED_RATE_LIMITS, putTenantSettings, SIMULATOR_ENV } from './scenarios.js';
+import { fillStore } from './store-growth-scenario.js';
 import postgres from 'postgres';
 import { startPostgres } from '../../simulator/testing/postgres-server.js';
 
@@ -46,17 +47,8 @@ type StorePlace = { file: string } | { url: string };
 const storeArgs = (place: StorePlace) => ('file' in place ? ['--file', place.file] : ['--store-url', place.url]);
 const storeEnv = (place: StorePlace): Record<string, string> => ('file' in place ? { SIM_DB: place.file } : { SIM_STORE: place.url });
 
-function fill(place: StorePlace, records: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', 'scripts/bench/fill-store.ts', ...storeArgs(place), '--records', String(records), '--crash', '--key', KEY, '--admin', SIMULATOR_ENV.SIM_ADMIN_TOKEN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code, signal) => (signal === 'SIGKILL' && out.includes('"records"') ? resolve() : reject(new Error(`fill-store ended with ${code ?? signal}: ${out}`))));
-  });
-}
-
 /** Spawn to the first answer of an authenticated jobs read (the store loaded and serving). */
-async function startTimed(place: StorePlace): Promise<{ ms: number; stop: (signal: NodeJS.Signals) => Promise<void>; url: string; pid: number; output: () => string }> {
+async function startTimed(place: StorePlace): Promise<{ ms: number; sim: BenchProcess }> {
   const t0 = performance.now();
   const sim = await startSimulator({ ...storeEnv(place), ...SIMULATOR_ENV, SIM_JOB_START_DELAY_MS: '0' }, 'simulator');
   for (;;) {
@@ -69,23 +61,7 @@ async function startTimed(place: StorePlace): Promise<{ ms: number; stop: (signa
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { ms: performance.now() - t0, stop: (signal) => sim.stop(signal), url: sim.url, pid: sim.child.pid!, output: sim.output };
-}
-
-/**
- * The tenant's rate limits lifted, once (kept in the store, so every later start has them): on PostgreSQL the
- * rate windows outlive a process, and a start polled every 20 ms for its first token was answered 429 for as
- * long as the window lasted (24 s in one run), which timed the limiter, not the restart.
- */
-async function liftLimits(url: string, output: string): Promise<void> {
-  const tenantId = /^\s*tenant\s+(\S+)/m.exec(output)?.[1];
-  const lifted = { limit: 1_000_000_000, windowMs: 60_000 };
-  const res = await fetch(`${url}/_sim/tenants/${tenantId}/settings`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${SIMULATOR_ENV.SIM_ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ rateLimits: { read: lifted, write: lifted, upload: lifted } }),
-  });
-  if (!res.ok) throw new Error(`lifting the rate limits: ${res.status} ${await res.text()}`);
+  return { ms: performance.now() - t0, sim };
 }
 
 /** Writes while the process lives: persisted SIMA batches, one after another. */
@@ -107,28 +83,31 @@ async function writeUntilDead(url: string): Promise<number> {
 const rows: string[] = [];
 const server = values.postgres ? await startPostgres({ database: 'restart_bench' }) : undefined;
 for (const mb of values.sizes!.split(',').map(Number)) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `bench-restart-${mb}-`));
+  const dir = benchTempDir(`restart-${mb}`);
   const place: StorePlace = server ? { url: server.url } : { file: path.join(dir, 'store.json') };
   const size = async () => (server ? await databaseBytes(server.url) : storeBytes(dir)) / 2 ** 20;
   if (server) await emptyDatabase(server.url);
   const t0 = performance.now();
-  await fill(place, Math.round((mb * 2 ** 20) / BYTES_PER_JOB));
+  await fillStore(storeArgs(place), Math.round((mb * 2 ** 20) / BYTES_PER_JOB));
   console.log(`${mb} MB asked: ${(await size()).toFixed(0)} MB of store written in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   const times: number[] = [];
   let peakRss = 0;
   for (let kill = 0; kill <= Number(values.kills); kill++) {
     const started = await startTimed(place);
     times.push(started.ms);
-    if (kill === 0) await liftLimits(started.url, started.output());
-    peakRss = Math.max(peakRss, rssMb(started.pid));
+    // The tenant's rate limits lifted once (kept in the store, so every later start has them): on PostgreSQL the
+    // rate windows outlive a process, and a start polled every 20 ms for its first token was answered 429 for
+    // as long as the window lasted (24 s in one run), which timed the limiter, not the restart.
+    if (kill === 0) await putTenantSettings(started.sim, { rateLimits: LIFTED_RATE_LIMITS });
+    peakRss = Math.max(peakRss, rssMb(started.sim.child.pid!));
     if (kill === Number(values.kills)) {
-      await started.stop('SIGTERM');
+      await started.sim.stop('SIGTERM');
       break;
     }
     // SIGKILL somewhere in the first 3 s of its run under writes (a compaction may be under way).
-    const writes = writeUntilDead(started.url);
+    const writes = writeUntilDead(started.sim.url);
     await new Promise((r) => setTimeout(r, 50 + random() * 3000));
-    await started.stop('SIGKILL');
+    await started.sim.stop('SIGKILL');
     await writes;
   }
   const line = `${server ? 'PostgreSQL' : 'journal store'}, ${mb} MB asked, ${(await size()).toFixed(0)} MB stored: first start ${times[0].toFixed(0)} ms; after each SIGKILL ${times.slice(1).map((t) => t.toFixed(0)).join(', ')} ms; RSS once serving ${peakRss.toFixed(0)} MB`;
@@ -137,4 +116,4 @@ for (const mb of values.sizes!.split(',').map(Number)) {
   rmSync(dir, { recursive: true, force: true });
 }
 await server?.stop();
-console.log(`\n${rows.join('\n')}\n${os.cpus().length} cores, node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(`\n${rows.join('\n')}\n${machineDescription()}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);

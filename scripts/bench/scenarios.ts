@@ -79,23 +79,35 @@ export interface SimulatorState {
 }
 
 /** The default tenant (its key is SIMULATOR_ENV's) made ready: limits lifted, a completed SIMA job, a token. */
-export async function prepareSimulatorState(sim: BenchProcess): Promise<SimulatorState> {
-  const url = sim.url;
+/** Rate limits no bench load reaches. */
+export const LIFTED_RATE_LIMITS = (() => {
+  const lifted = { limit: 1_000_000_000, windowMs: 60_000 };
+  return { read: lifted, write: lifted, upload: lifted };
+})();
+
+/** The default tenant's id, from the simulator's banner. */
+function tenantOf(sim: BenchProcess): string {
   const tenantId = /^\s*tenant\s+(\S+)/m.exec(sim.output())?.[1];
   if (!tenantId) throw new Error(`no tenant in the simulator's banner:\n${sim.output()}`);
+  return tenantId;
+}
+
+/** PUT /_sim/tenants/{default tenant}/settings (kept in the store: later starts on it have them too). */
+export async function putTenantSettings(sim: BenchProcess, settings: Record<string, unknown>): Promise<string> {
+  const tenantId = tenantOf(sim);
+  await call(`${sim.url}/_sim/tenants/${tenantId}/settings`, { method: 'PUT', headers: { authorization: `Bearer ${ADMIN}`, ...json }, body: JSON.stringify(settings), expect: 200 });
+  return tenantId;
+}
+
+export async function prepareSimulatorState(sim: BenchProcess): Promise<SimulatorState> {
+  const url = sim.url;
   const admin = { authorization: `Bearer ${ADMIN}`, ...json };
-  const lifted = { limit: 1_000_000_000, windowMs: 60_000 };
   const cap = 1_000_000_000;
-  await call(`${url}/_sim/tenants/${tenantId}/settings`, {
-    method: 'PUT',
-    headers: admin,
-    // The quote's corridor configured, so it is computed (and its usage recorded), not the unconfigured outcome.
-    body: JSON.stringify({
-      rateLimits: { read: lifted, write: lifted, upload: lifted },
-      queueCaps: { total: cap, upload: cap, sima: cap, preview: cap },
-      quoteCorridors: [{ originCountry: '*', destinationCountry: QUOTE.destinationCountry, enabled: true }],
-    }),
-    expect: 200,
+  // The quote's corridor configured, so it is computed (and its usage recorded), not the unconfigured outcome.
+  const tenantId = await putTenantSettings(sim, {
+    rateLimits: LIFTED_RATE_LIMITS,
+    queueCaps: { total: cap, upload: cap, sima: cap, preview: cap },
+    quoteCorridors: [{ originCountry: '*', destinationCountry: QUOTE.destinationCountry, enabled: true }],
   });
   const exchange = async () => ((await call(`${url}/api/auth/token/integration`, { method: 'POST', headers: { 'x-api-key': KEY }, expect: 200 })) as { access_token: string }).access_token;
   let token = await exchange();

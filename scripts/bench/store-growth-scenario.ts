@@ -19,9 +19,14 @@ export interface StoreGrowthResult {
   ratio: number;
 }
 
-function fillStore(file: string, records: number): Promise<void> {
+/**
+ * fill-store.ts as its own process: `records` completed jobs written into the store `storeArgs` names
+ * (`--file F` or `--store-url URL`), then the writer SIGKILLed (the records still in the journal). Its heap
+ * is raised: a gigabyte of records stays in its memory while it writes.
+ */
+export function fillStore(storeArgs: string[], records: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/fill-store.ts', '--file', file, '--records', String(records), '--crash', '--key', SIMULATOR_ENV.SIM_INTEGRATION_KEY, '--admin', SIMULATOR_ENV.SIM_ADMIN_TOKEN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', 'scripts/bench/fill-store.ts', ...storeArgs, '--records', String(records), '--crash', '--key', SIMULATOR_ENV.SIM_INTEGRATION_KEY, '--admin', SIMULATOR_ENV.SIM_ADMIN_TOKEN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -38,7 +43,7 @@ function fillStore(file: string, records: number): Promise<void> {
 export async function measureStoreGrowth(options: { seconds: number; rounds: number; warmup: number; connections: number; records: number; tmp: (name: string) => string }): Promise<StoreGrowthResult> {
   const largeFile = path.join(options.tmp('store-large'), 'store.json');
   const t0 = performance.now();
-  await fillStore(largeFile, options.records);
+  await fillStore(['--file', largeFile], options.records);
   const fillSeconds = (performance.now() - t0) / 1000;
   console.log(`store growth: ${options.records.toLocaleString('en')} records written and the writer killed in ${fillSeconds.toFixed(1)} s`);
   const large = await startSimulator({ SIM_DB: largeFile, SIM_CONTRACT: 'all', ...SIMULATOR_ENV }, 'simulator (large store)');

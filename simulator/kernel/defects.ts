@@ -230,7 +230,7 @@ export function createDefects(initial: string[], entries: readonly (string | Dev
     return scope.header.has(id) || (scope.tenantId !== null && perTenant.get(scope.tenantId)?.defects.has(id) === true);
   };
   /** No defect switched on sandbox-wide or for a tenant, and no X-Sim-Fault on this request (the sandbox
-   *  as users run it): a hook point's rules need not be looked at one by one. */
+   *  as users run it): a hook point's rules and a machine's deviation rows need not be looked at one by one. */
   const noneCanBeOn = (): boolean => active.size === 0 && perTenant.size === 0 && !scopes.getStore()?.header.size;
   const tenant = (tenantId: string): TenantFaults => {
     const faults = perTenant.get(tenantId);
@@ -261,7 +261,7 @@ export function createDefects(initial: string[], entries: readonly (string | Dev
     },
     machineDeviations(machine) {
       const rows = rowsByMachine.get(machine);
-      return rows ? rows.filter((r) => isOn(r.id)) : [];
+      return rows && !noneCanBeOn() ? rows.filter((r) => isOn(r.id)) : [];
     },
     mark: markFault,
     isOn,
