@@ -2,7 +2,6 @@
 // changed. `npm start` runs the bundle rather than transpiling some two hundred TypeScript modules through
 // tsx's loader at every start (issue 15 item 2: that was over a third of the start-up). Plain JavaScript,
 // so starting needs no TypeScript loader at all. Packages stay external: node_modules is loaded as installed.
-import { build } from 'esbuild';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +33,8 @@ export const NODE_BUNDLE = { bundle: true, platform: 'node', format: 'esm', targ
 
 export async function bundleEntry(entry, outfile, { force = false } = {}) {
   if (!force && !bundleIsStale(outfile)) return outfile;
+  // esbuild is loaded only to build: `npm start` on a current bundle never needs it (a start-up cost).
+  const { build } = await import('esbuild');
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [entry],

@@ -32,17 +32,19 @@ const start = deps.clock.now() - count * 1000;
 // Durable once flushed (store.ts: the HTTP layer flushes before answering); a batch shares one fsync, as
 // concurrent requests share one (group commit).
 const BATCH = 500;
+let lastJobId = '';
 for (let i = 0; i < count; i += BATCH) {
   await Promise.all(
     Array.from({ length: Math.min(BATCH, count - i) }, (_, j) => {
       const at = new Date(start + (i + j) * 1000).toISOString();
-      return jobs.put({ ...template, id: randomIds.uuid(), status: 'COMPLETED', progress: 100, seq: i + j + 2, createdAt: at, updatedAt: at, startedAt: at, finishedAt: at });
+      lastJobId = randomIds.uuid();
+      return jobs.put({ ...template, id: lastJobId, status: 'COMPLETED', progress: 100, seq: i + j + 2, createdAt: at, updatedAt: at, startedAt: at, finishedAt: at });
     }),
   );
   await deps.store.flush();
 }
 await jobs.delete(template.id);
 await deps.store.flush();
-process.stdout.write(JSON.stringify({ tenantId: identity.tenantId, records: count }) + '\n');
+process.stdout.write(JSON.stringify({ tenantId: identity.tenantId, records: count, lastJobId }) + '\n');
 if (values.crash) process.kill(process.pid, 'SIGKILL');
 await sim.stop(); // a clean stop compacts into the snapshot

@@ -24,7 +24,15 @@ export interface StoreGrowthResult {
  * (`--file F` or `--store-url URL`), then the writer SIGKILLed (the records still in the journal). Its heap
  * is raised: a gigabyte of records stays in its memory while it writes.
  */
-export function fillStore(storeArgs: string[], records: number): Promise<void> {
+/** What fill-store wrote: its summary line. */
+export interface FilledStore {
+  tenantId: string;
+  records: number;
+  /** The id of the last job written (a record a start must be able to read). */
+  lastJobId: string;
+}
+
+export function fillStore(storeArgs: string[], records: number): Promise<FilledStore> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', 'scripts/bench/fill-store.ts', ...storeArgs, '--records', String(records), '--crash', '--key', SIMULATOR_ENV.SIM_INTEGRATION_KEY, '--admin', SIMULATOR_ENV.SIM_ADMIN_TOKEN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -34,7 +42,8 @@ export function fillStore(storeArgs: string[], records: number): Promise<void> {
     // It kills itself once every record is acknowledged: SIGKILL after the summary line is success.
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      if (signal === 'SIGKILL' && out.includes('"records"')) resolve();
+      const summary = /^\{.*"records".*\}$/m.exec(out)?.[0];
+      if (signal === 'SIGKILL' && summary) resolve(JSON.parse(summary) as FilledStore);
       else reject(new Error(`fill-store ended with ${code ?? signal}:\n${out}`));
     });
   });

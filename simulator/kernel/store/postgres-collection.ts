@@ -18,6 +18,7 @@ import {
   type Where,
   UndeclaredQueryError,
 } from './collection.js';
+import type { Catalog } from './postgres-catalog.js';
 import { LOCK_SCHEMA } from './postgres-migrations.js';
 import {
   addColumnSql,
@@ -29,6 +30,7 @@ import {
   deleteSql,
   getSql,
   ident,
+  indexName,
   indexStatement,
   jsonParam,
   putSql,
@@ -53,6 +55,8 @@ export interface CollectionContext {
   /** Runs a write, counted as in flight until it settles (`flush()` waits for the writes before it). */
   track<R>(write: Promise<R>): Promise<R>;
   onError(error: unknown): void;
+  /** What the database held when the store opened: declarations it holds need no schema change. */
+  catalog: Catalog;
 }
 
 /** A collection's declarations and the schema changes they still need. */
@@ -142,6 +146,13 @@ export class TableState {
     const fields = [...this.pendingFields];
     const indexes = [...this.pendingIndexes];
     if (this.created && fields.length === 0 && indexes.length === 0) return;
+    const columns = [...RESERVED_COLUMNS, ...fields.map(columnOf)];
+    if (this.context.catalog.holds(this.table, columns, indexes.map((i) => indexName(this.table, i)))) {
+      this.created = true;
+      for (const f of fields) this.pendingFields.delete(f);
+      for (const i of indexes) this.pendingIndexes.delete(i);
+      return;
+    }
     await this.context.sql.begin(async (tx) => {
       await tx.unsafe('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [LOCK_SCHEMA, this.table]);
       await tx.unsafe(createTableSql(this.table));

@@ -220,6 +220,29 @@ describe.skipIf(skipReason !== null)(`the PostgreSQL store${skipReason ? ` (skip
       expect((await later.query({ where: { tenantId: 't1' }, limit: 2 })).items.map((i) => i.n)).toEqual([5, 4]);
     });
 
+    it('serves a collection the database already holds without a schema change, one it lacks after its schema lock', async () => {
+      const url = await freshDatabase();
+      await (await open(url, 'a')).collection<Item, keyof typeof ITEM_SCHEMA.fields>('items', ITEM_SCHEMA).put(item(1));
+      // Another session holds the items table's schema lock (postgres-migrations.ts LOCK_SCHEMA): a schema
+      // change would wait for it; a reopened store whose declarations the catalog holds needs none.
+      const holder = postgres(url, { max: 1, onnotice: () => {} });
+      const locked = await holder.reserve();
+      await locked.unsafe(`SELECT pg_advisory_lock(1, hashtext('c_items'))`);
+      try {
+        const again = (await open(url, 'b')).collection<Item, keyof typeof ITEM_SCHEMA.fields>('items', ITEM_SCHEMA);
+        expect((await again.query({ where: { tenantId: 't1' } })).items.map((i) => i.n)).toEqual([1]);
+        const widened = (await open(url, 'c')).collection<Item, 'copyOfN'>('items', { fields: { copyOfN: (i) => i.n }, indexes: { byCopyOfN: { keys: [], order: [['copyOfN', 'asc']] } } });
+        const waiting = widened.count();
+        const outcome = await Promise.race([waiting.then(() => 'answered'), sleep(500).then(() => 'waiting')]);
+        expect(outcome).toBe('waiting');
+        await locked.unsafe(`SELECT pg_advisory_unlock(1, hashtext('c_items'))`);
+        expect(await waiting).toBe(1);
+      } finally {
+        locked.release();
+        await holder.end({ timeout: 5 });
+      }
+    });
+
     it('forgets every record, lease and rate window on clear, the collections staying usable', async () => {
       const [a, b] = await two();
       const items = a.collection<Item, keyof typeof ITEM_SCHEMA.fields>('items', ITEM_SCHEMA);

@@ -16,6 +16,7 @@ import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import type { Collection, CollectionSchema, Store, StoredRecord } from './collection.js';
+import { readCatalog } from './postgres-catalog.js';
 import { postgresCollection, TableState, type CollectionContext } from './postgres-collection.js';
 import { collationProblem, migrate } from './postgres-migrations.js';
 import { postgresShared } from './postgres-shared.js';
@@ -40,10 +41,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const settings = { onnotice: () => {}, connection: { application_name: `simulator ${instanceId}`.slice(0, 63) } };
   const sql = postgres(options.url, { ...settings, max });
   const lockSql = postgres(options.url, { ...settings, max });
+  let catalog;
   try {
     await migrate(sql);
     const problem = await collationProblem(sql);
     if (problem) onError(new Error(problem));
+    catalog = await readCatalog(sql);
   } catch (error) {
     await Promise.all([sql.end({ timeout: 1 }), lockSql.end({ timeout: 1 })]);
     throw error;
@@ -53,6 +56,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const context: CollectionContext = {
     sql,
     onError,
+    catalog,
     track(write) {
       inflight.add(write);
       const done = () => inflight.delete(write);

@@ -49,7 +49,7 @@ export function indexStatement(table: string, name: string, schema: CollectionSc
 }
 
 /** PostgreSQL cuts names at 63 bytes, and IF NOT EXISTS would then skip a second index cut to the same name. */
-function indexName(table: string, index: string): string {
+export function indexName(table: string, index: string): string {
   const name = `${table}_${columnOf(index)}`;
   if (Buffer.byteLength(name) <= 63) return name;
   return `${name.slice(0, 48)}_${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;

@@ -14,7 +14,7 @@ import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import type { ReadStream } from 'node:fs';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { InflateGuard, type ZipEntry } from './inflate-guard.js';
 import { checkRowCells, TABLE_BOUNDS, UploadBoundError } from './table-bounds.js';
 
@@ -71,7 +71,16 @@ function guardZipEnd(): void {
   };
   unzipper.Parse = Object.assign(guarded, { endGuarded: true });
 }
-guardZipEnd();
+
+// exceljs (with unzipper and its XML parser) is loaded on the first XLSX upload, not at start-up: it was
+// over a fifth of the time from spawn to the first answer (issue 30 item 4: restart time), for a format many
+// sandbox sessions never upload.
+let exceljs: Promise<typeof ExcelJS> | undefined;
+const loadExceljs = () =>
+  (exceljs ??= import('exceljs').then((m) => {
+    guardZipEnd();
+    return m.default;
+  }));
 
 /** A cell's value as text: rich text joined, formulas by their result, hyperlinks by their text, dates as days. */
 export function cellText(value: unknown): string {
@@ -95,11 +104,12 @@ async function drainSheets(sheets: AsyncIterator<ExcelJS.stream.xlsx.WorksheetRe
 }
 
 export async function* xlsxRows(path: string, fileSize: number): AsyncGenerator<SheetRow> {
+  const { stream } = await loadExceljs();
   const source: GuardedFile = createReadStream(path);
   const guard = new InflateGuard(fileSize);
   source[GUARD] = guard;
   // Shared strings and styles are cached (the string table; number formats tell dates from numbers); rows stream.
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(source, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit' });
+  const workbook = new stream.xlsx.WorkbookReader(source, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit' });
   const sheets = workbook[Symbol.asyncIterator]();
   let rows: AsyncIterator<ExcelJS.Row> | undefined;
   let wanted: string | null | undefined;
