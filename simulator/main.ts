@@ -16,6 +16,7 @@ import { randomIds } from './kernel/ids.js';
 import { openStore } from './kernel/store/store.js';
 import { bannerLines } from './site/banner.js';
 import { createStoreHealth } from './site/health.js';
+import { journalStoreBytes, slowLoadAdvice } from './site/store-size-advice.js';
 import { acquireStoreLock, StoreLockedError } from './site/store-lock.js';
 
 /** A database URL without its password, for the banner. */
@@ -75,9 +76,14 @@ const onStoreError = (err: unknown) => {
   log.error({ err }, 'store write failed');
 };
 // SIM_STORE: the PostgreSQL store several instances share (issue 17), loaded only when asked for.
+const loadStarted = performance.now();
 const store = config.storeUrl
   ? await (await import('./kernel/store/postgres-store.js')).openPostgresStore({ url: config.storeUrl, instanceId: config.instanceId, onError: onStoreError })
   : await openStore({ file: config.dbPath ?? undefined, compactAfterBytes: config.compactAfterBytes, onError: onStoreError });
+if (config.dbPath && !config.storeUrl) {
+  const advice = slowLoadAdvice(performance.now() - loadStarted, journalStoreBytes(path.resolve(config.dbPath)));
+  if (advice) log.warn(advice);
+}
 const clock = createClock();
 const clocks = createTenantClocks(clock);
 const scheduler = createScheduler(clocks, (err) => log.error({ err }, 'scheduled task failed'));

@@ -2,8 +2,7 @@
 // order the spec implies: authenticate, rate-limit, parse and validate, idempotency, handle, make durable.
 import { rm } from 'node:fs/promises';
 import Router from '@koa/router';
-import type { Context } from 'koa';
-import { koaBody } from 'koa-body';
+import type { Context, Middleware } from 'koa';
 import type { OpenApiDocument } from '../../../contracts/lib/bundle.js';
 import { listOperations, type ContractOperation } from '../../../contracts/lib/operations.js';
 import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
@@ -54,20 +53,29 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
   const unhandled: string[] = [];
   const defects = options.defects ?? NO_DEFECTS;
   const jsonLimit = '10mb';
-  const bodyParser = koaBody({
-    multipart: true,
-    jsonStrict: true,
-    jsonLimit,
-    formidable: {
-      uploadDir: options.uploadDir,
-      maxFileSize: options.maxFileBytes,
-      maxTotalFileSize: options.maxFileBytes,
-      hashAlgorithm: 'sha256',
-      keepExtensions: true,
-      allowEmptyFiles: true,
-      minFileSize: 0,
-    },
-  });
+  // koa-body (with formidable and zod) is loaded by the first request of an operation that has a body, not
+  // at start-up: it was a fifth of the time from spawn to the first answer (issue 30 item 4: restart time),
+  // and a start answers reads and token requests without it.
+  let koaBodyParser: Promise<Middleware> | undefined;
+  const bodyParser = async (ctx: Context): Promise<void> => {
+    koaBodyParser ??= import('koa-body').then(({ koaBody }) =>
+      koaBody({
+        multipart: true,
+        jsonStrict: true,
+        jsonLimit,
+        formidable: {
+          uploadDir: options.uploadDir,
+          maxFileSize: options.maxFileBytes,
+          maxTotalFileSize: options.maxFileBytes,
+          hashAlgorithm: 'sha256',
+          keepExtensions: true,
+          allowEmptyFiles: true,
+          minFileSize: 0,
+        },
+      }) as Middleware,
+    );
+    await (await koaBodyParser)(ctx, async () => {});
+  };
 
   // The tenant's request chaos (request-chaos.ts; off by default): its scheduled transient 500s.
   const chaos = requestChaos(defects);
@@ -93,7 +101,7 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
       if (hasBody) {
         // JSON that could break a bound through its shape guard while it streams in (json-body.ts); small
         // JSON, forms and the rest through koa-body.
-        const parsing = isJsonRequest(ctx) && needsShapeGuard(ctx.headers) ? readJsonBody(ctx, jsonLimit) : bodyParser(ctx, async () => {});
+        const parsing = isJsonRequest(ctx) && needsShapeGuard(ctx.headers) ? readJsonBody(ctx, jsonLimit) : bodyParser(ctx);
         await parsing.catch((error: unknown) => {
           // defect injection (SIM_DEFECTS): validation.crash-on-bad-json lets the parser's 400 escape as a crash (500).
           if (defects.has('validation.crash-on-bad-json') && (error as { status?: number }).status === 400) throw new Error('body parser crashed');

@@ -1,0 +1,31 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { journalStoreBytes, slowLoadAdvice, SLOW_LOAD_MS } from './store-size-advice.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'store-advice-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the advice a slow journal store load gives', () => {
+  it('says nothing about a load under two seconds', () => {
+    expect(slowLoadAdvice(SLOW_LOAD_MS - 1, 500 * 2 ** 20)).toBeNull();
+  });
+
+  it('names the time, the size and the PostgreSQL store past it', () => {
+    const advice = slowLoadAdvice(14_200, 406 * 2 ** 20);
+    expect(advice).toContain('406 MB');
+    expect(advice).toContain('14.2 s');
+    expect(advice).toContain('SIM_STORE=postgres://');
+  });
+
+  it('counts the snapshot, the journal and the rotated journals of a store', () => {
+    const snapshot = path.join(dir, 'store.json');
+    writeFileSync(snapshot, 'x'.repeat(100));
+    writeFileSync(`${snapshot}.journal`, 'x'.repeat(20));
+    writeFileSync(`${snapshot}.journal.7.old`, 'x'.repeat(3));
+    writeFileSync(path.join(dir, 'other.json'), 'x'.repeat(1000));
+    expect(journalStoreBytes(snapshot)).toBe(123);
+    expect(journalStoreBytes(path.join(dir, 'absent', 'store.json'))).toBe(0);
+  });
+});
