@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../contracts/lib/prism.js';
-import { buildSimulator, simulatorBundleIsStale } from './build-simulator.mjs';
+import { buildSimulator, SIMULATOR_BUNDLE, simulatorBundleIsStale } from './build-simulator.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'start-test-'));
@@ -30,6 +30,18 @@ describe('npm start (scripts/start.mjs)', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
+  });
+
+  // Restart time (issue 30 item 4): these were over half of spawn to first answer, for uploads, bodies,
+  // packets and builds a start does not need (simulator/kernel/deferred-packages.ts).
+  it('loads exceljs, koa-body, pdfkit and esbuild only on first use, not while it starts', async () => {
+    await buildSimulator();
+    const meta = JSON.parse(readFileSync(`${SIMULATOR_BUNDLE}.meta.json`, 'utf8')) as { outputs: Record<string, { imports?: Array<{ path: string; kind: string }> }> };
+    const imports = Object.values(meta.outputs).flatMap((output) => output.imports ?? []);
+    const deferred = imports.filter((i) => ['exceljs', 'koa-body', 'pdfkit'].includes(i.path));
+    expect(deferred.map((i) => i.path).sort()).toEqual(['exceljs', 'koa-body', 'pdfkit']);
+    expect(deferred.every((i) => i.kind === 'dynamic-import')).toBe(true);
+    expect(readFileSync(path.join(ROOT, 'scripts', 'build-simulator.mjs'), 'utf8')).not.toMatch(/^import .* from 'esbuild'/m);
   });
 
   it('finds the bundle stale once one of its sources is newer, and fresh again after a build', async () => {

@@ -6,6 +6,7 @@ import type { Context, Middleware } from 'koa';
 import type { OpenApiDocument } from '../../../contracts/lib/bundle.js';
 import { listOperations, type ContractOperation } from '../../../contracts/lib/operations.js';
 import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
+import { loadKoaBody } from '../deferred-packages.js';
 import { enterTenant, NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError, internalError, invalidRequest } from '../errors.js';
 import type { Store } from '../store/collection.js';
@@ -53,12 +54,10 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
   const unhandled: string[] = [];
   const defects = options.defects ?? NO_DEFECTS;
   const jsonLimit = '10mb';
-  // koa-body (with formidable and zod) is loaded by the first request of an operation that has a body, not
-  // at start-up: it was a fifth of the time from spawn to the first answer (issue 30 item 4: restart time),
-  // and a start answers reads and token requests without it.
+  // koa-body is not loaded at start-up (deferred-packages.ts): a start answers reads and tokens without it.
   let koaBodyParser: Promise<Middleware> | undefined;
   const bodyParser = async (ctx: Context): Promise<void> => {
-    koaBodyParser ??= import('koa-body').then(({ koaBody }) =>
+    koaBodyParser ??= loadKoaBody().then(({ koaBody }) =>
       koaBody({
         multipart: true,
         jsonStrict: true,

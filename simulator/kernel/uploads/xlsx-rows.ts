@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import type { ReadStream } from 'node:fs';
 import type ExcelJS from 'exceljs';
+import { loadExceljs } from '../deferred-packages.js';
 import { InflateGuard, type ZipEntry } from './inflate-guard.js';
 import { checkRowCells, TABLE_BOUNDS, UploadBoundError } from './table-bounds.js';
 
@@ -72,15 +73,12 @@ function guardZipEnd(): void {
   unzipper.Parse = Object.assign(guarded, { endGuarded: true });
 }
 
-// exceljs (with unzipper and its XML parser) is loaded on the first XLSX upload, not at start-up: it was
-// over a fifth of the time from spawn to the first answer (issue 30 item 4: restart time), for a format many
-// sandbox sessions never upload.
-let exceljs: Promise<typeof ExcelJS> | undefined;
-const loadExceljs = () =>
-  (exceljs ??= import('exceljs').then((m) => {
-    guardZipEnd();
-    return m.default;
-  }));
+// exceljs is not loaded at start-up (deferred-packages.ts); its zip parser is guarded before the first read.
+const loadGuardedExceljs = async (): Promise<typeof ExcelJS> => {
+  const { default: exceljs } = await loadExceljs();
+  guardZipEnd();
+  return exceljs;
+};
 
 /** A cell's value as text: rich text joined, formulas by their result, hyperlinks by their text, dates as days. */
 export function cellText(value: unknown): string {
@@ -104,7 +102,7 @@ async function drainSheets(sheets: AsyncIterator<ExcelJS.stream.xlsx.WorksheetRe
 }
 
 export async function* xlsxRows(path: string, fileSize: number): AsyncGenerator<SheetRow> {
-  const { stream } = await loadExceljs();
+  const { stream } = await loadGuardedExceljs();
   const source: GuardedFile = createReadStream(path);
   const guard = new InflateGuard(fileSize);
   source[GUARD] = guard;
