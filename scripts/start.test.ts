@@ -34,12 +34,12 @@ describe('npm start (scripts/start.mjs)', () => {
 
   // Restart time (issue 30 item 4): these were over half of spawn to first answer, for uploads, bodies,
   // packets and builds a start does not need (simulator/kernel/deferred-packages.ts).
-  it('loads exceljs, koa-body, pdfkit and esbuild only on first use, not while it starts', async () => {
+  it('loads exceljs, koa-body, pdfkit, the PostgreSQL client and esbuild only on first use, not while it starts', async () => {
     await buildSimulator();
     const meta = JSON.parse(readFileSync(`${SIMULATOR_BUNDLE}.meta.json`, 'utf8')) as { outputs: Record<string, { imports?: Array<{ path: string; kind: string }> }> };
     const imports = Object.values(meta.outputs).flatMap((output) => output.imports ?? []);
-    const deferred = imports.filter((i) => ['exceljs', 'koa-body', 'pdfkit'].includes(i.path));
-    expect(deferred.map((i) => i.path).sort()).toEqual(['exceljs', 'koa-body', 'pdfkit']);
+    const deferred = imports.filter((i) => ['exceljs', 'koa-body', 'pdfkit', 'postgres'].includes(i.path));
+    expect(deferred.map((i) => i.path).sort()).toEqual(['exceljs', 'koa-body', 'pdfkit', 'postgres']);
     expect(deferred.every((i) => i.kind === 'dynamic-import')).toBe(true);
     expect(readFileSync(path.join(ROOT, 'scripts', 'build-simulator.mjs'), 'utf8')).not.toMatch(/^import .* from 'esbuild'/m);
   });

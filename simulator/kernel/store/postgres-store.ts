@@ -14,7 +14,6 @@
 //   sessions that hold `exclusive()` locks. Statements are prepared once per connection.
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
 import type { Collection, CollectionSchema, Store, StoredRecord } from './collection.js';
 import { readCatalog } from './postgres-catalog.js';
 import { postgresCollection, TableState, type CollectionContext } from './postgres-collection.js';
@@ -39,6 +38,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const max = options.poolSize ?? 10;
   // Notices are chatter here (`CREATE TABLE IF NOT EXISTS` skipping a table that exists).
   const settings = { onnotice: () => {}, connection: { application_name: `simulator ${instanceId}`.slice(0, 63) } };
+  // The client is loaded here, not when the bundle loads: a start on the journal store never needs it.
+  const { default: postgres } = await import('postgres');
   const sql = postgres(options.url, { ...settings, max });
   const lockSql = postgres(options.url, { ...settings, max });
   let catalog;
