@@ -33,7 +33,7 @@ describe('npm start (scripts/start.mjs)', () => {
   });
 
   // Restart time (issue 30 item 4): these were over half of spawn to first answer, for uploads, bodies,
-  // packets and builds a start does not need (simulator/kernel/deferred-packages.ts).
+  // packets and builds a start does not need (simulator/kernel/deferred-loads.ts).
   it('loads exceljs, koa-body, pdfkit, the PostgreSQL client and esbuild only on first use, not while it starts', async () => {
     await buildSimulator();
     const meta = JSON.parse(readFileSync(`${SIMULATOR_BUNDLE}.meta.json`, 'utf8')) as { outputs: Record<string, { imports?: Array<{ path: string; kind: string }> }> };

@@ -9,7 +9,7 @@ import { ConfigError, loadConfig, usage, type SimulatorConfig } from './config.j
 import { createSimulator } from './app.js';
 import { DEFECT_CATALOGUE } from './control/defects.catalogue.js';
 import { createClock, createScheduler, createTenantClocks } from './kernel/clock.js';
-import { warmDeferredPackages } from './kernel/deferred-packages.js';
+import { warmDeferredLoads } from './kernel/deferred-loads.js';
 import { createDefects } from './kernel/defects.js';
 import { createHttpServer } from './kernel/http/server.js';
 import { recordRefusal } from './kernel/http/request-log.js';
@@ -128,8 +128,8 @@ if (config.newKey) {
   identity = { ...identity, integrationKeyId: key.keyId, integrationKey: key.integrationKey };
 }
 markStarted();
-// The packages a start did without, loaded now that the sandbox answers (kernel/deferred-packages.ts).
-void warmDeferredPackages().catch((err: unknown) => log.error({ err }, 'loading a deferred package failed'));
+// What a start did without (two packages, the source map), loaded now that the sandbox answers (kernel/deferred-loads.ts).
+void warmDeferredLoads().catch((err: unknown) => log.error({ err }, 'a deferred load failed'));
 const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 process.stdout.write(

@@ -41,7 +41,7 @@ const { values } = parseArgs({
 });
 if (values.hostile) {
   const { runHostileBench } = await import('./hostile.js');
-  process.exit((await runHostileBench({ sizes: values.sizes as 'local' | 'descriptor' | 'understated' | undefined, json: values.json })) ? 0 : 1);
+  process.exit((await runHostileBench({ sizes: values.sizes as 'local' | 'descriptor' | 'understated' | undefined, json: values.json, cpuProfileDir: values['cpu-prof'] && path.resolve(values['cpu-prof']) })) ? 0 : 1);
 }
 values.json ??= path.join(ROOT, 'build', 'bench', 'bench.json');
 const options = loadOptionsOf(values);

@@ -6,7 +6,7 @@ import type { Context, Middleware } from 'koa';
 import type { OpenApiDocument } from '../../../contracts/lib/bundle.js';
 import { listOperations, type ContractOperation } from '../../../contracts/lib/operations.js';
 import type { ContractSchemas } from '../../../contracts/lib/schemas.js';
-import { loadKoaBody } from '../deferred-packages.js';
+import { loadKoaBody } from '../deferred-loads.js';
 import { enterTenant, NO_DEFECTS, type Defects } from '../defects.js';
 import { ApiError, internalError, invalidRequest } from '../errors.js';
 import type { Store } from '../store/collection.js';
@@ -54,7 +54,7 @@ export function contractRouter(options: ContractRouterOptions): ContractRouter {
   const unhandled: string[] = [];
   const defects = options.defects ?? NO_DEFECTS;
   const jsonLimit = '10mb';
-  // koa-body is not loaded at start-up (deferred-packages.ts): a start answers reads and tokens without it.
+  // koa-body is not loaded at start-up (deferred-loads.ts): a start answers reads and tokens without it.
   let koaBodyParser: Promise<Middleware> | undefined;
   const bodyParser = async (ctx: Context): Promise<void> => {
     koaBodyParser ??= loadKoaBody().then(({ koaBody }) =>

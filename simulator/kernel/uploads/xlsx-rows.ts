@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import type { ReadStream } from 'node:fs';
 import type ExcelJS from 'exceljs';
-import { loadExceljs } from '../deferred-packages.js';
+import { loadExceljs } from '../deferred-loads.js';
 import { InflateGuard, type ZipEntry } from './inflate-guard.js';
 import { checkRowCells, TABLE_BOUNDS, UploadBoundError } from './table-bounds.js';
 
@@ -73,7 +73,7 @@ function guardZipEnd(): void {
   unzipper.Parse = Object.assign(guarded, { endGuarded: true });
 }
 
-// exceljs is not loaded at start-up (deferred-packages.ts); its zip parser is guarded before the first read.
+// exceljs is not loaded at start-up (deferred-loads.ts); its zip parser is guarded before the first read.
 const loadGuardedExceljs = async (): Promise<typeof ExcelJS> => {
   const { default: exceljs } = await loadExceljs();
   guardZipEnd();
