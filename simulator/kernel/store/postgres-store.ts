@@ -15,7 +15,7 @@
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Collection, CollectionSchema, Store, StoredRecord } from './collection.js';
-import { readCatalog } from './postgres-catalog.js';
+import { readCatalog, type Catalog } from './postgres-catalog.js';
 import { postgresCollection, TableState, type CollectionContext } from './postgres-collection.js';
 import { collationProblem, migrate } from './postgres-migrations.js';
 import { postgresShared } from './postgres-shared.js';
@@ -42,7 +42,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const { default: postgres } = await import('postgres');
   const sql = postgres(options.url, { ...settings, max });
   const lockSql = postgres(options.url, { ...settings, max });
-  let catalog;
+  let catalog: Catalog;
   try {
     await migrate(sql);
     const problem = await collationProblem(sql);
