@@ -1,8 +1,9 @@
-// What a start does without, loaded on first use instead (issue 30 item 4: restart to first answer; the two
-// packages were over half of it), then warmed in the background once the sandbox answers. Each load blocks
-// the event loop for a hundred milliseconds or more (module evaluation and source-map parsing are
-// synchronous): on first use under an attack right after a start, that stalled /healthz to 330 ms (issue 30
-// item 2, hostile bench). Warmed one at a time, a pause between them, so no request waits behind more than one.
+// What a start does without, loaded on first use instead (issue 30 item 4: restart to first answer; the
+// two packages were nearly half of it: spawn to /healthz 1.5-1.7 s, 0.8 s without them), then warmed in the
+// background once the sandbox answers. Each load blocks the event loop for a hundred milliseconds or more
+// (module evaluation and source-map parsing are synchronous): on first use under an attack right after a
+// start, that stalled /healthz to 330 ms (issue 30 item 2, hostile bench). Warmed one at a time, a pause
+// between them, so no request waits behind more than one.
 //
 // pdfkit stays on first use only (claim-packet.ts): few sessions render a packet, and it costs memory.
 const importKoaBody = () => import('koa-body');
