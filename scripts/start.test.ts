@@ -32,7 +32,7 @@ describe('npm start (scripts/start.mjs)', () => {
     expect(await exited).toBe(0);
   });
 
-  // Restart time (issue 30 item 4): these were over half of spawn to first answer, for uploads, bodies,
+  // Restart time (issue 30 item 4): these were nearly half of spawn to first answer, for uploads, bodies,
   // packets and builds a start does not need (simulator/kernel/deferred-loads.ts).
   it('loads exceljs, koa-body, pdfkit, the PostgreSQL client and esbuild only on first use, not while it starts', async () => {
     await buildSimulator();

@@ -82,7 +82,8 @@ const store = config.storeUrl
   ? await (await import('./kernel/store/postgres-store.js')).openPostgresStore({ url: config.storeUrl, instanceId: config.instanceId, onError: onStoreError })
   : await openStore({ file: config.dbPath ?? undefined, compactAfterBytes: config.compactAfterBytes, onError: onStoreError });
 if (config.dbPath && !config.storeUrl) {
-  const advice = slowLoadAdvice(performance.now() - loadStarted, journalStoreBytes(path.resolve(config.dbPath)));
+  const snapshot = path.resolve(config.dbPath);
+  const advice = slowLoadAdvice(performance.now() - loadStarted, () => journalStoreBytes(snapshot));
   if (advice) log.warn(advice);
 }
 const clock = createClock();

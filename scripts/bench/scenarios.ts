@@ -78,7 +78,6 @@ export interface SimulatorState {
   bodies: Record<string, unknown>;
 }
 
-/** The default tenant (its key is SIMULATOR_ENV's) made ready: limits lifted, a completed SIMA job, a token. */
 /** Rate limits no bench load reaches. */
 export const LIFTED_RATE_LIMITS = (() => {
   const lifted = { limit: 1_000_000_000, windowMs: 60_000 };
@@ -99,6 +98,7 @@ export async function putTenantSettings(sim: BenchProcess, settings: Record<stri
   return tenantId;
 }
 
+/** The default tenant (its key is SIMULATOR_ENV's) made ready: limits lifted, a completed SIMA job, a token. */
 export async function prepareSimulatorState(sim: BenchProcess): Promise<SimulatorState> {
   const url = sim.url;
   const admin = { authorization: `Bearer ${ADMIN}`, ...json };

@@ -19,11 +19,6 @@ export interface StoreGrowthResult {
   ratio: number;
 }
 
-/**
- * fill-store.ts as its own process: `records` completed jobs written into the store `storeArgs` names
- * (`--file F` or `--store-url URL`), then the writer SIGKILLed (the records still in the journal). Its heap
- * is raised: a gigabyte of records stays in its memory while it writes.
- */
 /** What fill-store wrote: its summary line. */
 export interface FilledStore {
   tenantId: string;
@@ -32,6 +27,11 @@ export interface FilledStore {
   lastJobId: string;
 }
 
+/**
+ * fill-store.ts as its own process: `records` completed jobs written into the store `storeArgs` names
+ * (`--file F` or `--store-url URL`), then the writer SIGKILLed (the records still in the journal). Its heap
+ * is raised: a gigabyte of records stays in its memory while it writes.
+ */
 export function fillStore(storeArgs: string[], records: number): Promise<FilledStore> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', 'scripts/bench/fill-store.ts', ...storeArgs, '--records', String(records), '--crash', '--key', SIMULATOR_ENV.SIM_INTEGRATION_KEY, '--admin', SIMULATOR_ENV.SIM_ADMIN_TOKEN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -3,6 +3,7 @@
 // (README, restart figures: about 14 s at 400 MB on the reference machine); the PostgreSQL store reads no
 // record at start (issue 30 item 4). The advice names the measured time and size and the way out.
 import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { journalOf, rotatedJournals } from '../kernel/store/journal-files.js';
 
 /** Loads slower than this are worth a word: past it a restart after a crash keeps integrators waiting. */
@@ -11,13 +12,15 @@ export const SLOW_LOAD_MS = 2000;
 /** Bytes of the journal store's files: the snapshot, the journal and any rotated journal. */
 export function journalStoreBytes(snapshot: string): number {
   const journal = journalOf(snapshot);
-  const files = [snapshot, journal, ...(existsSync(journal) || existsSync(snapshot) ? rotatedJournals(journal).map((r) => r.file) : [])];
+  const rotated = existsSync(path.dirname(snapshot)) ? rotatedJournals(journal).map((r) => r.file) : [];
+  const files = [snapshot, journal, ...rotated];
   return files.reduce((sum, file) => sum + (existsSync(file) ? statSync(file).size : 0), 0);
 }
 
-/** The advice for a load of `loadMs` over `bytes` of store files, or null when the load was quick. */
-export function slowLoadAdvice(loadMs: number, bytes: number): string | null {
+/** The advice for a load of `loadMs`, or null when the load was quick; the store's size (`storeBytes`, a
+ *  directory listing) is looked at only then, not on every start. */
+export function slowLoadAdvice(loadMs: number, storeBytes: () => number): string | null {
   if (loadMs < SLOW_LOAD_MS) return null;
-  const mb = (bytes / 2 ** 20).toFixed(0);
+  const mb = (storeBytes() / 2 ** 20).toFixed(0);
   return `the store (${mb} MB of files) took ${(loadMs / 1000).toFixed(1)} s to load: the journal store reads every record at start, so a restart takes about as long; a sandbox this size belongs on the PostgreSQL store (SIM_STORE=postgres://...), which reads none`;
 }
