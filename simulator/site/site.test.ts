@@ -156,7 +156,11 @@ describe('GET /healthz', () => {
     await failing.start();
     try {
       expect((await request(failing.app.callback()).get('/healthz')).status).toBe(200);
-      rmSync(dir, { recursive: true, force: true });
+      // compactAfterBytes: 1 starts a snapshot after every write, written outside the journal's queue: wait
+      // for it (compact() joins the one in flight), and retry the removal should a background write land in
+      // the directory meanwhile (CI saw ENOTEMPTY from that race).
+      await store.compact();
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
       await store.collection('probe').put({ id: 'p1', rev: 0 });
       // The write itself may be refused too (the journal is closed by the failed rotation): either way the
       // store reports the failure to its onError, which is what /healthz reads.
