@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, usage } from './config.js';
 
@@ -32,5 +33,14 @@ describe('simulator settings (config.ts)', () => {
     expect(loadConfig(['-h'], {}).help).toBe(true);
     expect(loadConfig(['--new-key'], {}).newKey).toBe(true);
     expect(loadConfig([], {})).toMatchObject({ help: false, newKey: false });
+  });
+
+  it('reads SIM_STORE as a PostgreSQL URL, or local[:DIR] for the server the sandbox runs itself, and refuses it beside SIM_DB', () => {
+    expect(loadConfig([], { SIM_STORE: 'local' })).toMatchObject({ localStoreDir: '.sim-data/postgres', storeUrl: null, dbPath: null, artifactsDir: path.join('.sim-data/postgres', 'artifacts') });
+    expect(loadConfig([], { SIM_STORE: 'local:/srv/sandbox-pg' })).toMatchObject({ localStoreDir: '/srv/sandbox-pg', storeUrl: null, dbPath: null });
+    expect(loadConfig([], { SIM_STORE: 'postgres://u@db:5432/sim' })).toMatchObject({ localStoreDir: null, storeUrl: 'postgres://u@db:5432/sim', dbPath: null });
+    expect(loadConfig([], {})).toMatchObject({ localStoreDir: null, storeUrl: null, dbPath: '.sim-data/store.json' });
+    expect(() => loadConfig([], { SIM_STORE: 'locale' })).toThrow('SIM_STORE must be a PostgreSQL URL (postgres://user@host:port/database), or local[:DIR]');
+    expect(() => loadConfig(['--db', 'x.json'], { SIM_STORE: 'local' })).toThrow('SIM_STORE and SIM_DB (--db) name two stores: set one');
   });
 });

@@ -1,5 +1,6 @@
 // Simulator settings from the command line and the environment (command line wins).
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { KernelConfig } from './kernel/config.js';
 import { DEFAULT_SERVER_TIMEOUTS } from './kernel/http/server.js';
@@ -23,6 +24,9 @@ export interface SimulatorConfig extends KernelConfig {
   /** SIM_STORE: a PostgreSQL URL (postgres://...) selects the database store several instances share
    *  (issue 17); null keeps the embedded journal store at `dbPath`. */
   storeUrl: string | null;
+  /** SIM_STORE=local[:DIR]: the directory of the PostgreSQL server the sandbox runs itself (main.ts starts it
+   *  and sets `storeUrl` to it); null otherwise. */
+  localStoreDir: string | null;
   /** SIM_INSTANCE_ID: this instance's name among those sharing a database (leases, logs). */
   instanceId: string;
   /** Uploaded files and generated documents, beside the store. */
@@ -106,7 +110,8 @@ export function usage(): string {
     ['SIM_DEFAULT_CONTRACT', 'with --contract all: the version served without prefix (v1.3.0)'],
     ['--db FILE, SIM_DB', 'store snapshot file; journal, lock and artifacts beside it (.sim-data/store.json)'],
     ['SIM_ARTIFACTS', 'uploaded files and generated documents (<SIM_DB>.artifacts); one shared dir for a cluster'],
-    ['SIM_STORE', 'postgres://... : the PostgreSQL store several instances share, instead of SIM_DB (unset)'],
+    ['SIM_STORE', 'postgres://... : the PostgreSQL store several instances share, instead of SIM_DB (unset);'],
+    ['', "local[:DIR]: a PostgreSQL the sandbox runs itself from the machine's packages (.sim-data/postgres)"],
     ['SIM_INSTANCE_ID', "this instance's name among those sharing SIM_STORE (<host>-<pid>)"],
     ['SIM_ADMIN_TOKEN', 'bearer of the /_sim control API (generated once, kept in the store)'],
     ['SIM_INTEGRATION_KEY', "pins the default tenant's integration key (generated on first run)"],
@@ -149,10 +154,14 @@ export function loadConfig(argv: string[] = process.argv.slice(2), env: NodeJS.P
   }
   const port = Number(values.port ?? env.PORT ?? 4010);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`port must be a number from 0 to 65535, not ${values.port ?? env.PORT}`);
-  const storeUrl = env.SIM_STORE?.trim() || null;
-  if (storeUrl !== null && !/^postgres(ql)?:\/\//i.test(storeUrl)) throw new ConfigError('SIM_STORE must be a PostgreSQL URL (postgres://user@host:port/database)');
-  if (storeUrl !== null && (values.db ?? env.SIM_DB)) throw new ConfigError('SIM_STORE and SIM_DB (--db) name two stores: set one');
-  const dbPath = storeUrl ? null : values.db ?? env.SIM_DB ?? '.sim-data/store.json';
+  const storeSetting = env.SIM_STORE?.trim() || null;
+  // SIM_STORE=local[:DIR]: a PostgreSQL server the sandbox runs itself (site/local-postgres.ts).
+  const local = storeSetting === null ? null : /^local(?::(.+))?$/.exec(storeSetting);
+  const localStoreDir = local ? local[1]?.trim() || '.sim-data/postgres' : null;
+  const storeUrl = local ? null : storeSetting;
+  if (storeUrl !== null && !/^postgres(ql)?:\/\//i.test(storeUrl)) throw new ConfigError('SIM_STORE must be a PostgreSQL URL (postgres://user@host:port/database), or local[:DIR] for a server the sandbox runs itself');
+  if (storeSetting !== null && (values.db ?? env.SIM_DB)) throw new ConfigError('SIM_STORE and SIM_DB (--db) name two stores: set one');
+  const dbPath = storeSetting ? null : values.db ?? env.SIM_DB ?? '.sim-data/store.json';
   return {
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
@@ -160,9 +169,10 @@ export function loadConfig(argv: string[] = process.argv.slice(2), env: NodeJS.P
     defaultVersion: contract === 'all' ? env.SIM_DEFAULT_CONTRACT ?? 'v1.3.0' : contract,
     dbPath,
     storeUrl,
+    localStoreDir,
     instanceId: env.SIM_INSTANCE_ID?.trim() || `${os.hostname()}-${process.pid}`,
     // A cluster's instances must share one artifacts directory (uploads, claim packets): SIM_ARTIFACTS.
-    artifactsDir: env.SIM_ARTIFACTS ?? (dbPath ? `${dbPath}.artifacts` : '.sim-data/shared.artifacts'),
+    artifactsDir: env.SIM_ARTIFACTS ?? (dbPath ? `${dbPath}.artifacts` : localStoreDir ? path.join(localStoreDir, 'artifacts') : '.sim-data/shared.artifacts'),
     adminToken: env.SIM_ADMIN_TOKEN ?? null,
     integrationKey: env.SIM_INTEGRATION_KEY ?? null,
     jwtSecret: env.SIM_JWT_SECRET ?? null,
@@ -200,6 +210,7 @@ export function testConfig(overrides: Partial<SimulatorConfig> = {}): SimulatorC
   return {
     ...loadConfig([], {}),
     dbPath: null,
+    localStoreDir: null,
     artifactsDir: '',
     adminToken: 'test-admin-token',
     logLevel: 'silent',

@@ -18,6 +18,7 @@ import { openStore } from './kernel/store/store.js';
 import { bannerLines } from './site/banner.js';
 import { createStoreHealth } from './site/health.js';
 import { journalStoreBytes, slowLoadAdvice } from './site/store-size-advice.js';
+import { LocalPostgresError, startLocalPostgres } from './site/local-postgres.js';
 import { acquireStoreLock, StoreLockedError } from './site/store-lock.js';
 
 /** A database URL without its password, for the banner. */
@@ -60,10 +61,12 @@ const defects = (() => {
 const log = pino({ level: config.logLevel, base: undefined });
 
 // One process per store (site/store-lock.ts): released on any exit, taken over when its holder is gone.
-if (config.dbPath) {
-  mkdirSync(path.dirname(path.resolve(config.dbPath)), { recursive: true });
+// SIM_STORE=local: the lock sits beside the server's data, whose clean stop is this sandbox's to make.
+const lockedStore = config.dbPath ?? (config.localStoreDir ? path.join(config.localStoreDir, 'sandbox') : null);
+if (lockedStore) {
+  mkdirSync(path.dirname(path.resolve(lockedStore)), { recursive: true });
   try {
-    const lock = acquireStoreLock(config.dbPath, { notice: (line) => process.stderr.write(`${line}\n`) });
+    const lock = acquireStoreLock(lockedStore, { notice: (line) => process.stderr.write(`${line}\n`), howToChoose: config.dbPath ? undefined : 'SIM_STORE=local:DIR' });
     process.on('exit', () => lock.release());
   } catch (error) {
     if (error instanceof StoreLockedError) refuse(error.message, 1);
@@ -71,15 +74,28 @@ if (config.dbPath) {
   }
 }
 
+// SIM_STORE=local: this sandbox's own PostgreSQL, started (or taken over after a crash) before the store opens.
+const localPostgres = config.localStoreDir
+  ? await startLocalPostgres({ dir: config.localStoreDir, log: (line) => log.debug({ postgres: line }) }).catch((error: unknown) => {
+      if (error instanceof LocalPostgresError) return refuse(`SIM_STORE=local: ${error.message}`, 1);
+      throw error;
+    })
+  : undefined;
+if (localPostgres) {
+  config.storeUrl = localPostgres.url;
+  log.info({ dataDir: localPostgres.dataDir, reused: localPostgres.reused }, localPostgres.reused ? "took over the sandbox's PostgreSQL left running" : "started the sandbox's PostgreSQL");
+}
+
 const storeHealth = createStoreHealth();
 const onStoreError = (err: unknown) => {
   storeHealth.record(err);
   log.error({ err }, 'store write failed');
 };
-// SIM_STORE: the PostgreSQL store several instances share (issue 17), loaded only when asked for.
+// SIM_STORE: the PostgreSQL store several instances share (issue 17), or this sandbox's own server
+// (SIM_STORE=local: no other process coordinates through it), loaded only when asked for.
 const loadStarted = performance.now();
 const store = config.storeUrl
-  ? await (await import('./kernel/store/postgres-store.js')).openPostgresStore({ url: config.storeUrl, instanceId: config.instanceId, onError: onStoreError })
+  ? await (await import('./kernel/store/postgres-store.js')).openPostgresStore({ url: config.storeUrl, instanceId: config.instanceId, onError: onStoreError, ownedByOneProcess: localPostgres !== undefined })
   : await openStore({ file: config.dbPath ?? undefined, compactAfterBytes: config.compactAfterBytes, onError: onStoreError });
 if (config.dbPath && !config.storeUrl) {
   const snapshot = path.resolve(config.dbPath);
@@ -137,7 +153,7 @@ process.stdout.write(
   bannerLines({
     baseUrl: `http://${config.host}:${port}`,
     versions: simulator.versions,
-    store: config.dbPath ?? (config.storeUrl ? redactedUrl(config.storeUrl) : null),
+    store: config.dbPath ?? (localPostgres && config.localStoreDir ? { localDir: config.localStoreDir, url: localPostgres.url } : config.storeUrl ? redactedUrl(config.storeUrl) : null),
     identity,
     newKeyIssued: config.newKey,
     defects: defects.active(),
@@ -162,13 +178,17 @@ const shutdown = (signal: string) => {
   }, SHUTDOWN_DEADLINE_MS).unref();
   server.close();
   server.closeAllConnections();
-  simulator.stop().then(
-    () => process.exit(0),
-    (err) => {
-      log.error({ err }, 'shutdown failed');
-      process.exit(1);
-    },
-  );
+  // SIM_STORE=local: the server stops after the sandbox, which may write until its stop ends.
+  simulator
+    .stop()
+    .then(() => localPostgres?.stop())
+    .then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
 };
 process.on('SIGINT', () => shutdown('SIGINT'));
 process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -6,11 +6,14 @@
 // list of the tenant's jobs is timed beside it: its `count` counts every job of the tenant, a cost of the
 // list at that size (PostgreSQL: count(*) over the index) whether or not the process just started.
 //
-//   npm run bench:restart -- [--sizes 350,1024] (MB) [--kills 3] [--seed 1] [--postgres]
+//   npm run bench:restart -- [--sizes 350,1024] (MB) [--kills 3] [--seed 1] [--postgres | --local]
 //
 // --postgres: the same on the PostgreSQL store (SIM_STORE), a throwaway server from the machine's packages
 // (simulator/testing/postgres-server.ts); the size is the database's (pg_database_size).
-import { readdirSync, rmSync, statSync } from 'node:fs';
+// --local: SIM_STORE=local, the server the sandbox runs itself (simulator/site/local-postgres.ts). A SIGKILL
+// of the sandbox leaves that server running, so the last kill also SIGKILLs the server (power loss): that
+// start runs pg_ctl start and the server's crash recovery before its first answer.
+import { chmodSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,13 +22,14 @@ import { rssMb, startSimulator, type BenchProcess } from './processes.js';
 import { LIFTED_RATE_LIMITS, putTenantSettings, SIMULATOR_ENV } from './scenarios.js';
 import { fillStore } from './store-growth-scenario.js';
 import postgres from 'postgres';
+import { startLocalPostgres } from '../../simulator/site/local-postgres.js';
 import { startPostgres } from '../../simulator/testing/postgres-server.js';
 
-const { values } = parseArgs({ options: { postgres: { type: 'boolean', default: false }, sizes: { type: 'string', default: '350,1024' }, kills: { type: 'string', default: '3' }, seed: { type: 'string', default: '1' } } });
+const { values } = parseArgs({ options: { postgres: { type: 'boolean', default: false }, local: { type: 'boolean', default: false }, sizes: { type: 'string', default: '350,1024' }, kills: { type: 'string', default: '3' }, seed: { type: 'string', default: '1' } } });
 const KEY = SIMULATOR_ENV.SIM_INTEGRATION_KEY;
 /** Bytes a completed job takes in the store (measured: fill-store's records): the journal store's snapshot
  *  and journal, and PostgreSQL's table with its nine indexes (1,708 MB for 611,669 jobs). */
-const BYTES_PER_JOB = values.postgres ? 2_900 : 600;
+const BYTES_PER_JOB = values.postgres || values.local ? 2_900 : 600;
 let seed = Number(values.seed);
 const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 
@@ -45,10 +49,13 @@ async function emptyDatabase(url: string): Promise<void> {
 
 const storeBytes = (dir: string) => readdirSync(dir).reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0);
 
-/** Where a store lives: a file of the journal store, or a PostgreSQL database. */
-type StorePlace = { file: string } | { url: string };
+/** Where a store lives: a file of the journal store, a PostgreSQL database, or the sandbox's own server
+ *  (its directory, and the URL it answers at while the fill writes). */
+type StorePlace = { file: string } | { url: string } | { localDir: string; url: string };
 const storeArgs = (place: StorePlace) => ('file' in place ? ['--file', place.file] : ['--store-url', place.url]);
-const storeEnv = (place: StorePlace): Record<string, string> => ('file' in place ? { SIM_DB: place.file } : { SIM_STORE: place.url });
+const storeEnv = (place: StorePlace): Record<string, string> => ('file' in place ? { SIM_DB: place.file } : 'localDir' in place ? { SIM_STORE: `local:${place.localDir}` } : { SIM_STORE: place.url });
+/** The pid of the local server's postmaster (the first line of postmaster.pid). */
+const postmasterPid = (localDir: string) => Number(readFileSync(path.join(localDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
 /** Spawn to the first answer of an authenticated read of `jobId` (the store loaded and serving), then the
  *  time of one list of the tenant's jobs. */
@@ -94,12 +101,18 @@ const rows: string[] = [];
 const server = values.postgres ? await startPostgres({ database: 'restart_bench' }) : undefined;
 for (const mb of values.sizes!.split(',').map(Number)) {
   const dir = benchTempDir(`restart-${mb}`);
-  const place: StorePlace = server ? { url: server.url } : { file: path.join(dir, 'store.json') };
-  const size = async () => (server ? await databaseBytes(server.url) : storeBytes(dir)) / 2 ** 20;
+  // Run as root, the local server runs as the postgres user, which must pass through the directory.
+  if (values.local) chmodSync(dir, 0o755);
+  // The fill writes into the local server started here; the sandbox then takes it over, as after a crash.
+  const local = values.local ? await startLocalPostgres({ dir }) : undefined;
+  const place: StorePlace = server ? { url: server.url } : local ? { localDir: dir, url: local.url } : { file: path.join(dir, 'store.json') };
+  const size = async () => (server ? await databaseBytes(server.url) : local ? await databaseBytes(local.url) : storeBytes(dir)) / 2 ** 20;
   if (server) await emptyDatabase(server.url);
   const t0 = performance.now();
   const { lastJobId } = await fillStore(storeArgs(place), Math.round((mb * 2 ** 20) / BYTES_PER_JOB));
-  console.log(`${mb} MB asked: ${(await size()).toFixed(0)} MB of store written in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  // The size the fill made (a last start's clean stop stops the local server, which then answers no query).
+  const storedMb = await size();
+  console.log(`${mb} MB asked: ${storedMb.toFixed(0)} MB of store written in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   const times: number[] = [];
   const lists: number[] = [];
   let peakRss = 0;
@@ -119,10 +132,13 @@ for (const mb of values.sizes!.split(',').map(Number)) {
     // SIGKILL somewhere in the first 3 s of its run under writes (a compaction may be under way).
     const writes = writeUntilDead(started.sim.url);
     await new Promise((r) => setTimeout(r, 50 + random() * 3000));
+    if (local && kill === Number(values.kills) - 1) process.kill(postmasterPid(dir), 'SIGKILL');
     await started.sim.stop('SIGKILL');
     await writes;
   }
-  const line = `${server ? 'PostgreSQL' : 'journal store'}, ${mb} MB asked, ${(await size()).toFixed(0)} MB stored: first start ${times[0].toFixed(0)} ms; after each SIGKILL ${times.slice(1).map((t) => t.toFixed(0)).join(', ')} ms; RSS once serving ${peakRss.toFixed(0)} MB; the first list of the tenant's jobs ${lists.map((t) => t.toFixed(0)).join(', ')} ms`;
+  const kills = times.slice(1).map((t) => t.toFixed(0));
+  if (local) kills[kills.length - 1] += ' (the server killed too)';
+  const line = `${server ? 'PostgreSQL' : local ? 'PostgreSQL run by the sandbox (SIM_STORE=local)' : 'journal store'}, ${mb} MB asked, ${storedMb.toFixed(0)} MB stored: first start ${times[0].toFixed(0)} ms; after each SIGKILL ${kills.join(', ')} ms; RSS once serving ${peakRss.toFixed(0)} MB; the first list of the tenant's jobs ${lists.map((t) => t.toFixed(0)).join(', ')} ms`;
   console.log(line);
   rows.push(line);
   rmSync(dir, { recursive: true, force: true });

@@ -56,8 +56,9 @@ const statMs = (file: string) => {
 };
 
 /** Takes the lock of `storeFile` for this process, or throws StoreLockedError with one line to print. */
-export function acquireStoreLock(storeFile: string, options: { notice?: (line: string) => void; now?: () => Date } = {}): StoreLock {
+export function acquireStoreLock(storeFile: string, options: { notice?: (line: string) => void; now?: () => Date; howToChoose?: string } = {}): StoreLock {
   const file = lockFileOf(storeFile);
+  const howToChoose = options.howToChoose ?? 'SIM_DB or --db';
   const me: StoreLockHolder = { pid: process.pid, host: os.hostname(), startedAt: (options.now?.() ?? new Date()).toISOString() };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -81,12 +82,12 @@ export function acquireStoreLock(storeFile: string, options: { notice?: (line: s
     }
     const holder = readHolder(file);
     if (holder && holder.host !== me.host) {
-      throw new StoreLockedError(`store ${storeFile} is locked by pid ${holder.pid} on host ${holder.host} (since ${holder.startedAt}): stop it, or delete ${file} if that process is gone, or use another store (SIM_DB or --db)`);
+      throw new StoreLockedError(`store ${storeFile} is locked by pid ${holder.pid} on host ${holder.host} (since ${holder.startedAt}): stop it, or delete ${file} if that process is gone, or use another store (${howToChoose})`);
     }
     // An empty lock younger than a second is another start between its create and its write.
-    if (!holder && Date.now() - statMs(file) < 1000) throw new StoreLockedError(`store ${storeFile} is being opened by another process: wait, or use another store (SIM_DB or --db)`);
+    if (!holder && Date.now() - statMs(file) < 1000) throw new StoreLockedError(`store ${storeFile} is being opened by another process: wait, or use another store (${howToChoose})`);
     if (holder && holder.pid !== me.pid && processIsAlive(holder.pid)) {
-      throw new StoreLockedError(`store ${storeFile} is in use by pid ${holder.pid} (started ${holder.startedAt}): stop it, or give this sandbox its own store (SIM_DB or --db)`);
+      throw new StoreLockedError(`store ${storeFile} is in use by pid ${holder.pid} (started ${holder.startedAt}): stop it, or give this sandbox its own store (${howToChoose})`);
     }
     options.notice?.(holder ? `taking over the lock of ${storeFile} left by pid ${holder.pid} (started ${holder.startedAt}), which is gone` : `replacing the unreadable lock file ${file}`);
     rmSync(file, { force: true });

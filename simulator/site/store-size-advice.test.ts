@@ -20,6 +20,7 @@ describe('the advice a slow journal store load gives', () => {
     expect(advice).toContain('406 MB');
     expect(advice).toContain('14.2 s');
     expect(advice).toContain('SIM_STORE=postgres://');
+    expect(advice).toContain('SIM_STORE=local');
   });
 
   it('counts the snapshot, the journal and the rotated journals of a store', () => {

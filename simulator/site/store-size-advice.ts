@@ -22,5 +22,5 @@ export function journalStoreBytes(snapshot: string): number {
 export function slowLoadAdvice(loadMs: number, storeBytes: () => number): string | null {
   if (loadMs < SLOW_LOAD_MS) return null;
   const mb = (storeBytes() / 2 ** 20).toFixed(0);
-  return `the store (${mb} MB of files) took ${(loadMs / 1000).toFixed(1)} s to load: the journal store reads every record at start, so a restart takes about as long; a sandbox this size belongs on the PostgreSQL store (SIM_STORE=postgres://...), which reads none`;
+  return `the store (${mb} MB of files) took ${(loadMs / 1000).toFixed(1)} s to load: the journal store reads every record at start, so a restart takes about as long; a sandbox this size belongs on the PostgreSQL store, which reads none: SIM_STORE=local (a server the sandbox runs itself from the machine's packages) or SIM_STORE=postgres://...`;
 }

@@ -3,16 +3,14 @@
 // a Unix socket in that directory, one database for the caller; `stop()` stops it and removes the directory.
 // Nothing is downloaded. Without the packages a test skips locally and says why; under CI=true it fails
 // (.ci/run installs them), as the browser tests do with chromium (scripts/browser/chromium.ts).
-import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync, type SpawnOptions } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { freePort } from '../../contracts/lib/prism.js';
+import { findPostgresBinaries, POSTGRES_ROOT, postgresRunAs, runPostgresBinary as run } from '../kernel/store/postgres-binaries.js';
 import { ident } from '../kernel/store/sql.js';
-
-/** Where Debian puts each major version's binaries (/usr/lib/postgresql/<major>/bin). */
-const POSTGRES_ROOT = '/usr/lib/postgresql';
 
 export interface PostgresServer {
   /** postgres://postgres@127.0.0.1:<port>/<database> (trust authentication: loopback only). */
@@ -29,16 +27,9 @@ export interface PostgresLookup {
   skipReason: string | null;
 }
 
-/** POSTGRES_BIN first when set, else the newest major version under /usr/lib/postgresql. */
+/** The binaries (kernel/store/postgres-binaries.ts), and why tests skip without them. */
 export function lookupPostgres(env: NodeJS.ProcessEnv = process.env, root = POSTGRES_ROOT): PostgresLookup {
-  const installed = existsSync(root)
-    ? readdirSync(root)
-        .filter((major) => /^\d+$/.test(major))
-        .sort((a, b) => Number(b) - Number(a))
-        .map((major) => path.join(root, major, 'bin'))
-    : [];
-  const candidates = [env.POSTGRES_BIN, ...installed].filter((c): c is string => Boolean(c));
-  const binDir = candidates.find((dir) => existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'pg_ctl'))) ?? null;
+  const binDir = findPostgresBinaries(env, root);
   if (binDir) return { binDir, skipReason: null };
   if (env.CI === 'true' || env.CI === '1') return { binDir: null, skipReason: null };
   return { binDir: null, skipReason: `no PostgreSQL server binaries found (looked under ${root}/<major>/bin${env.POSTGRES_BIN ? ` and ${env.POSTGRES_BIN}` : ''}): install Debian's postgresql (apt-get install postgresql) or set POSTGRES_BIN; PostgreSQL tests skipped` };
@@ -49,38 +40,12 @@ export function postgresSkipReason(): string | null {
   return lookupPostgres().skipReason;
 }
 
-/** initdb refuses to run as root: then every binary runs as the `postgres` user the Debian package creates. */
-function runAs(): { uid: number; gid: number } | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  const line = readFileSync('/etc/passwd', 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('postgres:'));
-  if (!line) throw new Error('running as root, and there is no postgres user to run PostgreSQL as (the Debian package creates it)');
-  const [, , uid, gid] = line.split(':');
-  return { uid: Number(uid), gid: Number(gid) };
-}
-
-function run(binary: string, args: string[], options: SpawnOptions, log: (line: string) => void): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const take = (chunk: Buffer) => {
-      output += chunk.toString();
-      for (const line of chunk.toString().split('\n')) if (line.trim()) log(line);
-    };
-    child.stdout!.on('data', take);
-    child.stderr!.on('data', take);
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${path.basename(binary)} ${args.join(' ')} exited with ${code}:\n${output}`))));
-  });
-}
-
 export async function startPostgres(options: { database?: string; log?: (line: string) => void } = {}): Promise<PostgresServer> {
   const { binDir } = lookupPostgres();
   if (!binDir) throw new Error(`PostgreSQL is required but was not found under ${POSTGRES_ROOT}/<major>/bin (set POSTGRES_BIN, or apt-get install postgresql); .ci/run installs it`);
   const log = options.log ?? (() => {});
   const database = options.database ?? 'sim';
-  const user = runAs();
+  const user = postgresRunAs();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pg-'));
   const dataDir = path.join(dir, 'data');
   mkdirSync(dataDir, { mode: 0o700 });

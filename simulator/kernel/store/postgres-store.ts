@@ -1,5 +1,7 @@
 // The PostgreSQL store behind the store seam (collection.ts), for several simulator instances sharing one
-// database (issue 17; SIM_STORE=postgres://...). The journal store stays the default of `npm start`.
+// database (issue 17; SIM_STORE=postgres://...), or one sandbox's own server (SIM_STORE=local, issue 30:
+// a start reads no record, so a large store restarts as fast as an empty one). The journal store stays
+// the default of `npm start`.
 //
 // - Schema: the store's own tables by versioned migrations at open (postgres-migrations.ts); a table per
 //   collection shaped by its declarations (postgres-collection.ts); each operation one statement (sql.ts).
@@ -30,6 +32,10 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** Failures no caller awaits (a collection's schema change) and warnings (a non-C collation). */
   onError?: (error: unknown) => void;
+  /** One process owns the database (SIM_STORE=local, behind the sandbox's store lock): no `shared`, so
+   *  every lease is this process's and a restart resumes its work at once, as on the journal store,
+   *  instead of waiting for the leases of its previous life to expire. */
+  ownedByOneProcess?: boolean;
 }
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
@@ -41,7 +47,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   // The client is loaded here, not when the bundle loads: a start on the journal store never needs it.
   const { default: postgres } = await import('postgres');
   const sql = postgres(options.url, { ...settings, max });
-  const lockSql = postgres(options.url, { ...settings, max });
+  // The pool of exclusive() locks: only several instances sharing the database coordinate.
+  const lockSql = options.ownedByOneProcess ? undefined : postgres(options.url, { ...settings, max });
+  const end = (timeout: number) => Promise.all([sql.end({ timeout }), lockSql?.end({ timeout })]);
   let catalog: Catalog;
   try {
     await migrate(sql);
@@ -49,7 +57,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     if (problem) onError(new Error(problem));
     catalog = await readCatalog(sql);
   } catch (error) {
-    await Promise.all([sql.end({ timeout: 1 }), lockSql.end({ timeout: 1 })]);
+    await end(1);
     throw error;
   }
 
@@ -68,7 +76,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const tables = new Map<string, TableState>();
 
   return {
-    shared: postgresShared(sql, lockSql, instanceId, onError),
+    shared: lockSql && postgresShared(sql, lockSql, instanceId, onError),
     stats: { journalBytes: 0, journalWrites: 0, snapshotWrites: 0 },
     collection<T extends StoredRecord, F extends string = never>(name: string, schema?: CollectionSchema<T, F>): Collection<T, F> {
       let state = tables.get(name);
@@ -93,7 +101,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
     async close() {
       await Promise.allSettled([...inflight]);
-      await Promise.all([sql.end({ timeout: 5 }), lockSql.end({ timeout: 5 })]);
+      await end(5);
     },
   };
 }

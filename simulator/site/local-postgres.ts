@@ -1,0 +1,105 @@
+// SIM_STORE=local: the sandbox runs its own PostgreSQL from the machine's Debian packages, its data in one
+// directory (.sim-data/postgres), so a store of hundreds of megabytes restarts in about a second without a
+// server to set up (issue 30 item 4: the embedded journal store reads every record before its first answer,
+// ~35 s a gigabyte; PostgreSQL reads what a request asks for).
+//
+// The server outlives a crash of the sandbox on purpose: pg_ctl detaches it (its own session), so a SIGKILL
+// of the sandbox leaves it running and the next start reuses it (`pg_ctl status`). A clean stop (Ctrl+C,
+// SIGTERM) stops it. A server that died too (power loss) is started again and recovers from its WAL.
+import type { SpawnOptions } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../../contracts/lib/prism.js';
+import { findPostgresBinaries, POSTGRES_ROOT, postgresRunAs, runPostgresBinary } from '../kernel/store/postgres-binaries.js';
+import { processIsAlive } from './store-lock.js';
+
+/** What SIM_STORE=local cannot do on this machine, in words a user can act on (npm start prints one line). */
+export class LocalPostgresError extends Error {}
+
+export interface LocalPostgres {
+  /** postgres://postgres@127.0.0.1:<port>/sim: trust authentication, loopback only. */
+  url: string;
+  dataDir: string;
+  /** True when a server left running by an earlier sandbox (a crash) was taken over. */
+  reused: boolean;
+  /** Stops the server (fast shutdown: sessions ended, every committed write on disk). */
+  stop(): Promise<void>;
+}
+
+const DATABASE = 'sim';
+
+/** The port a running server listens on: the fourth line of postmaster.pid. */
+export function portOfRunningServer(dataDir: string): number | null {
+  const file = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(file)) return null;
+  const port = Number(readFileSync(file, 'utf8').split('\n')[3]);
+  return Number.isInteger(port) && port > 0 ? port : null;
+}
+
+export async function startLocalPostgres(options: { dir: string; log?: (line: string) => void; env?: NodeJS.ProcessEnv }): Promise<LocalPostgres> {
+  const env = options.env ?? process.env;
+  const binDir = findPostgresBinaries(env);
+  if (!binDir) throw new LocalPostgresError(`SIM_STORE=local runs PostgreSQL from this machine's packages, and none was found under ${POSTGRES_ROOT}/<major>/bin: apt-get install postgresql, set POSTGRES_BIN, or leave SIM_STORE unset for the embedded store`);
+  const log = options.log ?? (() => {});
+  const user = postgresRunAs();
+  const dataDir = path.resolve(options.dir, 'data');
+  const bin = (name: string) => path.join(binDir, name);
+  const spawnOptions: SpawnOptions = { cwd: path.resolve(options.dir), env: { ...env, LC_ALL: 'C', TZ: 'UTC' }, ...user };
+  const run = (name: string, args: string[]) => runPostgresBinary(bin(name), args, spawnOptions, log);
+
+  // The directory keeps the default mode (the postgres user must pass through it); only the data is private.
+  mkdirSync(options.dir, { recursive: true });
+  if (!existsSync(dataDir)) mkdirSync(dataDir, { mode: 0o700 });
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    if (readdirSync(dataDir).length > 0) throw new LocalPostgresError(`${dataDir} holds files but no PostgreSQL data directory (no PG_VERSION): empty it or choose another directory (SIM_STORE=local:DIR)`);
+    if (user) chownSync(dataDir, user.uid, user.gid);
+    // The C collation sorts strings by code point, as the journal store does (postgres-store.ts).
+    await run('initdb', ['-D', dataDir, '-U', 'postgres', '--locale=C', '-E', 'UTF8', '--auth=trust', '--no-instructions']).catch((error: Error) => {
+      const unreachable = user && /permission denied/i.test(error.message);
+      throw new LocalPostgresError(unreachable ? `PostgreSQL runs as the user postgres (the sandbox runs as root), who cannot reach ${dataDir}: choose a directory every parent of which it may enter (SIM_STORE=local:DIR)` : `initdb failed in ${dataDir}: ${error.message}`);
+    });
+  }
+
+  // A server killed with the sandbox (power loss, or kill -9) can stay a zombie where nobody reaps orphans
+  // (a container whose pid 1 does not): pg_ctl and the server itself take its pid for a live server and
+  // refuse to start. Its pid file is stale then, as the server judges one whose pid is gone.
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  const holder = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : null;
+  if (holder !== null && !(holder > 0 && processIsAlive(holder))) rmSync(pidFile, { force: true });
+  const running = holder !== null && existsSync(pidFile) && (await run('pg_ctl', ['status', '-D', dataDir]).then(() => true, () => false));
+  let port = running ? portOfRunningServer(dataDir) : null;
+  const reused = port !== null;
+  const serverLog = path.join(dataDir, 'server.log');
+  for (let attempt = 1; port === null; attempt++) {
+    const candidate = await freePort();
+    // No Unix socket (-k ''): a long .sim-data path would overflow its 107-byte name; TCP on loopback only.
+    // Checkpoints at most 128 MB of WAL apart (1 GB by default): a start after the server itself was killed
+    // replays the WAL written since the last one, and this bounds that replay, whatever the store's size.
+    const settings = `-c listen_addresses=127.0.0.1 -p ${candidate} -k '' -c max_wal_size=128MB -c checkpoint_timeout=60s`;
+    try {
+      await run('pg_ctl', ['start', '-D', dataDir, '-l', serverLog, '-w', '-t', '60', '-o', settings]);
+      port = candidate;
+    } catch (error) {
+      // Another process may have taken the free port between the probe and the bind: try another.
+      const tail = existsSync(serverLog) ? readFileSync(serverLog, 'utf8').slice(-2000) : '';
+      if (attempt >= 3 || !/could not bind|already in use/i.test(tail)) throw new LocalPostgresError(`PostgreSQL did not start in ${dataDir}: ${(error as Error).message.split('\n')[0]}\n${tail}`);
+    }
+  }
+
+  const { default: postgres } = await import('postgres');
+  const admin = postgres(`postgres://postgres@127.0.0.1:${port}/postgres`, { max: 1, onnotice: () => {} });
+  try {
+    const [exists] = await admin`SELECT 1 FROM pg_database WHERE datname = ${DATABASE}`;
+    if (!exists) await admin.unsafe(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/${DATABASE}`,
+    dataDir,
+    reused,
+    stop: () => (stopped ??= run('pg_ctl', ['stop', '-D', dataDir, '-m', 'fast', '-w', '-t', '60']).then(() => undefined)),
+  };
+}
