@@ -82,7 +82,7 @@ export function transitionLog(deps: Pick<KernelDeps, 'store' | 'clocks'>): Trans
   // The next seq continues from the stored log (a restart must not reuse a seq); read once, on first use.
   let nextSeq = 0;
   const pastNewestStored = async () => {
-    const last = (await entries.query({ where: {}, orderBy: [['seq', 'desc']], limit: 1 })).items[0];
+    const last = await entries.first({ where: {}, orderBy: [['seq', 'desc']] });
     nextSeq = Math.max(nextSeq, (last?.seq ?? 0) + 1);
   };
   let ready: Promise<void> | undefined;
@@ -126,6 +126,7 @@ export function transitionLog(deps: Pick<KernelDeps, 'store' | 'clocks'>): Trans
       name: collection.name,
       get: (id) => collection.get(id),
       query: (query) => collection.query(query),
+      first: (query) => collection.first(query),
       count: (where) => collection.count(where),
       countGroups: (where, field) => collection.countGroups(where, field),
       delete: (id) => collection.delete(id),

@@ -38,7 +38,7 @@ export function keyStore(deps: KernelDeps) {
   return {
     get: (id: string) => keys.get(id),
     /** The key whose secret is `secret`, found through the hash index. */
-    bySecret: async (secret: string) => (await keys.query({ where: { secretHash: hashSecret(secret) }, limit: 1 })).items[0],
+    bySecret: async (secret: string) => keys.first({ where: { secretHash: hashSecret(secret) } }),
     ofTenant: async (tenantId: string) => (await keys.query({ where: { tenantId } })).items,
     put: (key: IntegrationKeyRecord) => keys.put(key),
     /** DELETE /_sim/tenants/{tenantId} (the domain's manifest): the tenant's records, by its index. */

@@ -46,7 +46,8 @@ export function classificationReviewStore(deps: KernelDeps) {
       return found && found.tenantId === tenantId ? found : undefined;
     },
     async create(record: Omit<ClassificationReviewRecord, 'seq'>): Promise<ClassificationReviewRecord> {
-      const seq = (await reviews.count({ tenantId: record.tenantId })) + 1;
+      // One past the tenant's highest seq (byTenant is ordered by it): an index step, not a count.
+      const seq = ((await reviews.first({ where: { tenantId: record.tenantId } }))?.seq ?? 0) + 1;
       const created = await reviews.create({ ...record, seq });
       if (!created) throw new Error(`classification review ${record.id} already exists`);
       return created;

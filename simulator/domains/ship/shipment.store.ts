@@ -29,7 +29,7 @@ export function shipmentStore(deps: Pick<KernelDeps, 'store'>) {
     /** The first billing of a tracking number for the tenant by a job other than `exceptJobId` (the job
      *  asking, whose own earlier run after a crash is no earlier billing), or undefined. */
     firstBilling: async (tenantId: string, trackingNumber: string, exceptJobId: string) =>
-      (await shipments.query({ where: { tenantId, trackingNumber, jobId: { notIn: [exceptJobId] } }, limit: 1 })).items[0],
+      shipments.first({ where: { tenantId, trackingNumber, jobId: { notIn: [exceptJobId] } } }),
     list: async (tenantId: string, filter: { carrier?: string; outcome?: ShipmentAuditOutcome }, page: { limit: number; offset: number }) => {
       const where: Where<Field> = { tenantId };
       if (filter.carrier) where.carrier = filter.carrier.toUpperCase();

@@ -49,7 +49,7 @@ export function catalogStore(deps: KernelDeps) {
   return {
     /** Seeds the sample catalog for a tenant that has none yet (same sample for every tenant). */
     async ensureSeeded(tenantId: string): Promise<void> {
-      if ((await items.count({ tenantId })) > 0) return;
+      if (await items.first({ where: { tenantId } })) return; // any item: an index step, not a count
       const now = deps.clocks.of(tenantId).nowIso();
       for (const sample of SAMPLE_CATALOG) {
         // create(): a concurrent seeding of the same tenant keeps the first item written.

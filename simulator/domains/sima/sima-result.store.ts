@@ -101,7 +101,7 @@ export function simaResultStore(deps: KernelDeps) {
     results.modify(id, (r) => (r.isStale || r.simaConfigVersion === version || r.supersededAt !== null ? undefined : { ...r, isStale: true }));
 
   return {
-    current: async (tenantId: string, sku: string): Promise<SimaResultRecord | undefined> => (await results.query({ where: { tenantId, sku, current: true }, limit: 1 })).items[0],
+    current: async (tenantId: string, sku: string): Promise<SimaResultRecord | undefined> => results.first({ where: { tenantId, sku, current: true } }),
     currentForTenant: async (tenantId: string) => (await results.query({ where: { tenantId, current: true } })).items,
     /** Every screening of the SKU, oldest first. */
     history: async (tenantId: string, sku: string) => (await results.query({ where: { tenantId, sku } })).items,

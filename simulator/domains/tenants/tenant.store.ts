@@ -51,7 +51,7 @@ export function tenantStore(deps: KernelDeps) {
   return {
     get: (id: string) => tenants.get(id),
     /** The first tenant created (the sandbox's default tenant). */
-    first: async () => (await tenants.query({ where: {}, limit: 1 })).items[0],
+    first: () => tenants.first({ where: {} }),
     count: () => tenants.count(),
     /** A page of tenants, oldest first (the default tenant first): the console's tenant picker. */
     list: async (page: { limit: number; offset: number }) => {

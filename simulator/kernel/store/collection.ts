@@ -70,6 +70,10 @@ export interface Collection<T extends StoredRecord, F extends string = string> {
   modify(id: string, change: (current: T) => T | undefined): Promise<T | undefined>;
   delete(id: string): Promise<boolean>;
   query(query: Query<F>): Promise<Page<T>>;
+  /** The first record in the query's order, counting nothing: an index step, where `query` counts every
+   *  match for its `total` (PostgreSQL: count(*) over the index, linear in the matches). For "the newest
+   *  one" and "is there any" on a hot path. */
+  first(query: Pick<Query<F>, 'where' | 'orderBy'>): Promise<T | undefined>;
   count(where?: Where<F>): Promise<number>;
   /** Matching records per value of `field` (GROUP BY): absent values are not listed. */
   countGroups(where: Where<F>, field: F): Promise<Record<string, number>>;

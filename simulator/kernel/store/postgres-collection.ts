@@ -277,6 +277,12 @@ export function postgresCollection<T extends StoredRecord, F extends string>(sta
       const nextCursor = more && last ? encodeCursor(plan.order.map(([field]) => (last[columnOf(field)] ?? null) as FieldValue), last.id as string) : null;
       return { items: page.map((row) => recordOf(row) as T), total, nextCursor };
     },
+    async first(query) {
+      const plan = planQuery(state.name, schema, query.where, query.orderBy);
+      const statement = querySql(table, plan, { ...query, limit: 1 }, { total: false });
+      const [row] = await run<Row[]>(statement.text, statement.values);
+      return row ? (recordOf(row) as T) : undefined;
+    },
     async count(where: Where<F> = {}) {
       const plan = Object.keys(where).length === 0 ? undefined : planQuery(state.name, schema, where);
       const statement = countSql(table, plan);

@@ -93,7 +93,7 @@ function whereSql(plan: QueryPlan<string>, params: Params): string {
  * past `limit`: when it comes back, more records follow and the page's last record makes the cursor (from
  * its order columns, which the page answers with the record).
  */
-export function querySql(table: string, plan: QueryPlan<string>, query: Query<string>): SqlStatement {
+export function querySql(table: string, plan: QueryPlan<string>, query: Query<string>, options: { total: boolean } = { total: true }): SqlStatement {
   const params = new Params();
   const where = whereSql(plan, params);
   const direction = (d: 'asc' | 'desc') => ((d === 'asc') !== plan.reverse ? 'ASC' : 'DESC');
@@ -122,10 +122,14 @@ export function querySql(table: string, plan: QueryPlan<string>, query: Query<st
   const offset = Math.max(0, Math.trunc(query.offset ?? 0));
   const paging = `${limit === undefined ? '' : ` LIMIT ${params.add(limit + 1)}`}${offset ? ` OFFSET ${params.add(offset)}` : ''}`;
   const orderColumns = [...new Set(order.map((o) => o.column))];
+  const pageSql =
+    `SELECT "rev", "data", ${orderColumns.filter((c) => c !== '"id"').map((c) => `${c}, `).join('')}"id" FROM ${ident(table)}` +
+    ` WHERE ${where}${keyset} ORDER BY ${order.map((o) => `${o.column} ${o.dir}`).join(', ')}${paging}`;
+  // Without the total: the page alone, an index walk that stops at its limit.
+  if (!options.total) return { text: pageSql, values: params.values };
   const text =
     `SELECT "c"."sim_total", "p".* FROM (SELECT count(*)::int AS "sim_total" FROM ${ident(table)} WHERE ${where}) AS "c"` +
-    ` LEFT JOIN LATERAL (SELECT "rev", "data", ${orderColumns.filter((c) => c !== '"id"').map((c) => `${c}, `).join('')}"id" FROM ${ident(table)}` +
-    ` WHERE ${where}${keyset} ORDER BY ${order.map((o) => `${o.column} ${o.dir}`).join(', ')}${paging}) AS "p" ON TRUE` +
+    ` LEFT JOIN LATERAL (${pageSql}) AS "p" ON TRUE` +
     ` ORDER BY ${order.map((o) => `"p".${o.column} ${o.dir}`).join(', ')}`;
   return { text, values: params.values };
 }

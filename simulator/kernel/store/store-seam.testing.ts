@@ -92,6 +92,19 @@ export function describeStoreSeam(label: string, open: (file?: string) => Promis
       expect((await c.query({ where: {}, orderBy: [['n', 'desc']], limit: 2 })).items.map((i) => i.n)).toEqual([4, 3]);
     });
 
+    it('finds the first record in the order a query would answer it, or none', async () => {
+      const c = await items();
+      await c.put(item(3));
+      await c.put(item(1));
+      await c.put(item(2));
+      await c.put({ ...item(4), id: 'i000', createdAt: at(2) });
+      for (const query of [{ where: { tenantId: 't1' } }, { where: { tenantId: 't1' }, orderBy: [['createdAt', 'asc']] as const }, { where: {}, orderBy: [['n', 'desc']] as const }, { where: { tenantId: 't1', flagged: false } }]) {
+        expect((await c.first(query))?.id, JSON.stringify(query)).toBe((await c.query(query)).items[0]?.id);
+      }
+      expect((await c.first({ where: { tenantId: 't1' } }))?.id).toBe('i003');
+      expect(await c.first({ where: { tenantId: 't2' } })).toBeUndefined();
+    });
+
     it('pages with a cursor to the end, each record once', async () => {
       const c = await items();
       for (let n = 1; n <= 25; n++) await c.put(item(n));
