@@ -153,7 +153,7 @@ process.stdout.write(
   bannerLines({
     baseUrl: `http://${config.host}:${port}`,
     versions: simulator.versions,
-    store: config.dbPath ?? (localPostgres && config.localStoreDir ? { localDir: config.localStoreDir, url: localPostgres.url } : config.storeUrl ? redactedUrl(config.storeUrl) : null),
+    store: config.dbPath ?? (localPostgres && config.localStoreDir ? { localDir: config.localStoreDir, url: redactedUrl(localPostgres.url) } : config.storeUrl ? redactedUrl(config.storeUrl) : null),
     identity,
     newKeyIssued: config.newKey,
     defects: defects.active(),

@@ -1,8 +1,9 @@
 // SIM_STORE=local (local-postgres.ts): a real sandbox process, a real PostgreSQL from the machine's packages.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findPostgresBinaries, postgresRunAs } from '../kernel/store/postgres-binaries.js';
 import { postgresSkipReason } from '../testing/postgres-server.js';
@@ -52,6 +53,12 @@ describe.skipIf(postgresSkipReason() !== null)('SIM_STORE=local', () => {
     const accepted = await callProcess(`${first.url}/api/sima/batch`, { method: 'POST', token, json: { skus: null } });
     expect(accepted.status).toBe(202);
     const server = postmasterPid(dir);
+    // Loopback, but not open to every local user: the superuser needs the password only the sandbox's user reads.
+    const port = Number(readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[3]);
+    const anyone = postgres(`postgres://postgres@127.0.0.1:${port}/sim`, { max: 1, connect_timeout: 5 });
+    await expect(anyone`SELECT 1`).rejects.toThrow(/password/);
+    await anyone.end({ timeout: 1 });
+    expect(statSync(path.join(dir, 'password')).mode & 0o077).toBe(0);
     await first.kill('SIGKILL'); // the sandbox dies; its server, detached, does not
 
     expect(processIsAlive(server)).toBe(true);

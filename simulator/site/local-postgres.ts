@@ -7,7 +7,8 @@
 // of the sandbox leaves it running and the next start reuses it (`pg_ctl status`). A clean stop (Ctrl+C,
 // SIGTERM) stops it. A server that died too (power loss) is started again and recovers from its WAL.
 import type { SpawnOptions } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../contracts/lib/prism.js';
 import { findPostgresBinaries, POSTGRES_ROOT, postgresRunAs, runPostgresBinary } from '../kernel/store/postgres-binaries.js';
@@ -17,7 +18,7 @@ import { processIsAlive } from './store-lock.js';
 export class LocalPostgresError extends Error {}
 
 export interface LocalPostgres {
-  /** postgres://postgres@127.0.0.1:<port>/sim: trust authentication, loopback only. */
+  /** postgres://postgres:<password>@127.0.0.1:<port>/sim: loopback only, the password in <dir>/password. */
   url: string;
   dataDir: string;
   /** True when a server left running by an earlier sandbox (a crash) was taken over. */
@@ -43,6 +44,7 @@ export async function startLocalPostgres(options: { dir: string; log?: (line: st
   const log = options.log ?? (() => {});
   const user = postgresRunAs();
   const dataDir = path.resolve(options.dir, 'data');
+  const passwordFile = path.resolve(options.dir, 'password');
   const bin = (name: string) => path.join(binDir, name);
   const spawnOptions: SpawnOptions = { cwd: path.resolve(options.dir), env: { ...env, LC_ALL: 'C', TZ: 'UTC' }, ...user };
   const run = (name: string, args: string[]) => runPostgresBinary(bin(name), args, spawnOptions, log);
@@ -53,12 +55,22 @@ export async function startLocalPostgres(options: { dir: string; log?: (line: st
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     if (readdirSync(dataDir).length > 0) throw new LocalPostgresError(`${dataDir} holds files but no PostgreSQL data directory (no PG_VERSION): empty it or choose another directory (SIM_STORE=local:DIR)`);
     if (user) chownSync(dataDir, user.uid, user.gid);
+    // A password, not trust: any local user could otherwise connect to 127.0.0.1 as the superuser. initdb
+    // (run as postgres) reads it from a file of its own, removed once read; the sandbox keeps it beside.
+    writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
+    const pwfile = path.join(dataDir, '..', `.initdb-password-${process.pid}`);
+    copyFileSync(passwordFile, pwfile);
+    if (user) chownSync(pwfile, user.uid, user.gid);
     // The C collation sorts strings by code point, as the journal store does (postgres-store.ts).
-    await run('initdb', ['-D', dataDir, '-U', 'postgres', '--locale=C', '-E', 'UTF8', '--auth=trust', '--no-instructions']).catch((error: Error) => {
-      const unreachable = user && /permission denied/i.test(error.message);
-      throw new LocalPostgresError(unreachable ? `PostgreSQL runs as the user postgres (the sandbox runs as root), who cannot reach ${dataDir}: choose a directory every parent of which it may enter (SIM_STORE=local:DIR)` : `initdb failed in ${dataDir}: ${error.message}`);
-    });
+    await run('initdb', ['-D', dataDir, '-U', 'postgres', '--locale=C', '-E', 'UTF8', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '--no-instructions'])
+      .catch((error: Error) => {
+        const unreachable = user && /permission denied/i.test(error.message);
+        throw new LocalPostgresError(unreachable ? `PostgreSQL runs as the user postgres (the sandbox runs as root), who cannot reach ${dataDir}: choose a directory every parent of which it may enter (SIM_STORE=local:DIR)` : `initdb failed in ${dataDir}: ${error.message}`);
+      })
+      .finally(() => rmSync(pwfile, { force: true }));
   }
+  if (!existsSync(passwordFile)) throw new LocalPostgresError(`${passwordFile} is missing: it holds the password of the server in ${dataDir}; restore it, or empty ${options.dir} to start over`);
+  const password = encodeURIComponent(readFileSync(passwordFile, 'utf8').trim());
 
   // A server killed with the sandbox (power loss, or kill -9) can stay a zombie where nobody reaps orphans
   // (a container whose pid 1 does not): pg_ctl and the server itself take its pid for a live server and
@@ -89,17 +101,20 @@ export async function startLocalPostgres(options: { dir: string; log?: (line: st
   }
 
   const { default: postgres } = await import('postgres');
-  const admin = postgres(`postgres://postgres@127.0.0.1:${port}/postgres`, { max: 1, onnotice: () => {} });
+  const admin = postgres(`postgres://postgres:${password}@127.0.0.1:${port}/postgres`, { max: 1, onnotice: () => {}, connect_timeout: 10 });
   try {
     const [exists] = await admin`SELECT 1 FROM pg_database WHERE datname = ${DATABASE}`;
     if (!exists) await admin.unsafe(`CREATE DATABASE ${DATABASE}`);
+  } catch (error) {
+    // A pid file naming a live process that is no server of this directory (a pid reused after a reboot).
+    throw new LocalPostgresError(`the PostgreSQL server of ${dataDir} (port ${port}${reused ? `, pid ${holder} in postmaster.pid` : ''}) does not answer: ${(error as Error).message}${reused ? '; if that pid is no postgres process, delete postmaster.pid and start again' : ''}`);
   } finally {
     await admin.end({ timeout: 5 });
   }
 
   let stopped: Promise<void> | undefined;
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/${DATABASE}`,
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/${DATABASE}`,
     dataDir,
     reused,
     stop: () => (stopped ??= run('pg_ctl', ['stop', '-D', dataDir, '-m', 'fast', '-w', '-t', '60']).then(() => undefined)),
