@@ -128,6 +128,17 @@ export class MemoryIndexes {
     return { items, total, nextCursor: more && items.length ? this.cursorOf(plan.order, items[items.length - 1]) : null };
   }
 
+  /** The first matching record in the walking order, the walk stopping there (`page` counts every match). */
+  first(plan: QueryPlan<string>): StoredRecord | undefined {
+    const bucket = this.bucket(plan);
+    const matches = this.matcher(plan);
+    for (let i = 0; i < bucket.length; i++) {
+      const record = bucket[plan.reverse ? bucket.length - 1 - i : i];
+      if (matches(record)) return record;
+    }
+    return undefined;
+  }
+
   private cursorOf(order: OrderBy<string>, record: StoredRecord): string {
     return encodeCursor(
       order.map(([field]) => this.field(field)(record)),

@@ -262,7 +262,7 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
         return memory.page(plan, query) as { items: T[]; total: number; nextCursor: string | null };
       },
       async first(query) {
-        return memory.page(planQuery(name, typedSchema, query.where, query.orderBy), { limit: 1 }).items[0] as T | undefined;
+        return memory.first(planQuery(name, typedSchema, query.where, query.orderBy)) as T | undefined;
       },
       async count(where: Where<F> = {}) {
         if (Object.keys(where).length === 0) return records.size;
