@@ -13,7 +13,7 @@
 // --local: SIM_STORE=local, the server the sandbox runs itself (simulator/site/local-postgres.ts). A SIGKILL
 // of the sandbox leaves that server running, so the last kill also SIGKILLs the server (power loss): that
 // start runs pg_ctl start and the server's crash recovery before its first answer.
-import { chmodSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +22,7 @@ import { rssMb, startSimulator, type BenchProcess } from './processes.js';
 import { LIFTED_RATE_LIMITS, putTenantSettings, SIMULATOR_ENV } from './scenarios.js';
 import { fillStore } from './store-growth-scenario.js';
 import postgres from 'postgres';
+import { postmasterOf } from '../../simulator/kernel/store/postgres-binaries.js';
 import { startLocalPostgres } from '../../simulator/site/local-postgres.js';
 import { startPostgres } from '../../simulator/testing/postgres-server.js';
 
@@ -54,8 +55,6 @@ const storeBytes = (dir: string) => readdirSync(dir).reduce((sum, f) => sum + st
 type StorePlace = { file: string } | { url: string } | { localDir: string; url: string };
 const storeArgs = (place: StorePlace) => ('file' in place ? ['--file', place.file] : ['--store-url', place.url]);
 const storeEnv = (place: StorePlace): Record<string, string> => ('file' in place ? { SIM_DB: place.file } : 'localDir' in place ? { SIM_STORE: `local:${place.localDir}` } : { SIM_STORE: place.url });
-/** The pid of the local server's postmaster (the first line of postmaster.pid). */
-const postmasterPid = (localDir: string) => Number(readFileSync(path.join(localDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
 /** Spawn to the first answer of an authenticated read of `jobId` (the store loaded and serving), then the
  *  time of one list of the tenant's jobs. */
@@ -132,7 +131,7 @@ for (const mb of values.sizes!.split(',').map(Number)) {
     // SIGKILL somewhere in the first 3 s of its run under writes (a compaction may be under way).
     const writes = writeUntilDead(started.sim.url);
     await new Promise((r) => setTimeout(r, 50 + random() * 3000));
-    if (local && kill === Number(values.kills) - 1) process.kill(postmasterPid(dir), 'SIGKILL');
+    if (local && kill === Number(values.kills) - 1) process.kill(postmasterOf(local.dataDir)!.pid, 'SIGKILL');
     await started.sim.stop('SIGKILL');
     await writes;
   }

@@ -1,18 +1,23 @@
 // SIM_STORE=local (local-postgres.ts): a real sandbox process, a real PostgreSQL from the machine's packages.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findPostgresBinaries, postgresRunAs } from '../kernel/store/postgres-binaries.js';
+import { findPostgresBinaries, postgresRunAs, postmasterOf } from '../kernel/store/postgres-binaries.js';
 import { postgresSkipReason } from '../testing/postgres-server.js';
 import { callProcess, startSimulatorProcess, type SimulatorProcess } from '../testing/process.js';
 import { processIsAlive } from './store-lock.js';
 
 const KEY = 'tfk_local_postgres_key';
 const env = (dir: string) => ({ SIM_STORE: `local:${dir}`, SIM_ADMIN_TOKEN: 'local-admin', SIM_INTEGRATION_KEY: KEY, SIM_JOB_START_DELAY_MS: '100', SIM_JOB_PROCESSING_MS: '200' });
-const postmasterPid = (dir: string) => Number(readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+/** The running server's pid: a missing postmaster.pid (no server) fails the test. */
+function postmasterPid(dir: string): number {
+  const postmaster = postmasterOf(path.join(dir, 'data'));
+  if (!postmaster) throw new Error(`no postmaster.pid in ${dir}/data: no server runs there`);
+  return postmaster.pid;
+}
 
 const running: SimulatorProcess[] = [];
 const dirs: string[] = [];
@@ -54,8 +59,7 @@ describe.skipIf(postgresSkipReason() !== null)('SIM_STORE=local', () => {
     expect(accepted.status).toBe(202);
     const server = postmasterPid(dir);
     // Loopback, but not open to every local user: the superuser needs the password only the sandbox's user reads.
-    const port = Number(readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[3]);
-    const anyone = postgres(`postgres://postgres@127.0.0.1:${port}/sim`, { max: 1, connect_timeout: 5 });
+    const anyone = postgres(`postgres://postgres@127.0.0.1:${postmasterOf(path.join(dir, 'data'))!.port}/sim`, { max: 1, connect_timeout: 5 });
     await expect(anyone`SELECT 1`).rejects.toThrow(/password/);
     await anyone.end({ timeout: 1 });
     expect(statSync(path.join(dir, 'password')).mode & 0o077).toBe(0);

@@ -10,8 +10,7 @@ import type { SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../../contracts/lib/prism.js';
-import { findPostgresBinaries, POSTGRES_ROOT, postgresRunAs, runPostgresBinary } from '../kernel/store/postgres-binaries.js';
+import { findPostgresBinaries, initdbArgs, POSTGRES_ROOT, postmasterOf, postgresRunAs, runPostgresBinary, startOnFreePort } from '../kernel/store/postgres-binaries.js';
 import { processIsAlive } from './store-lock.js';
 
 /** What SIM_STORE=local cannot do on this machine, in words a user can act on (npm start prints one line). */
@@ -28,14 +27,6 @@ export interface LocalPostgres {
 }
 
 const DATABASE = 'sim';
-
-/** The port a running server listens on: the fourth line of postmaster.pid. */
-export function portOfRunningServer(dataDir: string): number | null {
-  const file = path.join(dataDir, 'postmaster.pid');
-  if (!existsSync(file)) return null;
-  const port = Number(readFileSync(file, 'utf8').split('\n')[3]);
-  return Number.isInteger(port) && port > 0 ? port : null;
-}
 
 export async function startLocalPostgres(options: { dir: string; log?: (line: string) => void; env?: NodeJS.ProcessEnv }): Promise<LocalPostgres> {
   const env = options.env ?? process.env;
@@ -61,8 +52,7 @@ export async function startLocalPostgres(options: { dir: string; log?: (line: st
     const pwfile = path.join(dataDir, '..', `.initdb-password-${process.pid}`);
     copyFileSync(passwordFile, pwfile);
     if (user) chownSync(pwfile, user.uid, user.gid);
-    // The C collation sorts strings by code point, as the journal store does (postgres-store.ts).
-    await run('initdb', ['-D', dataDir, '-U', 'postgres', '--locale=C', '-E', 'UTF8', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '--no-instructions'])
+    await run('initdb', initdbArgs(dataDir, ['--auth=scram-sha-256', `--pwfile=${pwfile}`]))
       .catch((error: Error) => {
         const unreachable = user && /permission denied/i.test(error.message);
         throw new LocalPostgresError(unreachable ? `PostgreSQL runs as the user postgres (the sandbox runs as root), who cannot reach ${dataDir}: choose a directory every parent of which it may enter (SIM_STORE=local:DIR)` : `initdb failed in ${dataDir}: ${error.message}`);
@@ -75,30 +65,22 @@ export async function startLocalPostgres(options: { dir: string; log?: (line: st
   // A server killed with the sandbox (power loss, or kill -9) can stay a zombie where nobody reaps orphans
   // (a container whose pid 1 does not): pg_ctl and the server itself take its pid for a live server and
   // refuse to start. Its pid file is stale then, as the server judges one whose pid is gone.
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  const holder = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : null;
-  if (holder !== null && !(holder > 0 && processIsAlive(holder))) rmSync(pidFile, { force: true });
-  const running = holder !== null && existsSync(pidFile) && (await run('pg_ctl', ['status', '-D', dataDir]).then(() => true, () => false));
-  let port = running ? portOfRunningServer(dataDir) : null;
-  const reused = port !== null;
-  const serverLog = path.join(dataDir, 'server.log');
-  for (let attempt = 1; port === null; attempt++) {
-    const candidate = await freePort();
-    // No Unix socket (-k ''): a long .sim-data path would overflow its 107-byte name; TCP on loopback only.
-    // Checkpoints at most 32 MB of WAL apart (the least PostgreSQL takes; 1 GB by default): a start after the
-    // server itself was killed replays the WAL since the last one and then checkpoints, so this bounds that
-    // work whatever the store's size. Measured right after writing 130,000 jobs: 128 MB took 2.2 s (0.94 s of
-    // redo, a 0.6 s checkpoint), 32 MB 0.64-0.76 s; the fill took no longer (37-42 s against 43 s).
-    const settings = `-c listen_addresses=127.0.0.1 -p ${candidate} -k '' -c max_wal_size=32MB -c checkpoint_timeout=60s`;
-    try {
-      await run('pg_ctl', ['start', '-D', dataDir, '-l', serverLog, '-w', '-t', '60', '-o', settings]);
-      port = candidate;
-    } catch (error) {
-      // Another process may have taken the free port between the probe and the bind: try another.
-      const tail = existsSync(serverLog) ? readFileSync(serverLog, 'utf8').slice(-2000) : '';
-      if (attempt >= 3 || !/could not bind|already in use/i.test(tail)) throw new LocalPostgresError(`PostgreSQL did not start in ${dataDir}: ${(error as Error).message.split('\n')[0]}\n${tail}`);
-    }
-  }
+  const postmaster = postmasterOf(dataDir);
+  const stale = postmaster !== null && !(postmaster.pid > 0 && processIsAlive(postmaster.pid));
+  if (stale) rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
+  const running = postmaster !== null && !stale && (await run('pg_ctl', ['status', '-D', dataDir]).then(() => true, () => false));
+  const reused = running && Number.isInteger(postmaster.port) && postmaster.port > 0;
+  // No Unix socket (-k ''): a long .sim-data path would overflow its 107-byte name; TCP on loopback only.
+  // Checkpoints at most 32 MB of WAL apart (the least PostgreSQL takes; 1 GB by default): a start after the
+  // server itself was killed replays the WAL since the last one and then checkpoints, so this bounds that
+  // work whatever the store's size. Measured right after writing 130,000 jobs: 128 MB took 2.2 s (0.94 s of
+  // redo, a 0.6 s checkpoint), 32 MB 0.64-0.76 s; the fill took no longer (37-42 s against 43 s).
+  const settings = (port: number) => `-c listen_addresses=127.0.0.1 -p ${port} -k '' -c max_wal_size=32MB -c checkpoint_timeout=60s`;
+  const port = reused
+    ? postmaster.port
+    : await startOnFreePort((args) => run('pg_ctl', args), dataDir, path.join(dataDir, 'server.log'), settings).catch((error: Error) => {
+        throw new LocalPostgresError(`PostgreSQL did not start in ${dataDir}: ${error.message}`);
+      });
 
   const { default: postgres } = await import('postgres');
   const admin = postgres(`postgres://postgres:${password}@127.0.0.1:${port}/postgres`, { max: 1, onnotice: () => {}, connect_timeout: 10 });
@@ -107,7 +89,7 @@ export async function startLocalPostgres(options: { dir: string; log?: (line: st
     if (!exists) await admin.unsafe(`CREATE DATABASE ${DATABASE}`);
   } catch (error) {
     // A pid file naming a live process that is no server of this directory (a pid reused after a reboot).
-    throw new LocalPostgresError(`the PostgreSQL server of ${dataDir} (port ${port}${reused ? `, pid ${holder} in postmaster.pid` : ''}) does not answer: ${(error as Error).message}${reused ? '; if that pid is no postgres process, delete postmaster.pid and start again' : ''}`);
+    throw new LocalPostgresError(`the PostgreSQL server of ${dataDir} (port ${port}${reused ? `, pid ${postmaster?.pid} in postmaster.pid` : ''}) does not answer: ${(error as Error).message}${reused ? '; if that pid is no postgres process, delete postmaster.pid and start again' : ''}`);
   } finally {
     await admin.end({ timeout: 5 });
   }

@@ -4,12 +4,11 @@
 // Nothing is downloaded. Without the packages a test skips locally and says why; under CI=true it fails
 // (.ci/run installs them), as the browser tests do with chromium (scripts/browser/chromium.ts).
 import { spawnSync, type SpawnOptions } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { freePort } from '../../contracts/lib/prism.js';
-import { findPostgresBinaries, POSTGRES_ROOT, postgresRunAs, runPostgresBinary as run } from '../kernel/store/postgres-binaries.js';
+import { findPostgresBinaries, initdbArgs, POSTGRES_ROOT, postgresRunAs, runPostgresBinary as run, startOnFreePort } from '../kernel/store/postgres-binaries.js';
 import { ident } from '../kernel/store/sql.js';
 
 export interface PostgresServer {
@@ -56,33 +55,20 @@ export async function startPostgres(options: { database?: string; log?: (line: s
   const spawnOptions: SpawnOptions = { cwd: dir, env: { ...process.env, LC_ALL: 'C', TZ: 'UTC' }, ...user };
   const bin = (name: string) => path.join(binDir, name);
   const logFile = path.join(dir, 'postgres.log');
-  const serverLog = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
 
-  // The superuser is `postgres` whoever runs initdb; the C collation makes the database sort strings by
-  // code point, as the journal store does (see postgres-store.ts).
-  await run(bin('initdb'), ['-D', dataDir, '-U', 'postgres', '--locale=C', '-E', 'UTF8', '--auth=trust', '--no-instructions'], spawnOptions, log);
+  await run(bin('initdb'), initdbArgs(dataDir, ['--auth=trust']), spawnOptions, log);
 
   const stopSync = () => spawnSync(bin('pg_ctl'), ['stop', '-D', dataDir, '-m', 'immediate', '-w'], { ...spawnOptions, stdio: 'ignore' });
   // A test process that exits without stop() (a failed assertion in a hook) must not leave a server behind.
   process.once('exit', stopSync);
 
-  let port = 0;
-  for (let attempt = 1; ; attempt++) {
-    port = await freePort();
-    const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200 -c shared_buffers=32MB`;
-    try {
-      await run(bin('pg_ctl'), ['start', '-D', dataDir, '-l', logFile, '-w', '-t', '60', '-o', settings], spawnOptions, log);
-      break;
-    } catch (error) {
-      // Another process may have taken the free port between the probe and the bind: try another.
-      if (attempt >= 3 || !/could not bind|already in use/i.test(serverLog())) {
-        process.removeListener('exit', stopSync);
-        stopSync();
-        rmSync(dir, { recursive: true, force: true });
-        throw new Error(`${(error as Error).message}\nserver log:\n${serverLog()}`);
-      }
-    }
-  }
+  const settings = (port: number) => `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200 -c shared_buffers=32MB`;
+  const port = await startOnFreePort((args) => run(bin('pg_ctl'), args, spawnOptions, log), dataDir, logFile, settings).catch((error: unknown) => {
+    process.removeListener('exit', stopSync);
+    stopSync();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
 
   const admin = postgres(`postgres://postgres@127.0.0.1:${port}/postgres`, { max: 1, onnotice: () => {} });
   try {

@@ -81,12 +81,17 @@ export function describeStoreSeam(label: string, open: (file?: string) => Promis
       expect(await c.count()).toBe(10);
     });
 
-    it('orders by the index order or its reverse, the id breaking ties (ascending in the index order)', async () => {
-      const c = await items();
+    /** Four records of t1, two of them created at the same time (i000 and i002): ties the id must break. */
+    const putTiedRecords = async (c: Awaited<ReturnType<typeof items>>) => {
       await c.put(item(3));
       await c.put(item(1));
       await c.put(item(2));
       await c.put({ ...item(4), id: 'i000', createdAt: at(2) });
+    };
+
+    it('orders by the index order or its reverse, the id breaking ties (ascending in the index order)', async () => {
+      const c = await items();
+      await putTiedRecords(c);
       expect((await c.query({ where: { tenantId: 't1' } })).items.map((i) => i.id)).toEqual(['i003', 'i000', 'i002', 'i001']);
       expect((await c.query({ where: { tenantId: 't1' }, orderBy: [['createdAt', 'asc']] })).items.map((i) => i.id)).toEqual(['i001', 'i002', 'i000', 'i003']);
       expect((await c.query({ where: {}, orderBy: [['n', 'desc']], limit: 2 })).items.map((i) => i.n)).toEqual([4, 3]);
@@ -94,10 +99,7 @@ export function describeStoreSeam(label: string, open: (file?: string) => Promis
 
     it('finds the first record in the order a query would answer it, or none', async () => {
       const c = await items();
-      await c.put(item(3));
-      await c.put(item(1));
-      await c.put(item(2));
-      await c.put({ ...item(4), id: 'i000', createdAt: at(2) });
+      await putTiedRecords(c);
       for (const query of [{ where: { tenantId: 't1' } }, { where: { tenantId: 't1' }, orderBy: [['createdAt', 'asc']] as const }, { where: {}, orderBy: [['n', 'desc']] as const }, { where: { tenantId: 't1', flagged: false } }]) {
         expect((await c.first(query))?.id, JSON.stringify(query)).toBe((await c.query(query)).items[0]?.id);
       }
