@@ -47,6 +47,17 @@ describe.skipIf(skipReason !== null)(`the PostgreSQL store${skipReason ? ` (skip
 
   describeStoreSeam('postgres store', async (file) => open(file ? await database(file) : await freshDatabase()), () => `reopen_${process.pid}_${++databases}`);
 
+  it('offers no coordination to a database one process owns (SIM_STORE=local): its leases are all its own', async () => {
+    const url = await freshDatabase();
+    const owned = await openPostgresStore({ url, poolSize: 2, ownedByOneProcess: true });
+    opened.push(owned);
+    expect(owned.shared).toBeUndefined();
+    expect((await open(url)).shared).toBeDefined();
+    // It serves records all the same.
+    await owned.collection('probe').put({ id: 'p1' });
+    expect(await owned.collection('probe').get('p1')).toMatchObject({ id: 'p1', rev: 1 });
+  });
+
   describe('shared by two instances on one database', () => {
     const two = async () => {
       const url = await freshDatabase();
