@@ -115,9 +115,11 @@ describe('the hosted shape (compose.yaml)', () => {
     // cluster.ts creates the database `sandbox` (startPostgres({ database: 'sandbox' })).
     expect(db.POSTGRES_DB).toBe('sandbox');
     expect(read('simulator/testing/cluster.ts')).toContain("startPostgres({ database: 'sandbox'");
-    // Its initdb's collation (postgres-server.ts: --locale=C -E UTF8), so lists sort as in the embedded store.
+    // Its initdb's collation (postgres-binaries.ts initdbArgs, which the cluster's test server uses: --locale=C
+    // -E UTF8), so lists sort as in the embedded store.
     expect(db.POSTGRES_INITDB_ARGS).toBe('--locale=C --encoding=UTF8');
-    expect(read('simulator/testing/postgres-server.ts')).toContain("'--locale=C', '-E', 'UTF8'");
+    expect(read('simulator/kernel/store/postgres-binaries.ts')).toContain("'--locale=C', '-E', 'UTF8'");
+    expect(read('simulator/testing/postgres-server.ts')).toContain('initdbArgs(');
     for (const [name, service] of instances) {
       const env = service.environment!;
       expect(env.SIM_ADMIN_TOKEN, name).toMatch(/^\$\{SIM_ADMIN_TOKEN:\?.+\}$/);
