@@ -35,12 +35,16 @@ describe('simulator settings (config.ts)', () => {
     expect(loadConfig([], {})).toMatchObject({ help: false, newKey: false });
   });
 
-  it('reads SIM_STORE as a PostgreSQL URL, or local[:DIR] for the server the sandbox runs itself, and refuses it beside SIM_DB', () => {
+  it('reads SIM_STORE as a PostgreSQL URL, local[:DIR] for the server the sandbox runs itself or lmdb[:DIR] for the on-disk embedded store, and refuses it beside SIM_DB', () => {
     expect(loadConfig([], { SIM_STORE: 'local' })).toMatchObject({ localStoreDir: '.sim-data/postgres', storeUrl: null, dbPath: null, artifactsDir: path.join('.sim-data/postgres', 'artifacts') });
     expect(loadConfig([], { SIM_STORE: 'local:/srv/sandbox-pg' })).toMatchObject({ localStoreDir: '/srv/sandbox-pg', storeUrl: null, dbPath: null });
     expect(loadConfig([], { SIM_STORE: 'postgres://u@db:5432/sim' })).toMatchObject({ localStoreDir: null, storeUrl: 'postgres://u@db:5432/sim', dbPath: null });
-    expect(loadConfig([], {})).toMatchObject({ localStoreDir: null, storeUrl: null, dbPath: '.sim-data/store.json' });
-    expect(() => loadConfig([], { SIM_STORE: 'locale' })).toThrow('SIM_STORE must be a PostgreSQL URL (postgres://user@host:port/database), or local[:DIR]');
+    expect(loadConfig([], { SIM_STORE: 'lmdb' })).toMatchObject({ lmdbStoreDir: '.sim-data/lmdb', localStoreDir: null, storeUrl: null, dbPath: null, artifactsDir: path.join('.sim-data/lmdb', 'artifacts') });
+    expect(loadConfig([], { SIM_STORE: 'lmdb:/srv/sandbox' })).toMatchObject({ lmdbStoreDir: '/srv/sandbox', storeUrl: null, dbPath: null });
+    expect(loadConfig([], {})).toMatchObject({ localStoreDir: null, lmdbStoreDir: null, storeUrl: null, dbPath: '.sim-data/store.json' });
+    expect(() => loadConfig([], { SIM_STORE: 'locale' })).toThrow('SIM_STORE must be a PostgreSQL URL (postgres://user@host:port/database), local[:DIR]');
+    expect(() => loadConfig([], { SIM_STORE: 'lmdbx' })).toThrow('or lmdb[:DIR] for an on-disk embedded store');
+    expect(() => loadConfig(['--db', 'x.json'], { SIM_STORE: 'lmdb' })).toThrow('SIM_STORE and SIM_DB (--db) name two stores: set one');
     expect(() => loadConfig(['--db', 'x.json'], { SIM_STORE: 'local' })).toThrow('SIM_STORE and SIM_DB (--db) name two stores: set one');
   });
 });

@@ -27,6 +27,9 @@ export interface SimulatorConfig extends KernelConfig {
   /** SIM_STORE=local[:DIR]: the directory of the PostgreSQL server the sandbox runs itself (main.ts starts it
    *  and sets `storeUrl` to it); null otherwise. */
   localStoreDir: string | null;
+  /** SIM_STORE=lmdb[:DIR]: the directory of the on-disk embedded store (kernel/store/lmdb-store.ts), which
+   *  restarts in the same time whatever its size; null otherwise. */
+  lmdbStoreDir: string | null;
   /** SIM_INSTANCE_ID: this instance's name among those sharing a database (leases, logs). */
   instanceId: string;
   /** Uploaded files and generated documents, beside the store. */
@@ -111,7 +114,8 @@ export function usage(): string {
     ['--db FILE, SIM_DB', 'store snapshot file; journal, lock and artifacts beside it (.sim-data/store.json)'],
     ['SIM_ARTIFACTS', 'uploaded files and generated documents (<SIM_DB>.artifacts); one shared dir for a cluster'],
     ['SIM_STORE', 'postgres://... : the PostgreSQL store several instances share, instead of SIM_DB (unset);'],
-    ['', "local[:DIR]: a PostgreSQL the sandbox runs itself from the machine's packages (.sim-data/postgres)"],
+    ['', "local[:DIR]: a PostgreSQL the sandbox runs itself from the machine's packages (.sim-data/postgres);"],
+    ['', 'lmdb[:DIR]: an on-disk embedded store, no server, restarts as fast at any size (.sim-data/lmdb)'],
     ['SIM_INSTANCE_ID', "this instance's name among those sharing SIM_STORE (<host>-<pid>)"],
     ['SIM_ADMIN_TOKEN', 'bearer of the /_sim control API (generated once, kept in the store)'],
     ['SIM_INTEGRATION_KEY', "pins the default tenant's integration key (generated on first run)"],
@@ -158,8 +162,13 @@ export function loadConfig(argv: string[] = process.argv.slice(2), env: NodeJS.P
   // SIM_STORE=local[:DIR]: a PostgreSQL server the sandbox runs itself (site/local-postgres.ts).
   const local = storeSetting === null ? null : /^local(?::(.+))?$/.exec(storeSetting);
   const localStoreDir = local ? local[1]?.trim() || '.sim-data/postgres' : null;
-  const storeUrl = local ? null : storeSetting;
-  if (storeUrl !== null && !/^postgres(ql)?:\/\//i.test(storeUrl)) throw new ConfigError('SIM_STORE must be a PostgreSQL URL (postgres://user@host:port/database), or local[:DIR] for a server the sandbox runs itself');
+  // SIM_STORE=lmdb[:DIR]: the on-disk embedded store (kernel/store/lmdb-store.ts).
+  const lmdb = storeSetting === null ? null : /^lmdb(?::(.+))?$/.exec(storeSetting);
+  const lmdbStoreDir = lmdb ? lmdb[1]?.trim() || '.sim-data/lmdb' : null;
+  const storeUrl = local || lmdb ? null : storeSetting;
+  if (storeUrl !== null && !/^postgres(ql)?:\/\//i.test(storeUrl)) {
+    throw new ConfigError('SIM_STORE must be a PostgreSQL URL (postgres://user@host:port/database), local[:DIR] for a server the sandbox runs itself, or lmdb[:DIR] for an on-disk embedded store');
+  }
   if (storeSetting !== null && (values.db ?? env.SIM_DB)) throw new ConfigError('SIM_STORE and SIM_DB (--db) name two stores: set one');
   const dbPath = storeSetting ? null : values.db ?? env.SIM_DB ?? '.sim-data/store.json';
   return {
@@ -170,9 +179,10 @@ export function loadConfig(argv: string[] = process.argv.slice(2), env: NodeJS.P
     dbPath,
     storeUrl,
     localStoreDir,
+    lmdbStoreDir,
     instanceId: env.SIM_INSTANCE_ID?.trim() || `${os.hostname()}-${process.pid}`,
     // A cluster's instances must share one artifacts directory (uploads, claim packets): SIM_ARTIFACTS.
-    artifactsDir: env.SIM_ARTIFACTS ?? (dbPath ? `${dbPath}.artifacts` : localStoreDir ? path.join(localStoreDir, 'artifacts') : '.sim-data/shared.artifacts'),
+    artifactsDir: env.SIM_ARTIFACTS ?? (dbPath ? `${dbPath}.artifacts` : localStoreDir || lmdbStoreDir ? path.join((localStoreDir ?? lmdbStoreDir)!, 'artifacts') : '.sim-data/shared.artifacts'),
     adminToken: env.SIM_ADMIN_TOKEN ?? null,
     integrationKey: env.SIM_INTEGRATION_KEY ?? null,
     jwtSecret: env.SIM_JWT_SECRET ?? null,
@@ -211,6 +221,7 @@ export function testConfig(overrides: Partial<SimulatorConfig> = {}): SimulatorC
     ...loadConfig([], {}),
     dbPath: null,
     localStoreDir: null,
+    lmdbStoreDir: null,
     artifactsDir: '',
     adminToken: 'test-admin-token',
     logLevel: 'silent',

@@ -62,11 +62,13 @@ const log = pino({ level: config.logLevel, base: undefined });
 
 // One process per store (site/store-lock.ts): released on any exit, taken over when its holder is gone.
 // SIM_STORE=local: the lock sits beside the server's data, whose clean stop is this sandbox's to make.
-const lockedStore = config.dbPath ?? (config.localStoreDir ? path.join(config.localStoreDir, 'sandbox') : null);
+// SIM_STORE=lmdb: the lock sits in the store's directory.
+const storeDir = config.localStoreDir ?? config.lmdbStoreDir;
+const lockedStore = config.dbPath ?? (storeDir ? path.join(storeDir, 'sandbox') : null);
 if (lockedStore) {
   mkdirSync(path.dirname(path.resolve(lockedStore)), { recursive: true });
   try {
-    const lock = acquireStoreLock(lockedStore, { notice: (line) => process.stderr.write(`${line}\n`), howToChoose: config.dbPath ? undefined : 'SIM_STORE=local:DIR' });
+    const lock = acquireStoreLock(lockedStore, { notice: (line) => process.stderr.write(`${line}\n`), howToChoose: config.dbPath ? undefined : config.localStoreDir ? 'SIM_STORE=local:DIR' : 'SIM_STORE=lmdb:DIR' });
     process.on('exit', () => lock.release());
   } catch (error) {
     if (error instanceof StoreLockedError) refuse(error.message, 1);
@@ -94,9 +96,12 @@ const onStoreError = (err: unknown) => {
 // SIM_STORE: the PostgreSQL store several instances share (issue 17), or this sandbox's own server
 // (SIM_STORE=local: no other process coordinates through it), loaded only when asked for.
 const loadStarted = performance.now();
+// SIM_STORE=lmdb: the on-disk embedded store, loaded only when asked for (a native package).
 const store = config.storeUrl
   ? await (await import('./kernel/store/postgres-store.js')).openPostgresStore({ url: config.storeUrl, instanceId: config.instanceId, onError: onStoreError, ownedByOneProcess: localPostgres !== undefined })
-  : await openStore({ file: config.dbPath ?? undefined, compactAfterBytes: config.compactAfterBytes, onError: onStoreError });
+  : config.lmdbStoreDir
+    ? await (await import('./kernel/store/lmdb-store.js')).openLmdbStore({ dir: config.lmdbStoreDir, onError: onStoreError })
+    : await openStore({ file: config.dbPath ?? undefined, compactAfterBytes: config.compactAfterBytes, onError: onStoreError });
 if (config.dbPath && !config.storeUrl) {
   const snapshot = path.resolve(config.dbPath);
   const advice = slowLoadAdvice(performance.now() - loadStarted, () => journalStoreBytes(snapshot));
@@ -153,7 +158,12 @@ process.stdout.write(
   bannerLines({
     baseUrl: `http://${config.host}:${port}`,
     versions: simulator.versions,
-    store: config.dbPath ?? (localPostgres && config.localStoreDir ? { localDir: config.localStoreDir, url: redactedUrl(localPostgres.url) } : config.storeUrl ? redactedUrl(config.storeUrl) : null),
+    store:
+      config.dbPath ??
+      (localPostgres && config.localStoreDir ? { localDir: config.localStoreDir, url: redactedUrl(localPostgres.url) }
+      : config.lmdbStoreDir ? { lmdbDir: config.lmdbStoreDir }
+      : config.storeUrl ? redactedUrl(config.storeUrl)
+      : null),
     identity,
     newKeyIssued: config.newKey,
     defects: defects.active(),

@@ -5,6 +5,7 @@
 //
 //   node --import tsx scripts/bench/fill-store.ts --file DIR/store.json --records 100000 [--crash]
 //   ... --store-url postgres://...   the same records in a PostgreSQL store instead (SIM_STORE's form)
+//   ... --lmdb DIR                   the same records in the on-disk embedded store (SIM_STORE=lmdb:DIR)
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createSimulator } from '../../simulator/app.js';
@@ -12,16 +13,17 @@ import { testConfig } from '../../simulator/config.js';
 import { createClock } from '../../simulator/kernel/clock.js';
 import { createDefects } from '../../simulator/kernel/defects.js';
 import { randomIds } from '../../simulator/kernel/ids.js';
+import { openLmdbStore } from '../../simulator/kernel/store/lmdb-store.js';
 import { openPostgresStore } from '../../simulator/kernel/store/postgres-store.js';
 import { openStore } from '../../simulator/kernel/store/store.js';
 import { clockDeps } from '../../simulator/testing/kernel.js';
 
-const { values } = parseArgs({ options: { file: { type: 'string' }, 'store-url': { type: 'string' }, records: { type: 'string', default: '100000' }, crash: { type: 'boolean', default: false }, key: { type: 'string' }, admin: { type: 'string' } } });
-if (!values.file && !values['store-url']) throw new Error('--file or --store-url is required');
+const { values } = parseArgs({ options: { file: { type: 'string' }, lmdb: { type: 'string' }, 'store-url': { type: 'string' }, records: { type: 'string', default: '100000' }, crash: { type: 'boolean', default: false }, key: { type: 'string' }, admin: { type: 'string' } } });
+if (!values.file && !values['store-url'] && !values.lmdb) throw new Error('--file, --lmdb or --store-url is required');
 const count = Number(values.records);
 const config = testConfig({ dbPath: values.file ?? null, storeUrl: values['store-url'] ?? null, integrationKey: values.key ?? null, adminToken: values.admin ?? 'bench-admin', jobStartDelayMs: 3_600_000 });
 const log = pino({ level: 'silent' });
-const store = values['store-url'] ? await openPostgresStore({ url: values['store-url'] }) : await openStore({ file: values.file });
+const store = values['store-url'] ? await openPostgresStore({ url: values['store-url'] }) : values.lmdb ? await openLmdbStore({ dir: values.lmdb }) : await openStore({ file: values.file });
 const deps = { config, store, ...clockDeps(createClock(), log), ids: randomIds, log, defects: createDefects([], []) };
 const sim = await createSimulator(deps);
 const identity = await sim.start();

@@ -1,0 +1,463 @@
+// The on-disk embedded store behind the store seam (collection.ts): LMDB (the `lmdb` package, a B-tree in
+// one memory-mapped file, prebuilt for the platform). A start reads no record: opening a 1 GB store costs
+// what opening an empty one does (issue 30: restart time independent of the store's size), and memory
+// holds only what is being read or not yet committed.
+//
+// - Records: one LMDB database keyed (collection, id), JSON values with the store's revision.
+// - Indexes: every declared index is kept as keys (collection, index, key values, order values, id) in byte
+//   order (ordered-key.ts), so a page is a range walk; the number of records per index key is kept beside,
+//   so a total without residual filters is one read, as in the journal store's buckets.
+// - Writes: visible at once (a process-local overlay of the records not yet committed), committed as one
+//   LMDB transaction per event-loop turn (or every WRITES_PER_TRANSACTION writes), off the main thread.
+//   Compare-and-set reads the overlay and writes with no await between: atomic in the one process that
+//   owns the store (the sandbox's store lock). Queries first wait for what was written before them.
+// - Durability: `flush()` resolves once every write made before it is committed and flushed to disk; a
+//   SIGKILL or a power loss after that loses none of them, and LMDB's copy-on-write pages never leave a
+//   torn store.
+// - Index declarations are remembered with their definition (keys and order): an index declared differently
+//   from what the store holds, or one a previous process did not keep up to date, is rebuilt from the
+//   records when declared.
+import { mkdirSync } from 'node:fs';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import {
+  decodeCursor,
+  encodeCursor,
+  InvalidCursorError,
+  meets,
+  planQuery,
+  type Collection,
+  type CollectionSchema,
+  type FieldValue,
+  type IndexDeclaration,
+  type Page,
+  type QueryPlan,
+  type Store,
+  type StoredRecord,
+  type Where,
+} from './collection.js';
+import { afterPrefix, encodeKey, keyOf, type KeyPart } from './ordered-key.js';
+
+export interface LmdbStoreOptions {
+  /** The directory holding the store (created when absent). */
+  dir: string;
+  /** Failures no caller awaits (a commit of writes whose callers did not flush). */
+  onError?: (error: unknown) => void;
+}
+
+/** Writes gathered into one transaction at most: a bulk import commits as it goes, in bounded memory. */
+const WRITES_PER_TRANSACTION = 5000;
+
+type Extract = (record: StoredRecord) => FieldValue;
+
+interface IndexShape {
+  name: string;
+  keys: Extract[];
+  order: Array<{ field: Extract; desc: boolean }>;
+  definition: string;
+}
+
+interface CollectionState {
+  name: string;
+  schema: CollectionSchema<never, string>;
+  fields: Map<string, Extract>;
+  indexes: Map<string, IndexShape>;
+  /** Whether indexes a previous process kept, and this one does not declare, were forgotten yet. */
+  staleForgotten: boolean;
+}
+
+interface Change {
+  name: string;
+  id: string;
+  /** The record as committed before this change (the entries to remove). */
+  before: StoredRecord | undefined;
+  after: StoredRecord | undefined;
+}
+
+const visibleKey = (name: string, id: string) => `${name}\u0000${id}`;
+const recordKey = (name: string, id: string) => keyOf(name, id);
+const totalKey = (name: string) => keyOf('#total', name);
+const definitionKey = (name: string, index: string) => keyOf('#index', name, index);
+const bucketPrefix = (name: string, index: string, keyValues: FieldValue[]) => keyOf(name, index, ...keyValues);
+const countKey = (name: string, index: string, keyValues: FieldValue[]) => keyOf('#count', name, index, ...keyValues);
+
+export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
+  const onError = options.onError ?? ((error) => console.error(error));
+  mkdirSync(options.dir, { recursive: true });
+  const env: RootDatabase = open({ path: options.dir, maxDbs: 4 });
+  const records: Database<StoredRecord, Buffer> = env.openDB({ name: 'records', keyEncoding: 'binary', encoding: 'json' });
+  const entries: Database<string, Buffer> = env.openDB({ name: 'entries', keyEncoding: 'binary', encoding: 'string' });
+  const meta: Database<number | string, Buffer> = env.openDB({ name: 'meta', keyEncoding: 'binary', encoding: 'json' });
+
+  const collections = new Map<string, CollectionState>();
+  /** Every write not yet committed, as readers must see it (undefined: deleted). */
+  const visible = new Map<string, { record: StoredRecord | undefined; batch: number }>();
+  let pending = new Map<string, Change>();
+  let batchNumber = 0;
+  let scheduled = false;
+  let lastCommit: Promise<unknown> = Promise.resolve();
+  const stats = { journalBytes: 0, journalWrites: 0, snapshotWrites: 0 };
+
+  const readRecord = (name: string, id: string): StoredRecord | undefined => {
+    const record = records.get(recordKey(name, id));
+    return record && Object.freeze(record);
+  };
+  const current = (name: string, id: string): StoredRecord | undefined => {
+    const seen = visible.get(visibleKey(name, id));
+    return seen ? seen.record : readRecord(name, id);
+  };
+
+  const entryKey = (name: string, index: IndexShape, record: StoredRecord) =>
+    encodeKey([
+      { value: name },
+      { value: index.name },
+      ...index.keys.map((key): KeyPart => ({ value: key(record) ?? null })),
+      ...index.order.map(({ field, desc }): KeyPart => ({ value: field(record) ?? null, desc })),
+      { value: record.id },
+    ]);
+  const keyValuesOf = (index: IndexShape, record: StoredRecord) => index.keys.map((key) => key(record) ?? null);
+
+  /** Applies a batch inside a write transaction: records, index entries, counts. */
+  const applyBatch = (batch: Iterable<Change>) => {
+    const counts = new Map<string, { key: Buffer; delta: number }>();
+    const count = (key: Buffer, delta: number) => {
+      const hex = key.toString('hex');
+      const entry = counts.get(hex) ?? { key, delta: 0 };
+      entry.delta += delta;
+      counts.set(hex, entry);
+    };
+    for (const change of batch) {
+      const state = collections.get(change.name)!;
+      forgetStaleIndexes(state);
+      for (const index of state.indexes.values()) {
+        if (change.before) {
+          entries.removeSync(entryKey(change.name, index, change.before));
+          count(countKey(change.name, index.name, keyValuesOf(index, change.before)), -1);
+        }
+        if (change.after) {
+          entries.putSync(entryKey(change.name, index, change.after), change.id);
+          count(countKey(change.name, index.name, keyValuesOf(index, change.after)), 1);
+        }
+      }
+      if (change.after) records.putSync(recordKey(change.name, change.id), change.after);
+      else records.removeSync(recordKey(change.name, change.id));
+      count(totalKey(change.name), (change.after ? 1 : 0) - (change.before ? 1 : 0));
+    }
+    for (const { key, delta } of counts.values()) {
+      if (delta === 0) continue;
+      const next = ((meta.get(key) as number | undefined) ?? 0) + delta;
+      if (next > 0) meta.putSync(key, next);
+      else meta.removeSync(key);
+    }
+  };
+
+  /** Sends the pending writes to LMDB as one transaction; they stay visible from memory until it commits. */
+  const dispatch = () => {
+    scheduled = false;
+    if (pending.size === 0) return;
+    const batch = pending;
+    const number = batchNumber++;
+    pending = new Map();
+    const commit = env.transaction(() => applyBatch(batch.values()));
+    lastCommit = commit.then(
+      () => {
+        stats.journalWrites += 1;
+        for (const key of batch.keys()) if (visible.get(key)?.batch === number) visible.delete(key);
+      },
+      (error: unknown) => {
+        onError(error);
+        throw error;
+      },
+    );
+    lastCommit.catch(() => {});
+  };
+
+  const write = (name: string, before: StoredRecord | undefined, after: StoredRecord | undefined) => {
+    const key = visibleKey(name, (after ?? before)!.id);
+    visible.set(key, { record: after, batch: batchNumber });
+    const earlier = pending.get(key);
+    pending.set(key, { name, id: (after ?? before)!.id, before: earlier ? earlier.before : before, after });
+    if (pending.size >= WRITES_PER_TRANSACTION) dispatch();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(dispatch);
+    }
+  };
+
+  const stored = (before: StoredRecord | undefined, record: StoredRecord): StoredRecord => {
+    const next: StoredRecord = { rev: 0, ...record };
+    next.rev = (before?.rev ?? 0) + 1;
+    return Object.freeze(next);
+  };
+
+  /** Resolves once every write made before the call is committed (visible to range walks). */
+  const settled = async () => {
+    dispatch();
+    await lastCommit;
+  };
+
+  /** Removes the entries and counts of one index (before a rebuild, or when no longer kept). */
+  const dropIndex = (name: string, index: string) => {
+    for (const key of entries.getKeys({ start: keyOf(name, index), end: afterPrefix(keyOf(name, index)) })) entries.removeSync(key);
+    const counts = keyOf('#count', name, index);
+    for (const key of meta.getKeys({ start: counts, end: afterPrefix(counts) })) meta.removeSync(key);
+    meta.removeSync(definitionKey(name, index));
+  };
+
+  /** A previous process may have written this collection without keeping an index this one does not
+   *  declare: such an index is dropped, so a later declaration rebuilds it instead of trusting it. */
+  function forgetStaleIndexes(state: CollectionState) {
+    if (state.staleForgotten) return;
+    state.staleForgotten = true;
+    const prefix = keyOf('#index', state.name);
+    const declared = [...state.indexes.keys()].map((index) => definitionKey(state.name, index));
+    for (const key of [...meta.getKeys({ start: prefix, end: afterPrefix(prefix) })]) {
+      if (!declared.some((kept) => kept.equals(key))) meta.removeSync(key);
+    }
+  }
+
+  /** Builds an index the store does not hold as declared, from the committed records. */
+  const ensureIndex = (name: string, index: IndexShape) => {
+    if (meta.get(definitionKey(name, index.name)) === index.definition) return;
+    env.transactionSync(() => {
+      dropIndex(name, index.name);
+      const counts = new Map<string, { key: Buffer; n: number }>();
+      for (const { value } of records.getRange({ start: keyOf(name), end: afterPrefix(keyOf(name)) })) {
+        entries.putSync(entryKey(name, index, value), value.id);
+        const key = countKey(name, index.name, keyValuesOf(index, value));
+        const hex = key.toString('hex');
+        const entry = counts.get(hex) ?? { key, n: 0 };
+        entry.n += 1;
+        counts.set(hex, entry);
+      }
+      for (const { key, n } of counts.values()) meta.putSync(key, n);
+      meta.putSync(definitionKey(name, index.name), index.definition);
+    });
+  };
+
+  const declare = (name: string, schema: CollectionSchema<never, string> | undefined): CollectionState => {
+    let state = collections.get(name);
+    if (!state) {
+      state = { name, schema: { fields: {}, indexes: {} }, fields: new Map(), indexes: new Map(), staleForgotten: false };
+      collections.set(name, state);
+    }
+    if (!schema) return state;
+    Object.assign(state.schema.fields, schema.fields);
+    Object.assign(state.schema.indexes, schema.indexes);
+    for (const [field, extract] of Object.entries(schema.fields)) if (!state.fields.has(field)) state.fields.set(field, extract as Extract);
+    for (const [indexName, declaration] of Object.entries(schema.indexes) as Array<[string, IndexDeclaration<string>]>) {
+      if (state.indexes.has(indexName)) continue;
+      const field = (f: string) => state!.fields.get(f)!;
+      const index: IndexShape = {
+        name: indexName,
+        keys: declaration.keys.map(field),
+        order: (declaration.order ?? []).map(([f, direction]) => ({ field: field(f), desc: direction === 'desc' })),
+        // Names and directions, not the fields' code (a bundle and its sources spell it differently): as on
+        // PostgreSQL, where a column keeps the values written, a field that computes something else needs a
+        // new name.
+        definition: JSON.stringify({ keys: declaration.keys, order: declaration.order ?? [] }),
+      };
+      // Uncommitted writes are applied later with this index in place; the rebuild covers what is committed.
+      ensureIndex(name, index);
+      state.indexes.set(indexName, index);
+    }
+    return state;
+  };
+
+  function openCollection<T extends StoredRecord, F extends string>(name: string, schema?: CollectionSchema<T, F>): Collection<T, F> {
+    const state = declare(name, schema as CollectionSchema<never, string> | undefined);
+    const typedSchema = state.schema as unknown as CollectionSchema<T, F>;
+    const field = (f: string): Extract => {
+      const extract = state.fields.get(f);
+      if (!extract) throw new Error(`field ${f} is not declared`);
+      return extract;
+    };
+    const matcher = (plan: QueryPlan<string>) => {
+      const tests = plan.residual.map(([f, condition]) => {
+        const extract = field(f);
+        return (record: StoredRecord) => meets(extract(record) ?? null, condition);
+      });
+      return (record: StoredRecord) => tests.every((test) => test(record));
+    };
+    const indexOf = (plan: QueryPlan<string>) => state.indexes.get(plan.index)!;
+
+    /** The records of the plan's index key in walking order, starting after `from` (a cursor's key). */
+    function* walk(plan: QueryPlan<string>, from?: Buffer, offset = 0, limit?: number): Generator<StoredRecord> {
+      const prefix = bucketPrefix(name, plan.index, plan.keyValues);
+      const range = plan.reverse
+        ? { start: from ?? afterPrefix(prefix), end: prefix, reverse: true }
+        : { start: from ?? prefix, end: afterPrefix(prefix) };
+      let skip = offset;
+      let left = limit ?? Number.POSITIVE_INFINITY;
+      for (const { key, value: id } of entries.getRange(range)) {
+        if (from && key.equals(from)) continue;
+        if (skip > 0) {
+          skip -= 1;
+          continue;
+        }
+        if (left <= 0) return;
+        const record = readRecord(name, id);
+        if (!record) continue;
+        left -= 1;
+        yield record;
+      }
+    }
+    const cursorKey = (plan: QueryPlan<string>, after: string) => {
+      const cursor = decodeCursor(after, plan.order.length);
+      if (!cursor) throw new InvalidCursorError('cursor is not one this store issued');
+      const index = indexOf(plan);
+      return encodeKey([
+        { value: name },
+        { value: plan.index },
+        ...plan.keyValues.map((value): KeyPart => ({ value })),
+        ...index.order.map(({ desc }, i): KeyPart => ({ value: cursor.values[i] ?? null, desc })),
+        { value: cursor.id },
+      ]);
+    };
+    const bucketCount = (plan: QueryPlan<string>) => (meta.get(countKey(name, plan.index, plan.keyValues)) as number | undefined) ?? 0;
+
+    const page = (plan: QueryPlan<string>, query: { limit?: number; offset?: number; after?: string | null }): Page<StoredRecord> => {
+      const limit = Math.max(0, query.limit ?? Number.POSITIVE_INFINITY);
+      const offset = Math.max(0, query.offset ?? 0);
+      const from = query.after ? cursorKey(plan, query.after) : undefined;
+      const cursorOf = (record: StoredRecord) => encodeCursor(plan.order.map(([f]) => field(f)(record) ?? null), record.id);
+      if (plan.residual.length === 0) {
+        // One more than the page tells whether more follow.
+        const items = [...walk(plan, from, offset, limit === Number.POSITIVE_INFINITY ? undefined : limit + 1)];
+        const more = items.length > limit;
+        if (more) items.length = limit;
+        return { items, total: bucketCount(plan), nextCursor: more && items.length ? cursorOf(items[items.length - 1]) : null };
+      }
+      const matches = matcher(plan);
+      const items: StoredRecord[] = [];
+      let total = 0;
+      let skipped = 0;
+      let more = false;
+      let pastCursor = from === undefined;
+      // The total counts every match of the index key, the page only those after the cursor.
+      const cursorRecordKey = from;
+      for (const record of walk(plan)) {
+        if (!matches(record)) continue;
+        total += 1;
+        if (!pastCursor) {
+          const key = entryKey(name, indexOf(plan), record);
+          const beyond = plan.reverse ? Buffer.compare(key, cursorRecordKey!) < 0 : Buffer.compare(key, cursorRecordKey!) > 0;
+          if (!beyond) continue;
+          pastCursor = true;
+        }
+        if (skipped < offset) skipped += 1;
+        else if (items.length < limit) items.push(record);
+        else more = true;
+      }
+      return { items, total, nextCursor: more && items.length ? cursorOf(items[items.length - 1]) : null };
+    };
+
+    return {
+      name,
+      get: async (id) => current(name, id) as T | undefined,
+      async put(record) {
+        const before = current(name, record.id);
+        const next = stored(before, record);
+        write(name, before, next);
+        return next as T;
+      },
+      async create(record) {
+        if (current(name, record.id)) return null;
+        const next = stored(undefined, record);
+        write(name, undefined, next);
+        return next as T;
+      },
+      async update(record) {
+        const before = current(name, record.id);
+        if (!before || before.rev !== record.rev) return null;
+        const next = stored(before, record);
+        write(name, before, next);
+        return next as T;
+      },
+      // Read, change and write with no await between them: atomic in the process that owns the store.
+      async modify(id, change) {
+        const before = current(name, id) as T | undefined;
+        if (!before) return undefined;
+        const changed = change(before);
+        if (changed === undefined) return undefined;
+        const next = stored(before, { ...changed, id });
+        write(name, before, next);
+        return next as T;
+      },
+      async delete(id) {
+        const before = current(name, id);
+        if (!before) return false;
+        write(name, before, undefined);
+        return true;
+      },
+      async query(query) {
+        const plan = planQuery(name, typedSchema, query.where, query.orderBy);
+        await settled();
+        return page(plan, query) as Page<T>;
+      },
+      async first(query) {
+        const plan = planQuery(name, typedSchema, query.where, query.orderBy);
+        await settled();
+        const matches = matcher(plan);
+        for (const record of walk(plan)) if (matches(record)) return record as T;
+        return undefined;
+      },
+      async count(where: Where<F> = {}) {
+        if (Object.keys(where).length === 0) {
+          await settled();
+          return (meta.get(totalKey(name)) as number | undefined) ?? 0;
+        }
+        const plan = planQuery(name, typedSchema, where);
+        await settled();
+        if (plan.residual.length === 0) return bucketCount(plan);
+        const matches = matcher(plan);
+        let n = 0;
+        for (const record of walk(plan)) if (matches(record)) n += 1;
+        return n;
+      },
+      async countGroups(where, groupBy) {
+        const plan = planQuery(name, typedSchema, where);
+        await settled();
+        const matches = matcher(plan);
+        const extract = field(groupBy);
+        const groups: Record<string, number> = {};
+        for (const record of walk(plan)) {
+          if (!matches(record)) continue;
+          const value = extract(record);
+          if (value !== null && value !== undefined) groups[String(value)] = (groups[String(value)] ?? 0) + 1;
+        }
+        return groups;
+      },
+    };
+  }
+
+  let closed = false;
+  return {
+    stats,
+    collection: openCollection,
+    async flush() {
+      await settled();
+      await env.flushed;
+    },
+    compact: async () => {},
+    async clear() {
+      await settled();
+      pending = new Map();
+      visible.clear();
+      env.transactionSync(() => {
+        records.clearSync();
+        entries.clearSync();
+        meta.clearSync();
+        for (const state of collections.values()) {
+          for (const index of state.indexes.values()) meta.putSync(definitionKey(state.name, index.name), index.definition);
+        }
+      });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await settled();
+      await env.flushed;
+      await env.close();
+    },
+  };
+}
