@@ -82,7 +82,7 @@ export async function createSimulator(deps: KernelDeps, options: SimulatorOption
   if (control.sync.enabled) app.use(control.sync.publisher());
 
   // The root page, /healthz, the served contracts and /docs (site/site.routes.ts): public, no tenant data.
-  app.use(siteRoutes({ versions, store: config.storeUrl ? 'postgres' : config.dbPath || config.lmdbStoreDir ? 'file' : 'memory', storeHealth: options.storeHealth, startedAt }));
+  app.use(siteRoutes({ versions, store: config.storeUrl ? 'postgres' : config.dbPath ? 'file' : 'memory', storeHealth: options.storeHealth, startedAt }));
   // The sandbox console's page and assets (no data, no token); its data comes from the control API.
   app.use(consoleRoutes());
   /** One contract's routes, served with the public authentication (every operation has a principal). */

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import { ConfigError, loadConfig, usage, type SimulatorConfig } from './config.js';
+import { ConfigError, DEFAULT_DB_PATH, DEFAULT_JOURNAL_PATH, loadConfig, usage, type SimulatorConfig } from './config.js';
 import { createSimulator } from './app.js';
 import { DEFECT_CATALOGUE } from './control/defects.catalogue.js';
 import { createClock, createScheduler, createTenantClocks } from './kernel/clock.js';
@@ -14,10 +14,10 @@ import { createDefects } from './kernel/defects.js';
 import { createHttpServer } from './kernel/http/server.js';
 import { recordRefusal } from './kernel/http/request-log.js';
 import { randomIds } from './kernel/ids.js';
-import { openStore } from './kernel/store/store.js';
+import { openStore, type Store } from './kernel/store/store.js';
 import { bannerLines } from './site/banner.js';
 import { createStoreHealth } from './site/health.js';
-import { journalStoreBytes, slowLoadAdvice } from './site/store-size-advice.js';
+import { earlierStoreNotice, journalStoreBytes, slowLoadAdvice } from './site/store-size-advice.js';
 import { LocalPostgresError, startLocalPostgres } from './site/local-postgres.js';
 import { acquireStoreLock, StoreLockedError } from './site/store-lock.js';
 
@@ -62,13 +62,11 @@ const log = pino({ level: config.logLevel, base: undefined });
 
 // One process per store (site/store-lock.ts): released on any exit, taken over when its holder is gone.
 // SIM_STORE=local: the lock sits beside the server's data, whose clean stop is this sandbox's to make.
-// SIM_STORE=lmdb: the lock sits in the store's directory.
-const storeDir = config.localStoreDir ?? config.lmdbStoreDir;
-const lockedStore = config.dbPath ?? (storeDir ? path.join(storeDir, 'sandbox') : null);
+const lockedStore = config.dbPath ?? (config.localStoreDir ? path.join(config.localStoreDir, 'sandbox') : null);
 if (lockedStore) {
   mkdirSync(path.dirname(path.resolve(lockedStore)), { recursive: true });
   try {
-    const lock = acquireStoreLock(lockedStore, { notice: (line) => process.stderr.write(`${line}\n`), howToChoose: config.dbPath ? undefined : config.localStoreDir ? 'SIM_STORE=local:DIR' : 'SIM_STORE=lmdb:DIR' });
+    const lock = acquireStoreLock(lockedStore, { notice: (line) => process.stderr.write(`${line}\n`), howToChoose: config.dbPath ? (config.embeddedStore === 'journal' ? 'SIM_STORE=journal:FILE' : undefined) : 'SIM_STORE=local:DIR' });
     process.on('exit', () => lock.release());
   } catch (error) {
     if (error instanceof StoreLockedError) refuse(error.message, 1);
@@ -94,15 +92,25 @@ const onStoreError = (err: unknown) => {
   log.error({ err }, 'store write failed');
 };
 // SIM_STORE: the PostgreSQL store several instances share (issue 17), or this sandbox's own server
-// (SIM_STORE=local: no other process coordinates through it), loaded only when asked for.
+// (SIM_STORE=local: no other process coordinates through it), loaded only when asked for. Otherwise the
+// embedded store at SIM_DB: on disk (the default), or the journal store (SIM_STORE=journal).
 const loadStarted = performance.now();
-// SIM_STORE=lmdb: the on-disk embedded store, loaded only when asked for (a native package).
+async function openEmbeddedStore(file: string): Promise<Store> {
+  if (config.embeddedStore === 'journal') return openStore({ file, compactAfterBytes: config.compactAfterBytes, onError: onStoreError });
+  const { openLmdbStore, StoreFormatError } = await import('./kernel/store/lmdb-store.js');
+  return openLmdbStore({ file, onError: onStoreError }).catch((error: unknown) => (error instanceof StoreFormatError ? refuse(error.message, 1) : Promise.reject(error)));
+}
 const store = config.storeUrl
   ? await (await import('./kernel/store/postgres-store.js')).openPostgresStore({ url: config.storeUrl, instanceId: config.instanceId, onError: onStoreError, ownedByOneProcess: localPostgres !== undefined })
-  : config.lmdbStoreDir
-    ? await (await import('./kernel/store/lmdb-store.js')).openLmdbStore({ dir: config.lmdbStoreDir, onError: onStoreError })
-    : await openStore({ file: config.dbPath ?? undefined, compactAfterBytes: config.compactAfterBytes, onError: onStoreError });
-if (config.dbPath && !config.storeUrl) {
+  : config.dbPath
+    ? await openEmbeddedStore(config.dbPath)
+    : await openStore({ onError: onStoreError });
+if (config.dbPath && config.embeddedStore === 'lmdb' && !config.storeUrl) {
+  const notice = earlierStoreNotice(config.dbPath, { db: DEFAULT_DB_PATH, journal: DEFAULT_JOURNAL_PATH });
+  if (notice) process.stderr.write(`${notice}\n`);
+}
+// The journal store reads every record at start: a slow load says so, with what to do about it.
+if (config.dbPath && !config.storeUrl && config.embeddedStore === 'journal') {
   const snapshot = path.resolve(config.dbPath);
   const advice = slowLoadAdvice(performance.now() - loadStarted, () => journalStoreBytes(snapshot));
   if (advice) log.warn(advice);
@@ -158,12 +166,7 @@ process.stdout.write(
   bannerLines({
     baseUrl: `http://${config.host}:${port}`,
     versions: simulator.versions,
-    store:
-      config.dbPath ??
-      (localPostgres && config.localStoreDir ? { localDir: config.localStoreDir, url: redactedUrl(localPostgres.url) }
-      : config.lmdbStoreDir ? { lmdbDir: config.lmdbStoreDir }
-      : config.storeUrl ? redactedUrl(config.storeUrl)
-      : null),
+    store: config.dbPath ? { file: config.dbPath, journal: config.embeddedStore === 'journal' } : localPostgres && config.localStoreDir ? { localDir: config.localStoreDir, url: redactedUrl(localPostgres.url) } : config.storeUrl ? redactedUrl(config.storeUrl) : null,
     identity,
     newKeyIssued: config.newKey,
     defects: defects.active(),

@@ -6,9 +6,9 @@ import type { SandboxIdentity } from '../control/bootstrap.js';
 export interface BannerInput {
   baseUrl: string;
   versions: Array<{ version: string; prefix: string }>;
-  /** The store's file, a database URL (SIM_STORE), the sandbox's own PostgreSQL (SIM_STORE=local), the
-   *  on-disk embedded store's directory (SIM_STORE=lmdb), or null for a memory store. */
-  store: string | { localDir: string; url: string } | { lmdbDir: string } | null;
+  /** The embedded store's file (the journal store's with SIM_STORE=journal), a database URL (SIM_STORE), the
+   *  sandbox's own PostgreSQL (SIM_STORE=local), or null for a memory store. */
+  store: { file: string; journal: boolean } | { localDir: string; url: string } | string | null;
   identity: SandboxIdentity;
   /** This run issued a key because of --new-key. */
   newKeyIssued: boolean;
@@ -30,10 +30,10 @@ export function bannerLines(input: BannerInput): string[] {
     row(
       'store',
       !input.store ? '(memory)'
-      : typeof input.store === 'object' && 'lmdbDir' in input.store ? `${input.store.lmdbDir}  (on-disk store; another sandbox needs its own: SIM_STORE=lmdb:DIR; empty it: POST /_sim/reset)`
-      : typeof input.store === 'object' ? `${input.store.localDir}  (PostgreSQL at ${input.store.url}, run by this sandbox; another sandbox needs its own: SIM_STORE=local:DIR; empty it: POST /_sim/reset)`
-      : /^postgres(ql)?:/i.test(input.store) ? `${input.store}  (shared by every instance with this SIM_STORE; empty it: POST /_sim/reset)`
-      : `${input.store}  (another sandbox needs its own: SIM_DB or --db; empty it: POST /_sim/reset)`,
+      : typeof input.store === 'string' ? `${input.store}  (shared by every instance with this SIM_STORE; empty it: POST /_sim/reset)`
+      : 'localDir' in input.store ? `${input.store.localDir}  (PostgreSQL at ${input.store.url}, run by this sandbox; another sandbox needs its own: SIM_STORE=local:DIR; empty it: POST /_sim/reset)`
+      : input.store.journal ? `${input.store.file}  (journal store; another sandbox needs its own: SIM_STORE=journal:FILE; empty it: POST /_sim/reset)`
+      : `${input.store.file}  (another sandbox needs its own: SIM_DB or --db; empty it: POST /_sim/reset)`,
     ),
     row('admin token', identity.adminToken),
     row('tenant', identity.tenantId),

@@ -1,7 +1,7 @@
 // `npm start` as a user meets it (issue 16): --help, a mistyped option, a busy port, a store another sandbox
 // holds, and the integration key after a restart. Real processes of simulator/main.ts.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -92,5 +92,20 @@ describe('npm start on the command line', () => {
     const exchange = await fetch(`${third.url}/api/auth/token/integration`, { method: 'POST', headers: { 'x-api-key': key } });
     expect(exchange.status).toBe(200);
     await third.kill('SIGTERM');
+  });
+
+  it('refuses, in one line with exit 1, to open the journal store of earlier versions as the on-disk store, naming SIM_STORE=journal:FILE; starts on it with that setting', async () => {
+    const old = path.join(dir, 'earlier', 'store.json');
+    mkdirSync(path.dirname(old), { recursive: true });
+    // What the journal store writes first: its journal beside the snapshot's path (the snapshot comes later).
+    writeFileSync(`${old}.journal`, '');
+    const refused = await runToExit([], { SIM_DB: old, PORT: String(await freePort()) });
+    expect(refused.code).toBe(1);
+    expect(oneLine(refused.stderr)).toEqual([`${old} holds a journal store (the embedded store of earlier versions): start on it with SIM_STORE=journal:${old}, or move it away for a new store`]);
+    const journal = await startSimulatorProcess({ SIM_STORE: `journal:${old}` });
+    running.push(journal);
+    expect(bannerField(journal.output(), 'store')).toBe(old);
+    expect(journal.output()).toContain('(journal store; another sandbox needs its own: SIM_STORE=journal:FILE');
+    await journal.kill('SIGTERM');
   });
 });

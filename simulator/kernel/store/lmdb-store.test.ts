@@ -7,15 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { openLmdbStore } from './lmdb-store.js';
 import { describeStoreSeam } from './store-seam.testing.js';
 
-const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'lmdb-store-'));
+const tempFile = () => path.join(mkdtempSync(path.join(os.tmpdir(), 'lmdb-store-')), 'store.mdb');
 const WRITER = fileURLToPath(new URL('./lmdb-store.writer.testing.ts', import.meta.url));
 
-describeStoreSeam('LMDB store', (dir) => openLmdbStore({ dir: dir ?? tempDir() }), tempDir);
+describeStoreSeam('LMDB store', (file) => openLmdbStore({ file: file ?? tempFile() }), tempFile);
 
-/** Runs the writer on `dir` for `ms`, SIGKILLs it, and answers the ids it acknowledged. */
-function writeUntilKilled(dir: string, ms: number, run: string): Promise<string[]> {
+/** Runs the writer on `file` for `ms`, SIGKILLs it, and answers the ids it acknowledged. */
+function writeUntilKilled(file: string, ms: number, run: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir, run], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, file, run], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -32,28 +32,28 @@ function writeUntilKilled(dir: string, ms: number, run: string): Promise<string[
 
 type Row = { id: string; rev?: number; n: number; tenantId: string };
 const fields = { tenantId: (r: Row) => r.tenantId, n: (r: Row) => r.n };
-const rowsOf = async (dir: string, indexes: Record<string, { keys: Array<'tenantId' | 'n'>; order?: Array<readonly ['tenantId' | 'n', 'asc' | 'desc']> }>) => {
-  const store = await openLmdbStore({ dir });
+const rowsOf = async (file: string, indexes: Record<string, { keys: Array<'tenantId' | 'n'>; order?: Array<readonly ['tenantId' | 'n', 'asc' | 'desc']> }>) => {
+  const store = await openLmdbStore({ file });
   return { store, rows: store.collection<Row, 'tenantId' | 'n'>('rows', { fields, indexes }) };
 };
 
 describe('the LMDB store', () => {
   it('rebuilds from the records an index declared otherwise than the store holds it, or not kept up to date by a previous process', async () => {
-    const dir = tempDir();
-    const first = await rowsOf(dir, { byTenant: { keys: ['tenantId'], order: [['n', 'asc']] } });
+    const file = tempFile();
+    const first = await rowsOf(file, { byTenant: { keys: ['tenantId'], order: [['n', 'asc']] } });
     for (const n of [1, 2, 3]) await first.rows.put({ id: `r${n}`, n, tenantId: 't1' });
     await first.store.close();
     // Declared descending now: the stored ascending entries would answer in the wrong order.
-    const second = await rowsOf(dir, { byTenant: { keys: ['tenantId'], order: [['n', 'desc']] } });
+    const second = await rowsOf(file, { byTenant: { keys: ['tenantId'], order: [['n', 'desc']] } });
     expect((await second.rows.query({ where: { tenantId: 't1' } })).items.map((r) => r.id)).toEqual(['r3', 'r2', 'r1']);
     await second.store.close();
     // A process that does not declare byTenant writes without keeping it...
-    const third = await rowsOf(dir, { byN: { keys: [], order: [['n', 'asc']] } });
+    const third = await rowsOf(file, { byN: { keys: [], order: [['n', 'asc']] } });
     await third.rows.put({ id: 'r4', n: 4, tenantId: 't1' });
     await third.rows.delete('r1');
     await third.store.close();
     // ...so the next declaration of it does not trust what is stored.
-    const fourth = await rowsOf(dir, { byTenant: { keys: ['tenantId'], order: [['n', 'desc']] } });
+    const fourth = await rowsOf(file, { byTenant: { keys: ['tenantId'], order: [['n', 'desc']] } });
     const page = await fourth.rows.query({ where: { tenantId: 't1' } });
     expect(page.items.map((r) => r.id)).toEqual(['r4', 'r3', 'r2']);
     expect(page.total).toBe(3);
@@ -62,11 +62,11 @@ describe('the LMDB store', () => {
 
 
   it('keeps every write acknowledged by flush() through SIGKILLs of the writing process, with its index and count', { timeout: 60_000 }, async () => {
-    const dir = tempDir();
+    const file = tempFile();
     const acknowledged: string[] = [];
-    for (const [run, ms] of [900, 1300, 1700].entries()) acknowledged.push(...(await writeUntilKilled(dir, ms, `r${run}`)));
+    for (const [run, ms] of [900, 1300, 1700].entries()) acknowledged.push(...(await writeUntilKilled(file, ms, `r${run}`)));
     expect(acknowledged.length).toBeGreaterThan(1000);
-    const store = await openLmdbStore({ dir });
+    const store = await openLmdbStore({ file });
     const items = store.collection<{ id: string; n: number; tenantId: string }, 'tenantId' | 'n'>('items', {
       fields: { tenantId: (i) => i.tenantId, n: (i) => i.n },
       indexes: { byTenant: { keys: ['tenantId'], order: [['n', 'asc']] } },

@@ -1,8 +1,9 @@
-// The on-disk embedded store behind the store seam (collection.ts): LMDB (the `lmdb` package, a B-tree in
-// one memory-mapped file, prebuilt for the platform). A start reads no record: opening a 1 GB store costs
-// what opening an empty one does (issue 30: restart time independent of the store's size), and memory
-// holds only what is being read or not yet committed.
+// The on-disk embedded store, the default of `npm start` (SIM_DB): LMDB (the `lmdb` package, a B-tree in one
+// memory-mapped file, prebuilt for the platform) behind the store seam (collection.ts). A start reads no
+// record: opening a 1 GB store costs what opening an empty one does (issue 30: restart time independent of
+// the store's size), and memory holds only what is being read or not yet committed.
 //
+// - Files: the store at `file`, LMDB's reader table at `<file>-lock`.
 // - Records: one LMDB database keyed (collection, id), JSON values with the store's revision.
 // - Indexes: every declared index is kept as keys (collection, index, key values, order values, id) in byte
 //   order (ordered-key.ts), so a page is a range walk; the number of records per index key is kept beside,
@@ -17,7 +18,8 @@
 // - Index declarations are remembered with their definition (keys and order): an index declared differently
 //   from what the store holds, or one a previous process did not keep up to date, is rebuilt from the
 //   records when declared.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readSync, closeSync } from 'node:fs';
+import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import {
   decodeCursor,
@@ -38,8 +40,8 @@ import {
 import { afterPrefix, encodeKey, keyOf, type KeyPart } from './ordered-key.js';
 
 export interface LmdbStoreOptions {
-  /** The directory holding the store (created when absent). */
-  dir: string;
+  /** The store's file (created with its directory when absent). */
+  file: string;
   /** Failures no caller awaits (a commit of writes whose callers did not flush). */
   onError?: (error: unknown) => void;
 }
@@ -80,10 +82,36 @@ const definitionKey = (name: string, index: string) => keyOf('#index', name, ind
 const bucketPrefix = (name: string, index: string, keyValues: FieldValue[]) => keyOf(name, index, ...keyValues);
 const countKey = (name: string, index: string, keyValues: FieldValue[]) => keyOf('#count', name, index, ...keyValues);
 
+/** The file holds another kind of store: the message says which, and how to start on it. */
+export class StoreFormatError extends Error {
+  override name = 'StoreFormatError';
+}
+
+/** What is wrong with opening `file` as this store, or null: the journal store of earlier versions kept a JSON
+ *  snapshot at the same path (and its journal beside it), which LMDB would refuse as an invalid file. */
+function foreignStoreAt(file: string): string | null {
+  const journal = `${file}.journal`;
+  let first = '';
+  if (existsSync(file)) {
+    const fd = openSync(file, 'r');
+    const head = Buffer.alloc(64);
+    const read = readSync(fd, head, 0, head.length, 0);
+    closeSync(fd);
+    first = head.subarray(0, read).toString('latin1').trimStart()[0] ?? '';
+  }
+  if (first === '{' || existsSync(journal)) {
+    return `${file} holds a journal store (the embedded store of earlier versions): start on it with SIM_STORE=journal:${file}, or move it away for a new store`;
+  }
+  return null;
+}
+
 export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
   const onError = options.onError ?? ((error) => console.error(error));
-  mkdirSync(options.dir, { recursive: true });
-  const env: RootDatabase = open({ path: options.dir, maxDbs: 4 });
+  const file = path.resolve(options.file);
+  const foreign = foreignStoreAt(file);
+  if (foreign) throw new StoreFormatError(foreign);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const env: RootDatabase = open({ path: file, noSubdir: true, maxDbs: 4 });
   const records: Database<StoredRecord, Buffer> = env.openDB({ name: 'records', keyEncoding: 'binary', encoding: 'json' });
   const entries: Database<string, Buffer> = env.openDB({ name: 'entries', keyEncoding: 'binary', encoding: 'string' });
   const meta: Database<number | string, Buffer> = env.openDB({ name: 'meta', keyEncoding: 'binary', encoding: 'json' });

@@ -1,10 +1,10 @@
 // A writer for lmdb-store.test.ts, run as its own process: writes records in concurrent groups as request
 // handlers do, prints each id once `flush()` resolved for it (what the HTTP layer acknowledges), and goes on
 // until the test SIGKILLs it.
-//   node --import tsx lmdb-store.writer.testing.ts DIR RUN   (RUN names this run's ids)
+//   node --import tsx lmdb-store.writer.testing.ts FILE RUN   (RUN names this run's ids)
 import { openLmdbStore } from './lmdb-store.js';
 
-const store = await openLmdbStore({ dir: process.argv[2]! });
+const store = await openLmdbStore({ file: process.argv[2]! });
 const run = process.argv[3]!;
 const items = store.collection<{ id: string; rev?: number; n: number; tenantId: string }, 'tenantId' | 'n'>('items', {
   fields: { tenantId: (i) => i.tenantId, n: (i) => i.n },
