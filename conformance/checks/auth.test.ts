@@ -39,7 +39,7 @@ describe('auth, isolation, limits and billing checks on a healthy simulator', ()
     expect(summary({ ...report, results: report.results.filter((r) => r.verdict !== 'passed') })).toEqual([]);
   });
 
-  it('limits.retry-after-on-429 validates the 429s of a filled read bucket (runs 300 > the default 240)', async () => {
+  it('limits.retry-after-on-429 validates the 429s of a filled read bucket (runs 500: past twice the default 240, so a burst across a fixed window end fills one too)', async () => {
     // A fresh read window: the checks before this one read with the same key in the current window.
     await target.control('POST', '/_sim/clock/advance', { seconds: 61 });
     const report = await runSuite(target.options({ only: ['limits.retry-after-on-429'], runs: FILL_READ_BUCKET_RUNS }), CHECKS);

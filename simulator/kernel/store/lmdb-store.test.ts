@@ -61,6 +61,20 @@ describe('the LMDB store', () => {
   });
 
 
+  it('builds an index declared while writes are on their way to the disk from those writes too', async () => {
+    const file = tempFile();
+    const first = await rowsOf(file, { byN: { keys: [], order: [['n', 'asc']] } });
+    for (let n = 0; n < 3000; n++) void first.rows.put({ id: `r${n}`, n, tenantId: n % 2 ? 't1' : 't2' });
+    await new Promise((resolve) => setImmediate(resolve)); // sent to LMDB's writer, not yet committed
+    void first.rows.delete('r1');
+    const declared = first.store.collection<Row, 'tenantId' | 'n'>('rows', { fields, indexes: { byTenant: { keys: ['tenantId'], order: [['n', 'asc']] } } });
+    const t1 = await declared.query({ where: { tenantId: 't1' }, limit: 2 });
+    expect(t1.total).toBe(1499);
+    expect(t1.items.map((r) => r.id)).toEqual(['r3', 'r5']);
+    expect((await declared.query({ where: { tenantId: 't2' } })).total).toBe(1500);
+    await first.store.close();
+  });
+
   it('keeps every write acknowledged by flush() through SIGKILLs of the writing process, with its index and count', { timeout: 60_000 }, async () => {
     const file = tempFile();
     const acknowledged: string[] = [];

@@ -144,52 +144,60 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
     ]);
   const keyValuesOf = (index: IndexShape, record: StoredRecord) => index.keys.map((key) => key(record) ?? null);
 
-  /** Applies a batch inside a write transaction: records, index entries, counts. */
-  const applyBatch = (batch: Iterable<Change>) => {
-    const counts = new Map<string, { key: Buffer; delta: number }>();
-    const count = (key: Buffer, delta: number) => {
-      const hex = key.toString('hex');
-      const entry = counts.get(hex) ?? { key, delta: 0 };
-      entry.delta += delta;
-      counts.set(hex, entry);
-    };
-    for (const change of batch) {
-      const state = collections.get(change.name)!;
-      forgetStaleIndexes(state);
-      for (const index of state.indexes.values()) {
-        if (change.before) {
-          entries.removeSync(entryKey(change.name, index, change.before));
-          count(countKey(change.name, index.name, keyValuesOf(index, change.before)), -1);
-        }
-        if (change.after) {
-          entries.putSync(entryKey(change.name, index, change.after), change.id);
-          count(countKey(change.name, index.name, keyValuesOf(index, change.after)), 1);
-        }
-      }
-      if (change.after) records.putSync(recordKey(change.name, change.id), change.after);
-      else records.removeSync(recordKey(change.name, change.id));
-      count(totalKey(change.name), (change.after ? 1 : 0) - (change.before ? 1 : 0));
-    }
-    for (const { key, delta } of counts.values()) {
-      if (delta === 0) continue;
-      const next = ((meta.get(key) as number | undefined) ?? 0) + delta;
-      if (next > 0) meta.putSync(key, next);
-      else meta.removeSync(key);
-    }
-  };
+  /** The number of records per index key, as the writes sent so far leave it: LMDB holds it as committed,
+   *  this map as sent (a batch in flight included), for the keys a batch in flight touched. */
+  const counts = new Map<string, { key: Buffer; n: number; batch: number }>();
+  const countOf = (key: Buffer, hex: string) => counts.get(hex)?.n ?? ((meta.get(key) as number | undefined) ?? 0);
 
-  /** Sends the pending writes to LMDB as one transaction; they stay visible from memory until it commits. */
+  /** Sends the pending writes to LMDB: records, index entries and counts, as asynchronous writes of one event
+   *  turn, which LMDB commits as one transaction on its writer thread. They stay visible from memory until
+   *  it commits. */
   const dispatch = () => {
     scheduled = false;
     if (pending.size === 0) return;
     const batch = pending;
     const number = batchNumber++;
     pending = new Map();
-    const commit = env.transaction(() => applyBatch(batch.values()));
-    lastCommit = commit.then(
+    const deltas = new Map<string, { key: Buffer; delta: number }>();
+    const count = (key: Buffer, delta: number) => {
+      const hex = key.toString('latin1');
+      const entry = deltas.get(hex) ?? { key, delta: 0 };
+      entry.delta += delta;
+      deltas.set(hex, entry);
+    };
+    let last: Promise<unknown> = Promise.resolve();
+    for (const change of batch.values()) {
+      const state = collections.get(change.name)!;
+      forgetStaleIndexes(state);
+      for (const index of state.indexes.values()) {
+        const before = change.before && entryKey(change.name, index, change.before);
+        const after = change.after && entryKey(change.name, index, change.after);
+        // Most updates leave most indexes where they were (a status change moves the status indexes only).
+        if (before && after && before.equals(after)) continue;
+        if (before) {
+          entries.remove(before);
+          count(countKey(change.name, index.name, keyValuesOf(index, change.before!)), -1);
+        }
+        if (after) {
+          entries.put(after, change.id);
+          count(countKey(change.name, index.name, keyValuesOf(index, change.after!)), 1);
+        }
+      }
+      last = change.after ? records.put(recordKey(change.name, change.id), change.after) : records.remove(recordKey(change.name, change.id));
+      count(totalKey(change.name), (change.after ? 1 : 0) - (change.before ? 1 : 0));
+    }
+    for (const [hex, { key, delta }] of deltas) {
+      if (delta === 0) continue;
+      const n = countOf(key, hex) + delta;
+      counts.set(hex, { key, n, batch: number });
+      last = n > 0 ? meta.put(key, n) : meta.remove(key);
+    }
+    lastCommit = last.then(
       () => {
         stats.journalWrites += 1;
         for (const key of batch.keys()) if (visible.get(key)?.batch === number) visible.delete(key);
+        // Committed: LMDB holds these counts now, unless a later batch changed them again.
+        for (const hex of deltas.keys()) if (counts.get(hex)?.batch === number) counts.delete(hex);
       },
       (error: unknown) => {
         onError(error);
@@ -239,25 +247,26 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
     const prefix = keyOf('#index', state.name);
     const declared = [...state.indexes.keys()].map((index) => definitionKey(state.name, index));
     for (const key of [...meta.getKeys({ start: prefix, end: afterPrefix(prefix) })]) {
-      if (!declared.some((kept) => kept.equals(key))) meta.removeSync(key);
+      if (!declared.some((kept) => kept.equals(key))) void meta.remove(key);
     }
   }
 
-  /** Builds an index the store does not hold as declared, from the committed records. */
+  /** Builds an index the store does not hold as declared, from the records. A synchronous transaction comes
+   *  after the writes already sent to LMDB's writer (a batch in flight, encoded without this index), so it
+   *  reads them too; pending writes are sent later with the index in place. */
   const ensureIndex = (name: string, index: IndexShape) => {
     if (meta.get(definitionKey(name, index.name)) === index.definition) return;
     env.transactionSync(() => {
       dropIndex(name, index.name);
-      const counts = new Map<string, { key: Buffer; n: number }>();
+      const built = new Map<string, { key: Buffer; n: number }>();
       for (const { value } of records.getRange({ start: keyOf(name), end: afterPrefix(keyOf(name)) })) {
         entries.putSync(entryKey(name, index, value), value.id);
         const key = countKey(name, index.name, keyValuesOf(index, value));
-        const hex = key.toString('hex');
-        const entry = counts.get(hex) ?? { key, n: 0 };
+        const entry = built.get(key.toString('latin1')) ?? { key, n: 0 };
         entry.n += 1;
-        counts.set(hex, entry);
+        built.set(key.toString('latin1'), entry);
       }
-      for (const { key, n } of counts.values()) meta.putSync(key, n);
+      for (const { key, n } of built.values()) meta.putSync(key, n);
       meta.putSync(definitionKey(name, index.name), index.definition);
     });
   };
@@ -341,7 +350,10 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
         { value: cursor.id },
       ]);
     };
-    const bucketCount = (plan: QueryPlan<string>) => (meta.get(countKey(name, plan.index, plan.keyValues)) as number | undefined) ?? 0;
+    const bucketCount = (plan: QueryPlan<string>) => {
+      const key = countKey(name, plan.index, plan.keyValues);
+      return countOf(key, key.toString('latin1'));
+    };
 
     const page = (plan: QueryPlan<string>, query: { limit?: number; offset?: number; after?: string | null }): Page<StoredRecord> => {
       const limit = Math.max(0, query.limit ?? Number.POSITIVE_INFINITY);
@@ -432,7 +444,8 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
       async count(where: Where<F> = {}) {
         if (Object.keys(where).length === 0) {
           await settled();
-          return (meta.get(totalKey(name)) as number | undefined) ?? 0;
+          const key = totalKey(name);
+          return countOf(key, key.toString('latin1'));
         }
         const plan = planQuery(name, typedSchema, where);
         await settled();
@@ -471,6 +484,7 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
       await settled();
       pending = new Map();
       visible.clear();
+      counts.clear();
       env.transactionSync(() => {
         records.clearSync();
         entries.clearSync();
