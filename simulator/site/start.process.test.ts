@@ -94,18 +94,19 @@ describe('npm start on the command line', () => {
     await third.kill('SIGTERM');
   });
 
-  it('refuses, in one line with exit 1, to open the journal store of earlier versions as the on-disk store, naming SIM_STORE=journal:FILE; starts on it with that setting', async () => {
-    const old = path.join(dir, 'earlier', 'store.json');
-    mkdirSync(path.dirname(old), { recursive: true });
+  it('refuses, in one line with exit 1, to open a journal store as the on-disk store (SIM_STORE=lmdb), naming SIM_DB; starts the on-disk store on a file of its own', async () => {
+    const journal = path.join(dir, 'journal', 'store.json');
+    mkdirSync(path.dirname(journal), { recursive: true });
     // What the journal store writes first: its journal beside the snapshot's path (the snapshot comes later).
-    writeFileSync(`${old}.journal`, '');
-    const refused = await runToExit([], { SIM_DB: old, PORT: String(await freePort()) });
+    writeFileSync(`${journal}.journal`, '');
+    const refused = await runToExit([], { SIM_DB: '', SIM_STORE: `lmdb:${journal}`, PORT: String(await freePort()) });
     expect(refused.code).toBe(1);
-    expect(oneLine(refused.stderr)).toEqual([`${old} holds a journal store (the embedded store of earlier versions): start on it with SIM_STORE=journal:${old}, or move it away for a new store`]);
-    const journal = await startSimulatorProcess({ SIM_STORE: `journal:${old}` });
-    running.push(journal);
-    expect(bannerField(journal.output(), 'store')).toBe(old);
-    expect(journal.output()).toContain('(journal store; another sandbox needs its own: SIM_STORE=journal:FILE');
-    await journal.kill('SIGTERM');
+    expect(oneLine(refused.stderr)).toEqual([`${journal} holds a journal store (the default store): start on it with SIM_DB=${journal} instead of SIM_STORE=lmdb, or give the on-disk store another file`]);
+    const file = path.join(dir, 'on-disk', 'store.mdb');
+    const onDisk = await startSimulatorProcess({ SIM_STORE: `lmdb:${file}` });
+    running.push(onDisk);
+    expect(bannerField(onDisk.output(), 'store')).toBe(file);
+    expect(onDisk.output()).toContain('(on-disk store; another sandbox needs its own: SIM_STORE=lmdb:FILE');
+    await onDisk.kill('SIGTERM');
   });
 });

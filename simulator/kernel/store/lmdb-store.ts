@@ -1,4 +1,4 @@
-// The on-disk embedded store, the default of `npm start` (SIM_DB): LMDB (the `lmdb` package, a B-tree in one
+// The on-disk embedded store (SIM_STORE=lmdb[:FILE]): LMDB (the `lmdb` package, a B-tree in one
 // memory-mapped file, prebuilt for the platform) behind the store seam (collection.ts). A start reads no
 // record: opening a 1 GB store costs what opening an empty one does (issue 30: restart time independent of
 // the store's size), and memory holds only what is being read or not yet committed.
@@ -87,8 +87,8 @@ export class StoreFormatError extends Error {
   override name = 'StoreFormatError';
 }
 
-/** What is wrong with opening `file` as this store, or null: the journal store of earlier versions kept a JSON
- *  snapshot at the same path (and its journal beside it), which LMDB would refuse as an invalid file. */
+/** What is wrong with opening `file` as this store, or null: the journal store keeps a JSON snapshot at its
+ *  path (and its journal beside it), which LMDB would refuse as an invalid file. */
 function foreignStoreAt(file: string): string | null {
   const journal = `${file}.journal`;
   let first = '';
@@ -100,7 +100,7 @@ function foreignStoreAt(file: string): string | null {
     first = head.subarray(0, read).toString('latin1').trimStart()[0] ?? '';
   }
   if (first === '{' || existsSync(journal)) {
-    return `${file} holds a journal store (the embedded store of earlier versions): start on it with SIM_STORE=journal:${file}, or move it away for a new store`;
+    return `${file} holds a journal store (the default store): start on it with SIM_DB=${file} instead of SIM_STORE=lmdb, or give the on-disk store another file`;
   }
   return null;
 }
@@ -195,7 +195,9 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
     lastCommit = last.then(
       () => {
         stats.journalWrites += 1;
-        for (const key of batch.keys()) if (visible.get(key)?.batch === number) visible.delete(key);
+        // Reads from here on must see this commit: a new read snapshot before the overlay lets go of it.
+        env.resetReadTxn();
+        for (const [key, change] of batch) if (visible.get(key)?.batch === number) forget(key, change.name);
         // Committed: LMDB holds these counts now, unless a later batch changed them again.
         for (const hex of deltas.keys()) if (counts.get(hex)?.batch === number) counts.delete(hex);
       },
@@ -207,8 +209,16 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
     lastCommit.catch(() => {});
   };
 
+  /** Records of each collection in the overlay: a query of a collection with none reads LMDB at once. */
+  const uncommitted = new Map<string, number>();
+  const forget = (key: string, name: string) => {
+    visible.delete(key);
+    uncommitted.set(name, uncommitted.get(name)! - 1);
+  };
+
   const write = (name: string, before: StoredRecord | undefined, after: StoredRecord | undefined) => {
     const key = visibleKey(name, (after ?? before)!.id);
+    if (!visible.has(key)) uncommitted.set(name, (uncommitted.get(name) ?? 0) + 1);
     visible.set(key, { record: after, batch: batchNumber });
     const earlier = pending.get(key);
     pending.set(key, { name, id: (after ?? before)!.id, before: earlier ? earlier.before : before, after });
@@ -230,6 +240,9 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
     dispatch();
     await lastCommit;
   };
+  /** The same for one collection's writes: at once when none of them waits for a commit (a processor that
+   *  reads one collection per row while it writes another must not wait for a commit per row). */
+  const settledFor = (name: string) => (uncommitted.get(name) ? settled() : undefined);
 
   /** Removes the entries and counts of one index (before a rebuild, or when no longer kept). */
   const dropIndex = (name: string, index: string) => {
@@ -431,24 +444,24 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
       },
       async query(query) {
         const plan = planQuery(name, typedSchema, query.where, query.orderBy);
-        await settled();
+        await settledFor(name);
         return page(plan, query) as Page<T>;
       },
       async first(query) {
         const plan = planQuery(name, typedSchema, query.where, query.orderBy);
-        await settled();
+        await settledFor(name);
         const matches = matcher(plan);
         for (const record of walk(plan)) if (matches(record)) return record as T;
         return undefined;
       },
       async count(where: Where<F> = {}) {
         if (Object.keys(where).length === 0) {
-          await settled();
+          await settledFor(name);
           const key = totalKey(name);
           return countOf(key, key.toString('latin1'));
         }
         const plan = planQuery(name, typedSchema, where);
-        await settled();
+        await settledFor(name);
         if (plan.residual.length === 0) return bucketCount(plan);
         const matches = matcher(plan);
         let n = 0;
@@ -457,7 +470,7 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
       },
       async countGroups(where, groupBy) {
         const plan = planQuery(name, typedSchema, where);
-        await settled();
+        await settledFor(name);
         const matches = matcher(plan);
         const extract = field(groupBy);
         const groups: Record<string, number> = {};
@@ -484,6 +497,7 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
       await settled();
       pending = new Map();
       visible.clear();
+      uncommitted.clear();
       counts.clear();
       env.transactionSync(() => {
         records.clearSync();
