@@ -247,8 +247,8 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
   /** Removes the entries and counts of one index (before a rebuild, or when no longer kept). */
   const dropIndex = (name: string, index: string) => {
     for (const key of entries.getKeys({ start: keyOf(name, index), end: afterPrefix(keyOf(name, index)) })) entries.removeSync(key);
-    const counts = keyOf('#count', name, index);
-    for (const key of meta.getKeys({ start: counts, end: afterPrefix(counts) })) meta.removeSync(key);
+    const countsOfIndex = keyOf('#count', name, index);
+    for (const key of meta.getKeys({ start: countsOfIndex, end: afterPrefix(countsOfIndex) })) meta.removeSync(key);
     meta.removeSync(definitionKey(name, index));
   };
 
