@@ -229,3 +229,62 @@ export function compareValues(a: FieldValue, b: FieldValue): number {
   const y = String(b);
   return x < y ? -1 : x > y ? 1 : 0;
 }
+
+/**
+ * The record as a store keeps it: its revision one past `before`'s, frozen. `rev` first, then the spread, then
+ * the value: in Node 20's V8 `{ ...record, rev }` (a spread followed by a property) gives every object a hidden
+ * class of its own once the code is optimized (~400 bytes of map and descriptors each, in the old generation),
+ * and Object.assign turns a record of more than ~16 fields into a dictionary. This form shares one hidden
+ * class per record shape. Measured on a 50 MB catalog upload (issue 15): 475 -> 323 bytes a catalog record.
+ */
+export function nextRevision(before: StoredRecord | undefined, record: StoredRecord): StoredRecord {
+  const stored: StoredRecord = { rev: 0, ...record };
+  stored.rev = (before?.rev ?? 0) + 1;
+  return Object.freeze(stored);
+}
+
+/** Whether a record meets every residual condition of a plan (the filter while walking an index). */
+export function residualMatcher(plan: QueryPlan<string>, field: (name: string) => (record: StoredRecord) => FieldValue): (record: StoredRecord) => boolean {
+  const tests = plan.residual.map(([name, condition]) => {
+    const extract = field(name);
+    return (record: StoredRecord) => meets(extract(record) ?? null, condition);
+  });
+  return (record) => tests.every((test) => test(record));
+}
+
+/** The page of a walk filtered by `matches`: every match counted for the total, the page taken from the
+ *  matches `pastCursor` admits (it admits all from the first it admits), after `offset`, up to `limit`. */
+export function pageOfMatches(
+  walk: Iterable<StoredRecord>,
+  matches: (record: StoredRecord) => boolean,
+  pastCursor: (record: StoredRecord, position: number) => boolean,
+  options: { offset: number; limit: number },
+  cursorOf: (record: StoredRecord) => string,
+): Page<StoredRecord> {
+  const items: StoredRecord[] = [];
+  let total = 0;
+  let skipped = 0;
+  let more = false;
+  let past = false;
+  let position = 0;
+  for (const record of walk) {
+    const at = position++;
+    if (!matches(record)) continue;
+    total += 1;
+    if (!past && !(past = pastCursor(record, at))) continue;
+    if (skipped < options.offset) skipped += 1;
+    else if (items.length < options.limit) items.push(record);
+    else more = true;
+  }
+  return { items, total, nextCursor: more && items.length ? cursorOf(items[items.length - 1]!) : null };
+}
+
+/** Records per value of a field (GROUP BY): absent values are not listed. */
+export function countByValue(records: Iterable<StoredRecord>, extract: (record: StoredRecord) => FieldValue): Record<string, number> {
+  const groups: Record<string, number> = {};
+  for (const record of records) {
+    const value = extract(record);
+    if (value !== null && value !== undefined) groups[String(value)] = (groups[String(value)] ?? 0) + 1;
+  }
+  return groups;
+}

@@ -22,11 +22,14 @@ import { existsSync, mkdirSync, openSync, readSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import {
+  countByValue,
   decodeCursor,
   encodeCursor,
   InvalidCursorError,
-  meets,
+  nextRevision,
+  pageOfMatches,
   planQuery,
+  residualMatcher,
   type Collection,
   type CollectionSchema,
   type FieldValue,
@@ -147,7 +150,9 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
   /** The number of records per index key, as the writes sent so far leave it: LMDB holds it as committed,
    *  this map as sent (a batch in flight included), for the keys a batch in flight touched. */
   const counts = new Map<string, { key: Buffer; n: number; batch: number }>();
-  const countOf = (key: Buffer, hex: string) => counts.get(hex)?.n ?? ((meta.get(key) as number | undefined) ?? 0);
+  /** Counts are told apart by their key's bytes as a string (a Map compares strings, not Buffers). */
+  const countId = (key: Buffer) => key.toString('latin1');
+  const countOf = (key: Buffer) => counts.get(countId(key))?.n ?? ((meta.get(key) as number | undefined) ?? 0);
 
   /** Sends the pending writes to LMDB: records, index entries and counts, as asynchronous writes of one event
    *  turn, which LMDB commits as one transaction on its writer thread. They stay visible from memory until
@@ -160,10 +165,9 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
     pending = new Map();
     const deltas = new Map<string, { key: Buffer; delta: number }>();
     const count = (key: Buffer, delta: number) => {
-      const hex = key.toString('latin1');
-      const entry = deltas.get(hex) ?? { key, delta: 0 };
+      const entry = deltas.get(countId(key)) ?? { key, delta: 0 };
       entry.delta += delta;
-      deltas.set(hex, entry);
+      deltas.set(countId(key), entry);
     };
     let last: Promise<unknown> = Promise.resolve();
     for (const change of batch.values()) {
@@ -186,10 +190,10 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
       last = change.after ? records.put(recordKey(change.name, change.id), change.after) : records.remove(recordKey(change.name, change.id));
       count(totalKey(change.name), (change.after ? 1 : 0) - (change.before ? 1 : 0));
     }
-    for (const [hex, { key, delta }] of deltas) {
+    for (const [id, { key, delta }] of deltas) {
       if (delta === 0) continue;
-      const n = countOf(key, hex) + delta;
-      counts.set(hex, { key, n, batch: number });
+      const n = countOf(key) + delta;
+      counts.set(id, { key, n, batch: number });
       last = n > 0 ? meta.put(key, n) : meta.remove(key);
     }
     lastCommit = last.then(
@@ -199,7 +203,7 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
         env.resetReadTxn();
         for (const [key, change] of batch) if (visible.get(key)?.batch === number) forget(key, change.name);
         // Committed: LMDB holds these counts now, unless a later batch changed them again.
-        for (const hex of deltas.keys()) if (counts.get(hex)?.batch === number) counts.delete(hex);
+        for (const id of deltas.keys()) if (counts.get(id)?.batch === number) counts.delete(id);
       },
       (error: unknown) => {
         onError(error);
@@ -217,22 +221,17 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
   };
 
   const write = (name: string, before: StoredRecord | undefined, after: StoredRecord | undefined) => {
-    const key = visibleKey(name, (after ?? before)!.id);
+    const id = (after ?? before)!.id;
+    const key = visibleKey(name, id);
     if (!visible.has(key)) uncommitted.set(name, (uncommitted.get(name) ?? 0) + 1);
     visible.set(key, { record: after, batch: batchNumber });
     const earlier = pending.get(key);
-    pending.set(key, { name, id: (after ?? before)!.id, before: earlier ? earlier.before : before, after });
+    pending.set(key, { name, id, before: earlier ? earlier.before : before, after });
     if (pending.size >= WRITES_PER_TRANSACTION) dispatch();
     else if (!scheduled) {
       scheduled = true;
       setImmediate(dispatch);
     }
-  };
-
-  const stored = (before: StoredRecord | undefined, record: StoredRecord): StoredRecord => {
-    const next: StoredRecord = { rev: 0, ...record };
-    next.rev = (before?.rev ?? 0) + 1;
-    return Object.freeze(next);
   };
 
   /** Resolves once every write made before the call is committed (visible to range walks). */
@@ -275,9 +274,9 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
       for (const { value } of records.getRange({ start: keyOf(name), end: afterPrefix(keyOf(name)) })) {
         entries.putSync(entryKey(name, index, value), value.id);
         const key = countKey(name, index.name, keyValuesOf(index, value));
-        const entry = built.get(key.toString('latin1')) ?? { key, n: 0 };
+        const entry = built.get(countId(key)) ?? { key, n: 0 };
         entry.n += 1;
-        built.set(key.toString('latin1'), entry);
+        built.set(countId(key), entry);
       }
       for (const { key, n } of built.values()) meta.putSync(key, n);
       meta.putSync(definitionKey(name, index.name), index.definition);
@@ -321,13 +320,7 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
       if (!extract) throw new Error(`field ${f} is not declared`);
       return extract;
     };
-    const matcher = (plan: QueryPlan<string>) => {
-      const tests = plan.residual.map(([f, condition]) => {
-        const extract = field(f);
-        return (record: StoredRecord) => meets(extract(record) ?? null, condition);
-      });
-      return (record: StoredRecord) => tests.every((test) => test(record));
-    };
+    const matcher = (plan: QueryPlan<string>) => residualMatcher(plan, field);
     const indexOf = (plan: QueryPlan<string>) => state.indexes.get(plan.index)!;
 
     /** The records of the plan's index key in walking order, starting after `from` (a cursor's key). */
@@ -351,6 +344,11 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
         yield record;
       }
     }
+    /** The records of the plan's index key that meet its residual conditions, in walking order. */
+    function* matching(plan: QueryPlan<string>): Generator<StoredRecord> {
+      const matches = matcher(plan);
+      for (const record of walk(plan)) if (matches(record)) yield record;
+    }
     const cursorKey = (plan: QueryPlan<string>, after: string) => {
       const cursor = decodeCursor(after, plan.order.length);
       if (!cursor) throw new InvalidCursorError('cursor is not one this store issued');
@@ -363,10 +361,7 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
         { value: cursor.id },
       ]);
     };
-    const bucketCount = (plan: QueryPlan<string>) => {
-      const key = countKey(name, plan.index, plan.keyValues);
-      return countOf(key, key.toString('latin1'));
-    };
+    const bucketCount = (plan: QueryPlan<string>) => countOf(countKey(name, plan.index, plan.keyValues));
 
     const page = (plan: QueryPlan<string>, query: { limit?: number; offset?: number; after?: string | null }): Page<StoredRecord> => {
       const limit = Math.max(0, query.limit ?? Number.POSITIVE_INFINITY);
@@ -380,28 +375,13 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
         if (more) items.length = limit;
         return { items, total: bucketCount(plan), nextCursor: more && items.length ? cursorOf(items[items.length - 1]) : null };
       }
-      const matches = matcher(plan);
-      const items: StoredRecord[] = [];
-      let total = 0;
-      let skipped = 0;
-      let more = false;
-      let pastCursor = from === undefined;
       // The total counts every match of the index key, the page only those after the cursor.
-      const cursorRecordKey = from;
-      for (const record of walk(plan)) {
-        if (!matches(record)) continue;
-        total += 1;
-        if (!pastCursor) {
-          const key = entryKey(name, indexOf(plan), record);
-          const beyond = plan.reverse ? Buffer.compare(key, cursorRecordKey!) < 0 : Buffer.compare(key, cursorRecordKey!) > 0;
-          if (!beyond) continue;
-          pastCursor = true;
-        }
-        if (skipped < offset) skipped += 1;
-        else if (items.length < limit) items.push(record);
-        else more = true;
-      }
-      return { items, total, nextCursor: more && items.length ? cursorOf(items[items.length - 1]) : null };
+      const pastCursor = (record: StoredRecord) => {
+        if (!from) return true;
+        const order = Buffer.compare(entryKey(name, indexOf(plan), record), from);
+        return plan.reverse ? order < 0 : order > 0;
+      };
+      return pageOfMatches(walk(plan), matcher(plan), pastCursor, { offset, limit }, cursorOf);
     };
 
     return {
@@ -409,20 +389,20 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
       get: async (id) => current(name, id) as T | undefined,
       async put(record) {
         const before = current(name, record.id);
-        const next = stored(before, record);
+        const next = nextRevision(before, record);
         write(name, before, next);
         return next as T;
       },
       async create(record) {
         if (current(name, record.id)) return null;
-        const next = stored(undefined, record);
+        const next = nextRevision(undefined, record);
         write(name, undefined, next);
         return next as T;
       },
       async update(record) {
         const before = current(name, record.id);
         if (!before || before.rev !== record.rev) return null;
-        const next = stored(before, record);
+        const next = nextRevision(before, record);
         write(name, before, next);
         return next as T;
       },
@@ -432,7 +412,7 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
         if (!before) return undefined;
         const changed = change(before);
         if (changed === undefined) return undefined;
-        const next = stored(before, { ...changed, id });
+        const next = nextRevision(before, { ...changed, id });
         write(name, before, next);
         return next as T;
       },
@@ -450,36 +430,25 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
       async first(query) {
         const plan = planQuery(name, typedSchema, query.where, query.orderBy);
         await settledFor(name);
-        const matches = matcher(plan);
-        for (const record of walk(plan)) if (matches(record)) return record as T;
+        for (const record of matching(plan)) return record as T;
         return undefined;
       },
       async count(where: Where<F> = {}) {
         if (Object.keys(where).length === 0) {
           await settledFor(name);
-          const key = totalKey(name);
-          return countOf(key, key.toString('latin1'));
+          return countOf(totalKey(name));
         }
         const plan = planQuery(name, typedSchema, where);
         await settledFor(name);
         if (plan.residual.length === 0) return bucketCount(plan);
-        const matches = matcher(plan);
         let n = 0;
-        for (const record of walk(plan)) if (matches(record)) n += 1;
+        for (const record of matching(plan)) n += 1;
         return n;
       },
       async countGroups(where, groupBy) {
         const plan = planQuery(name, typedSchema, where);
         await settledFor(name);
-        const matches = matcher(plan);
-        const extract = field(groupBy);
-        const groups: Record<string, number> = {};
-        for (const record of walk(plan)) {
-          if (!matches(record)) continue;
-          const value = extract(record);
-          if (value !== null && value !== undefined) groups[String(value)] = (groups[String(value)] ?? 0) + 1;
-        }
-        return groups;
+        return countByValue(matching(plan), field(groupBy));
       },
     };
   }

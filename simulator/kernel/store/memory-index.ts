@@ -7,7 +7,8 @@ import {
   decodeCursor,
   encodeCursor,
   InvalidCursorError,
-  meets,
+  pageOfMatches,
+  residualMatcher,
   type CollectionSchema,
   type FieldValue,
   type IndexDeclaration,
@@ -26,6 +27,11 @@ interface MemoryIndex {
 }
 
 const bucketKey = (values: FieldValue[]) => JSON.stringify(values);
+
+/** A bucket's records in walking order: the index order, or its reverse. */
+function* walking(bucket: readonly StoredRecord[], reverse: boolean): Generator<StoredRecord> {
+  for (let i = 0; i < bucket.length; i++) yield bucket[reverse ? bucket.length - 1 - i : i]!;
+}
 
 export class MemoryIndexes {
   private readonly indexes = new Map<string, MemoryIndex>();
@@ -104,38 +110,20 @@ export class MemoryIndexes {
       if (!cursor) throw new InvalidCursorError('cursor is not one this store issued');
       start = this.after(index, bucket, cursor, plan.reverse);
     }
-    const items: StoredRecord[] = [];
-    let total: number;
     if (plan.residual.length === 0) {
-      total = bucket.length;
+      const items: StoredRecord[] = [];
       const from = start + offset;
       for (let i = from; i < bucket.length && items.length < limit; i++) items.push(at(i));
       const more = from + items.length < bucket.length;
-      return { items, total, nextCursor: more && items.length ? this.cursorOf(plan.order, items[items.length - 1]) : null };
+      return { items, total: bucket.length, nextCursor: more && items.length ? this.cursorOf(plan.order, items[items.length - 1]) : null };
     }
-    total = 0;
-    let skipped = 0;
-    let more = false;
-    for (let i = 0; i < bucket.length; i++) {
-      const record = at(i);
-      if (!matches(record)) continue;
-      total += 1;
-      if (i < start) continue;
-      if (skipped < offset) skipped += 1;
-      else if (items.length < limit) items.push(record);
-      else more = true;
-    }
-    return { items, total, nextCursor: more && items.length ? this.cursorOf(plan.order, items[items.length - 1]) : null };
+    return pageOfMatches(walking(bucket, plan.reverse), matches, (_, position) => position >= start, { offset, limit }, (record) => this.cursorOf(plan.order, record));
   }
 
   /** The first matching record in the walking order, the walk stopping there (`page` counts every match). */
   first(plan: QueryPlan<string>): StoredRecord | undefined {
-    const bucket = this.bucket(plan);
     const matches = this.matcher(plan);
-    for (let i = 0; i < bucket.length; i++) {
-      const record = bucket[plan.reverse ? bucket.length - 1 - i : i];
-      if (matches(record)) return record;
-    }
+    for (const record of walking(this.bucket(plan), plan.reverse)) if (matches(record)) return record;
     return undefined;
   }
 
@@ -147,11 +135,7 @@ export class MemoryIndexes {
   }
 
   private matcher(plan: QueryPlan<string>): (record: StoredRecord) => boolean {
-    const tests = plan.residual.map(([field, condition]) => {
-      const extract = this.field(field);
-      return (record: StoredRecord) => meets(extract(record) ?? null, condition);
-    });
-    return (record) => tests.every((test) => test(record));
+    return residualMatcher(plan, (name) => this.field(name));
   }
 
   private bucketOf(index: MemoryIndex, record: StoredRecord, create: true): StoredRecord[];
