@@ -264,9 +264,10 @@ const WRITTEN_BESIDE_CHECKS: Mutation[] = [
   {
     id: 'pagination.filtered-offset-one-short',
     family: 'pagination',
-    file: INDEX,
-    find: 'if (skipped < offset) skipped += 1;',
-    replace: 'if (skipped < offset - 1) skipped += 1;',
+    // The page of a filtered walk, which both embedded stores take from the store seam.
+    file: 'simulator/kernel/store/collection.ts',
+    find: 'if (skipped < options.offset) skipped += 1;',
+    replace: 'if (skipped < options.offset - 1) skipped += 1;',
     visible: 'spec 8.6: offset skips exactly `offset` matching records; on filtered lists the mutation repeats one record at each page boundary.',
     rules: ['4.2.results.offset', '4.5.findings.pagination', '4.5.claim-list'],
   },
