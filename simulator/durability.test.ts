@@ -86,7 +86,11 @@ describe.each(STORES)('durability (%s)', (_, store) => {
         }
       };
       const writers = Promise.all([writer(), writer(), writer(), writer()]);
-      await new Promise((r) => setTimeout(r, 150 + random() * 600));
+      // The kill lands while the writers write: after this round's first acknowledgements (a loaded machine
+      // may take seconds to the first), then at a random point of the next 600 ms.
+      const before = acknowledged.length;
+      for (const deadline = Date.now() + 20_000; acknowledged.length < before + 5 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, random() * 600));
       await sim.kill('SIGKILL');
       await writers;
     }
