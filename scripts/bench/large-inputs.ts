@@ -11,10 +11,11 @@
 //               catalog upload; the contract caps a `skus` list at 10,000 items, so 100,000 SKUs can only
 //               be screened as "all catalog SKUs". Its peak covers the catalog upload before it too.
 //
-//   npm run bench:large [-- --only catalog,feed,shipments,screening,sima-batch] [--max-old-space MB] [--node-options "..."]
+//   npm run bench:large [-- --only catalog,feed,shipments,screening,sima-batch] [--max-old-space MB] [--node-options "..."] [--lmdb]
+//   (--lmdb: the servers run the on-disk store, SIM_STORE=lmdb)
 //
 // A report, not an assertion (the exit code is 1 when an input fails or misses the target).
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +38,8 @@ export interface LargeInputOptions {
   maxOldSpaceMb?: string;
   /** More NODE_OPTIONS for the server (--heap-prof, --trace-gc). */
   nodeOptions?: string;
+  /** Runs the servers on the on-disk store (SIM_STORE=lmdb) instead of the default. */
+  lmdb?: boolean;
   /** How long one job may take before the input is reported failed (default 20 minutes). */
   jobTimeoutMs?: number;
   log?: (line: string) => void;
@@ -54,6 +57,8 @@ export interface LargeInputResult {
   /** The job's final status, or the error that stopped the input. */
   status: string;
   peakRssMb: number | null;
+  /** The store's files at the job's end (not its artifacts): what the rows cost on disk. */
+  storeMb: number | null;
   pass: boolean;
 }
 
@@ -117,16 +122,24 @@ async function prepare(name: LargeInputName, dir: string, fileMb: number, rows: 
   }
 }
 
+/** The files of the store at `dir/base` (a journal store's snapshot and journals, or the on-disk store's file). */
+function storeSizeMb(dir: string, base: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isFile() && entry.name.startsWith(base)) bytes += statSync(path.join(dir, entry.name)).size;
+  return Math.round(bytes / 1024 / 1024);
+}
+
 async function runOne(name: LargeInputName, dir: string, options: LargeInputOptions): Promise<LargeInputResult> {
   const log = options.log ?? (() => {});
   const jobTimeoutMs = options.jobTimeoutMs ?? 20 * 60_000;
   const prepared = await prepare(name, dir, options.fileMb ?? 49, options.rows ?? 100_000);
   const sizeMb = +(statSync(prepared.file).size / 1024 / 1024).toFixed(1);
-  const result: LargeInputResult = { name, endpoint: prepared.endpoint, sizeMb, rows: prepared.rows, acceptedS: null, doneS: null, status: 'NOT STARTED', peakRssMb: null, pass: false };
+  const result: LargeInputResult = { name, endpoint: prepared.endpoint, sizeMb, rows: prepared.rows, acceptedS: null, doneS: null, status: 'NOT STARTED', peakRssMb: null, storeMb: null, pass: false };
   log(`${name}: ${sizeMb} MB, ${prepared.rows} rows -> ${prepared.endpoint}`);
   let server: UploadServer | undefined;
   try {
-    server = await startUploadServer(path.join(dir, `${name}-store.json`), options.maxOldSpaceMb, options.nodeOptions);
+    const storeFile = path.join(dir, `${name}-store.${options.lmdb ? 'mdb' : 'json'}`);
+    server = await startUploadServer(storeFile, options.maxOldSpaceMb, options.nodeOptions, options.lmdb);
     liveServers.add(server);
     const waitFor = (jobId: string) => server!.waitFor(jobId, jobTimeoutMs);
     await prepared.before?.(server, waitFor);
@@ -137,6 +150,7 @@ async function runOne(name: LargeInputName, dir: string, options: LargeInputOpti
     result.doneS = seconds(performance.now() - started);
     result.status = job.status === 'FAILED' ? `FAILED: ${JSON.stringify(job.error).slice(0, 200)}` : job.status;
     result.peakRssMb = memoryOf(server.pid).peak;
+    result.storeMb = storeSizeMb(dir, path.basename(storeFile));
   } catch (error) {
     result.status = `ERROR: ${(error as Error).message}`;
     if (server) {
@@ -168,24 +182,25 @@ export async function runLargeInputs(options: LargeInputOptions = {}): Promise<L
 
 /** The results as a fixed-width table. */
 export function formatLargeInputs(results: readonly LargeInputResult[]): string {
-  const header = ['input', 'endpoint', 'MB', 'rows', 's to 202', 's to done', 'peak RSS MB', `< ${RSS_TARGET_MB} MB`, 'status'];
-  const rows = results.map((r) => [r.name, r.endpoint, r.sizeMb.toFixed(1), String(r.rows), String(r.acceptedS ?? '-'), String(r.doneS ?? '-'), String(r.peakRssMb ?? '-'), r.pass ? 'yes' : 'NO', r.status]);
+  const header = ['input', 'endpoint', 'MB', 'rows', 's to 202', 's to done', 'peak RSS MB', `< ${RSS_TARGET_MB} MB`, 'store MB', 'status'];
+  const rows = results.map((r) => [r.name, r.endpoint, r.sizeMb.toFixed(1), String(r.rows), String(r.acceptedS ?? '-'), String(r.doneS ?? '-'), String(r.peakRssMb ?? '-'), r.pass ? 'yes' : 'NO', String(r.storeMb ?? '-'), r.status]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   return [header, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130)); // runs the exit clean-up
-  const { values } = parseArgs({ options: { only: { type: 'string' }, 'max-old-space': { type: 'string' }, 'node-options': { type: 'string' }, mb: { type: 'string' }, rows: { type: 'string' } } });
+  const { values } = parseArgs({ options: { only: { type: 'string' }, 'max-old-space': { type: 'string' }, 'node-options': { type: 'string' }, mb: { type: 'string' }, rows: { type: 'string' }, lmdb: { type: 'boolean' } } });
   const only = values.only?.split(',').map((s) => s.trim()) as LargeInputName[] | undefined;
   for (const name of only ?? []) if (!LARGE_INPUTS.includes(name)) throw new Error(`--only takes ${LARGE_INPUTS.join(', ')}, not ${name}`);
-  console.log(`Node ${process.version}, ${os.cpus().length} CPUs${values['max-old-space'] ? `, server --max-old-space-size=${values['max-old-space']}` : ''}`);
+  console.log(`Node ${process.version}, ${os.cpus().length} CPUs${values['max-old-space'] ? `, server --max-old-space-size=${values['max-old-space']}` : ''}${values.lmdb ? ', on-disk store' : ''}`);
   const results = await runLargeInputs({
     only,
     fileMb: values.mb ? Number(values.mb) : undefined,
     rows: values.rows ? Number(values.rows) : undefined,
     maxOldSpaceMb: values['max-old-space'],
     nodeOptions: values['node-options'],
+    lmdb: values.lmdb,
     log: (line) => console.log(line),
   });
   console.log(formatLargeInputs(results));

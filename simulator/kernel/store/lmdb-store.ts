@@ -8,10 +8,11 @@
 // - Indexes: every declared index is kept as keys (collection, index, key values, order values, id) in byte
 //   order (ordered-key.ts), so a page is a range walk; the number of records per index key is kept beside,
 //   so a total without residual filters is one read, as in the journal store's buckets.
-// - Writes: visible at once (a process-local overlay of the records not yet committed), committed as one
-//   LMDB transaction per event-loop turn (or every WRITES_PER_TRANSACTION writes), off the main thread.
-//   Compare-and-set reads the overlay and writes with no await between: atomic in the one process that
-//   owns the store (the sandbox's store lock). Queries first wait for what was written before them.
+// - Writes: visible at once (a process-local overlay of the records not yet committed, lmdb-overlay.ts),
+//   committed as one LMDB transaction per event-loop turn (or every WRITES_PER_TRANSACTION writes), off the
+//   main thread. Compare-and-set reads the overlay and writes with no await between: atomic in the one
+//   process that owns the store (the sandbox's store lock). Queries never wait for a commit: they walk the
+//   committed index entries and the overlay's together, and counts are kept as written.
 // - Durability: `flush()` resolves once every write made before it is committed and flushed to disk; a
 //   SIGKILL or a power loss after that loses none of them, and LMDB's copy-on-write pages never leave a
 //   torn store.
@@ -40,6 +41,7 @@ import {
   type StoredRecord,
   type Where,
 } from './collection.js';
+import { CollectionOverlay, type OverlaySlot } from './lmdb-overlay.js';
 import { afterPrefix, encodeKey, keyOf, type KeyPart } from './ordered-key.js';
 
 export interface LmdbStoreOptions {
@@ -51,6 +53,13 @@ export interface LmdbStoreOptions {
 
 /** Writes gathered into one transaction at most: a bulk import commits as it goes, in bounded memory. */
 const WRITES_PER_TRANSACTION = 5000;
+/** Address space reserved for the file (not disk: the file grows as it fills). lmdb-js otherwise starts at
+ *  128 KB and maps the file again at each doubling, keeping the earlier maps, so the pages read through
+ *  each map counted in the resident set again: 100,000 shipments (a 275 MB file) showed 680 MB of file pages. */
+const MAP_SIZE = 2 ** 36;
+/** Batches sent and not yet committed at most before a writer waits: a bulk import faster than LMDB's
+ *  writer thread would otherwise pile its uncommitted records up in memory (bench:large peaked near 1 GB). */
+const BATCHES_IN_FLIGHT = 2;
 
 type Extract = (record: StoredRecord) => FieldValue;
 
@@ -68,6 +77,8 @@ interface CollectionState {
   indexes: Map<string, IndexShape>;
   /** Whether indexes a previous process kept, and this one does not declare, were forgotten yet. */
   staleForgotten: boolean;
+  /** This collection's writes not yet committed. */
+  overlay: CollectionOverlay;
 }
 
 interface Change {
@@ -76,9 +87,11 @@ interface Change {
   /** The record as committed before this change (the entries to remove). */
   before: StoredRecord | undefined;
   after: StoredRecord | undefined;
+  /** The entry keys of `after` in each index, made when written. */
+  keys: Map<string, Buffer>;
 }
 
-const visibleKey = (name: string, id: string) => `${name}\u0000${id}`;
+const pendingKey = (name: string, id: string) => `${name}\u0000${id}`;
 const recordKey = (name: string, id: string) => keyOf(name, id);
 const totalKey = (name: string) => keyOf('#total', name);
 const definitionKey = (name: string, index: string) => keyOf('#index', name, index);
@@ -114,27 +127,28 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
   const foreign = foreignStoreAt(file);
   if (foreign) throw new StoreFormatError(foreign);
   mkdirSync(path.dirname(file), { recursive: true });
-  const env: RootDatabase = open({ path: file, noSubdir: true, maxDbs: 4 });
+  const env: RootDatabase = open({ path: file, noSubdir: true, maxDbs: 4, mapSize: MAP_SIZE });
   const records: Database<StoredRecord, Buffer> = env.openDB({ name: 'records', keyEncoding: 'binary', encoding: 'json' });
   const entries: Database<string, Buffer> = env.openDB({ name: 'entries', keyEncoding: 'binary', encoding: 'string' });
   const meta: Database<number | string, Buffer> = env.openDB({ name: 'meta', keyEncoding: 'binary', encoding: 'json' });
 
   const collections = new Map<string, CollectionState>();
-  /** Every write not yet committed, as readers must see it (undefined: deleted). */
-  const visible = new Map<string, { record: StoredRecord | undefined; batch: number }>();
+  /** Every write not yet sent to LMDB, by collection and id. */
   let pending = new Map<string, Change>();
   let batchNumber = 0;
   let scheduled = false;
   let lastCommit: Promise<unknown> = Promise.resolve();
+  /** The commits of the batches sent and not yet committed, oldest first (never rejecting). */
+  const inFlight: Array<Promise<unknown>> = [];
   const stats = { journalBytes: 0, journalWrites: 0, snapshotWrites: 0 };
 
   const readRecord = (name: string, id: string): StoredRecord | undefined => {
     const record = records.get(recordKey(name, id));
     return record && Object.freeze(record);
   };
-  const current = (name: string, id: string): StoredRecord | undefined => {
-    const seen = visible.get(visibleKey(name, id));
-    return seen ? seen.record : readRecord(name, id);
+  const current = (state: CollectionState, id: string): StoredRecord | undefined => {
+    const seen = state.overlay.get(id);
+    return seen ? seen.record : readRecord(state.name, id);
   };
 
   const entryKey = (name: string, index: IndexShape, record: StoredRecord) =>
@@ -146,13 +160,24 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
       { value: record.id },
     ]);
   const keyValuesOf = (index: IndexShape, record: StoredRecord) => index.keys.map((key) => key(record) ?? null);
+  const sameValues = (a: FieldValue[], b: FieldValue[]) => a.every((value, i) => value === b[i]);
 
-  /** The number of records per index key, as the writes sent so far leave it: LMDB holds it as committed,
-   *  this map as sent (a batch in flight included), for the keys a batch in flight touched. */
+  /** The number of records per index key as written: LMDB holds it as committed, this map the keys a write
+   *  not yet committed changed (with the batch that carries their latest change). */
   const counts = new Map<string, { key: Buffer; n: number; batch: number }>();
+  /** The counts the pending writes changed: the batch sends their values. */
+  let pendingCounts = new Map<string, { key: Buffer; n: number }>();
   /** Counts are told apart by their key's bytes as a string (a Map compares strings, not Buffers). */
   const countId = (key: Buffer) => key.toString('latin1');
   const countOf = (key: Buffer) => counts.get(countId(key))?.n ?? ((meta.get(key) as number | undefined) ?? 0);
+  const addCount = (key: Buffer, delta: number) => {
+    const id = countId(key);
+    let entry = counts.get(id);
+    if (!entry) counts.set(id, (entry = { key, n: (meta.get(key) as number | undefined) ?? 0, batch: batchNumber }));
+    entry.n += delta;
+    entry.batch = batchNumber;
+    pendingCounts.set(id, entry);
+  };
 
   /** Sends the pending writes to LMDB: records, index entries and counts, as asynchronous writes of one event
    *  turn, which LMDB commits as one transaction on its writer thread. They stay visible from memory until
@@ -161,87 +186,82 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
     scheduled = false;
     if (pending.size === 0) return;
     const batch = pending;
+    const batchCounts = pendingCounts;
     const number = batchNumber++;
     pending = new Map();
-    const deltas = new Map<string, { key: Buffer; delta: number }>();
-    const count = (key: Buffer, delta: number) => {
-      const entry = deltas.get(countId(key)) ?? { key, delta: 0 };
-      entry.delta += delta;
-      deltas.set(countId(key), entry);
-    };
+    pendingCounts = new Map();
     let last: Promise<unknown> = Promise.resolve();
     for (const change of batch.values()) {
       const state = collections.get(change.name)!;
       forgetStaleIndexes(state);
       for (const index of state.indexes.values()) {
         const before = change.before && entryKey(change.name, index, change.before);
-        const after = change.after && entryKey(change.name, index, change.after);
+        const after = change.after && (change.keys.get(index.name) ?? entryKey(change.name, index, change.after));
         // Most updates leave most indexes where they were (a status change moves the status indexes only).
         if (before && after && before.equals(after)) continue;
-        if (before) {
-          entries.remove(before);
-          count(countKey(change.name, index.name, keyValuesOf(index, change.before!)), -1);
-        }
-        if (after) {
-          entries.put(after, change.id);
-          count(countKey(change.name, index.name, keyValuesOf(index, change.after!)), 1);
-        }
+        if (before) entries.remove(before);
+        if (after) entries.put(after, change.id);
       }
       last = change.after ? records.put(recordKey(change.name, change.id), change.after) : records.remove(recordKey(change.name, change.id));
-      count(totalKey(change.name), (change.after ? 1 : 0) - (change.before ? 1 : 0));
     }
-    for (const [id, { key, delta }] of deltas) {
-      if (delta === 0) continue;
-      const n = countOf(key) + delta;
-      counts.set(id, { key, n, batch: number });
-      last = n > 0 ? meta.put(key, n) : meta.remove(key);
-    }
+    // Every write made so far is in this batch or an earlier one: the counts as written are this batch's.
+    for (const { key, n } of batchCounts.values()) last = n > 0 ? meta.put(key, n) : meta.remove(key);
     lastCommit = last.then(
       () => {
         stats.journalWrites += 1;
         // Reads from here on must see this commit: a new read snapshot before the overlay lets go of it.
         env.resetReadTxn();
-        for (const [key, change] of batch) if (visible.get(key)?.batch === number) forget(key, change.name);
+        const ids = new Map<string, string[]>();
+        for (const change of batch.values()) {
+          let list = ids.get(change.name);
+          if (!list) ids.set(change.name, (list = []));
+          list.push(change.id);
+        }
+        for (const [name, list] of ids) collections.get(name)!.overlay.release(list, number);
         // Committed: LMDB holds these counts now, unless a later batch changed them again.
-        for (const id of deltas.keys()) if (counts.get(id)?.batch === number) counts.delete(id);
+        for (const id of batchCounts.keys()) if (counts.get(id)?.batch === number) counts.delete(id);
       },
       (error: unknown) => {
         onError(error);
         throw error;
       },
     );
-    lastCommit.catch(() => {});
+    const done = lastCommit.catch(() => {});
+    inFlight.push(done);
+    void done.then(() => inFlight.splice(inFlight.indexOf(done), 1));
   };
 
-  /** Records of each collection in the overlay: a query of a collection with none reads LMDB at once. */
-  const uncommitted = new Map<string, number>();
-  const forget = (key: string, name: string) => {
-    visible.delete(key);
-    uncommitted.set(name, uncommitted.get(name)! - 1);
-  };
-
-  const write = (name: string, before: StoredRecord | undefined, after: StoredRecord | undefined) => {
+  const write = (state: CollectionState, before: StoredRecord | undefined, after: StoredRecord | undefined) => {
+    const { name } = state;
     const id = (after ?? before)!.id;
-    const key = visibleKey(name, id);
-    if (!visible.has(key)) uncommitted.set(name, (uncommitted.get(name) ?? 0) + 1);
-    visible.set(key, { record: after, batch: batchNumber });
+    const keys = new Map<string, Buffer>();
+    for (const index of state.indexes.values()) {
+      if (after) keys.set(index.name, entryKey(name, index, after));
+      const was = before && keyValuesOf(index, before);
+      const is = after && keyValuesOf(index, after);
+      if (was && is && sameValues(was, is)) continue;
+      if (was) addCount(countKey(name, index.name, was), -1);
+      if (is) addCount(countKey(name, index.name, is), 1);
+    }
+    if (!before !== !after) addCount(totalKey(name), after ? 1 : -1);
+    state.overlay.set(id, after, batchNumber, keys);
+    const key = pendingKey(name, id);
     const earlier = pending.get(key);
-    pending.set(key, { name, id, before: earlier ? earlier.before : before, after });
+    pending.set(key, { name, id, before: earlier ? earlier.before : before, after, keys });
     if (pending.size >= WRITES_PER_TRANSACTION) dispatch();
     else if (!scheduled) {
       scheduled = true;
       setImmediate(dispatch);
     }
+    // The write is made (visible, compare-and-set done); its caller waits while LMDB's writer catches up.
+    return inFlight.length > BATCHES_IN_FLIGHT ? inFlight[0] : undefined;
   };
 
-  /** Resolves once every write made before the call is committed (visible to range walks). */
+  /** Resolves once every write made before the call is committed. */
   const settled = async () => {
     dispatch();
     await lastCommit;
   };
-  /** The same for one collection's writes: at once when none of them waits for a commit (a processor that
-   *  reads one collection per row while it writes another must not wait for a commit per row). */
-  const settledFor = (name: string) => (uncommitted.get(name) ? settled() : undefined);
 
   /** Removes the entries and counts of one index (before a rebuild, or when no longer kept). */
   const dropIndex = (name: string, index: string) => {
@@ -258,8 +278,9 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
     state.staleForgotten = true;
     const prefix = keyOf('#index', state.name);
     const declared = [...state.indexes.keys()].map((index) => definitionKey(state.name, index));
+    // At once, not with the batch: a declaration later in this turn must find the index forgotten.
     for (const key of [...meta.getKeys({ start: prefix, end: afterPrefix(prefix) })]) {
-      if (!declared.some((kept) => kept.equals(key))) void meta.remove(key);
+      if (!declared.some((kept) => kept.equals(key))) meta.removeSync(key);
     }
   }
 
@@ -286,7 +307,7 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
   const declare = (name: string, schema: CollectionSchema<never, string> | undefined): CollectionState => {
     let state = collections.get(name);
     if (!state) {
-      state = { name, schema: { fields: {}, indexes: {} }, fields: new Map(), indexes: new Map(), staleForgotten: false };
+      state = { name, schema: { fields: {}, indexes: {} }, fields: new Map(), indexes: new Map(), staleForgotten: false, overlay: new CollectionOverlay() };
       collections.set(name, state);
     }
     if (!schema) return state;
@@ -305,9 +326,12 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
         // new name.
         definition: JSON.stringify({ keys: declaration.keys, order: declaration.order ?? [] }),
       };
-      // Uncommitted writes are applied later with this index in place; the rebuild covers what is committed.
+      // The writes made so far go to LMDB's writer first, without this index: the rebuild, ordered after
+      // them, reads them all, and the counts it stores are the counts as written.
+      dispatch();
       ensureIndex(name, index);
       state.indexes.set(indexName, index);
+      state.overlay.addIndex(indexName, (record) => entryKey(name, index, record));
     }
     return state;
   };
@@ -323,22 +347,35 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
     const matcher = (plan: QueryPlan<string>) => residualMatcher(plan, field);
     const indexOf = (plan: QueryPlan<string>) => state.indexes.get(plan.index)!;
 
-    /** The records of the plan's index key in walking order, starting after `from` (a cursor's key). */
-    function* walk(plan: QueryPlan<string>, from?: Buffer, offset = 0, limit?: number): Generator<StoredRecord> {
+    /** The entries of the plan's index key in walking order, after `from` (a cursor's key): the committed
+     *  entries of records no write has changed since (their id), and the overlay's (their record), merged. */
+    function* entriesOf(plan: QueryPlan<string>, from?: Buffer): Generator<string | StoredRecord> {
       const prefix = bucketPrefix(name, plan.index, plan.keyValues);
-      const range = plan.reverse
-        ? { start: from ?? afterPrefix(prefix), end: prefix, reverse: true }
-        : { start: from ?? prefix, end: afterPrefix(prefix) };
-      let skip = offset;
-      let left = limit ?? Number.POSITIVE_INFINITY;
+      const end = afterPrefix(prefix);
+      const range = plan.reverse ? { start: from ?? end, end: prefix, reverse: true } : { start: from ?? prefix, end };
+      const overlay = state.overlay;
+      const written: OverlaySlot[] = overlay.size ? overlay.range(plan.index, prefix, end, from, plan.reverse) : [];
+      const precedes = (a: Buffer, b: Buffer) => (plan.reverse ? Buffer.compare(a, b) > 0 : Buffer.compare(a, b) < 0);
+      let next = 0;
       for (const { key, value: id } of entries.getRange(range)) {
         if (from && key.equals(from)) continue;
+        while (next < written.length && precedes(written[next].key, key)) yield written[next++].record;
+        if (overlay.size && overlay.get(id)) continue;
+        yield id;
+      }
+      while (next < written.length) yield written[next++].record;
+    }
+    /** The records of the plan's index key in walking order, after `from`; skipped ones are not read. */
+    function* walk(plan: QueryPlan<string>, from?: Buffer, offset = 0, limit?: number): Generator<StoredRecord> {
+      let skip = offset;
+      let left = limit ?? Number.POSITIVE_INFINITY;
+      for (const entry of entriesOf(plan, from)) {
         if (skip > 0) {
           skip -= 1;
           continue;
         }
         if (left <= 0) return;
-        const record = readRecord(name, id);
+        const record = typeof entry === 'string' ? readRecord(name, entry) : entry;
         if (!record) continue;
         left -= 1;
         yield record;
@@ -386,60 +423,56 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
 
     return {
       name,
-      get: async (id) => current(name, id) as T | undefined,
+      get: async (id) => current(state, id) as T | undefined,
       async put(record) {
-        const before = current(name, record.id);
+        const before = current(state, record.id);
         const next = nextRevision(before, record);
-        write(name, before, next);
+        await write(state, before, next);
         return next as T;
       },
       async create(record) {
-        if (current(name, record.id)) return null;
+        if (current(state, record.id)) return null;
         const next = nextRevision(undefined, record);
-        write(name, undefined, next);
+        await write(state, undefined, next);
         return next as T;
       },
       async update(record) {
-        const before = current(name, record.id);
+        const before = current(state, record.id);
         if (!before || before.rev !== record.rev) return null;
         const next = nextRevision(before, record);
-        write(name, before, next);
+        await write(state, before, next);
         return next as T;
       },
       // Read, change and write with no await between them: atomic in the process that owns the store.
       async modify(id, change) {
-        const before = current(name, id) as T | undefined;
+        const before = current(state, id) as T | undefined;
         if (!before) return undefined;
         const changed = change(before);
         if (changed === undefined) return undefined;
         const next = nextRevision(before, { ...changed, id });
-        write(name, before, next);
+        await write(state, before, next);
         return next as T;
       },
       async delete(id) {
-        const before = current(name, id);
+        const before = current(state, id);
         if (!before) return false;
-        write(name, before, undefined);
+        await write(state, before, undefined);
         return true;
       },
       async query(query) {
         const plan = planQuery(name, typedSchema, query.where, query.orderBy);
-        await settledFor(name);
         return page(plan, query) as Page<T>;
       },
       async first(query) {
         const plan = planQuery(name, typedSchema, query.where, query.orderBy);
-        await settledFor(name);
         for (const record of matching(plan)) return record as T;
         return undefined;
       },
       async count(where: Where<F> = {}) {
         if (Object.keys(where).length === 0) {
-          await settledFor(name);
-          return countOf(totalKey(name));
+            return countOf(totalKey(name));
         }
         const plan = planQuery(name, typedSchema, where);
-        await settledFor(name);
         if (plan.residual.length === 0) return bucketCount(plan);
         let n = 0;
         for (const record of matching(plan)) n += 1;
@@ -447,7 +480,6 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
       },
       async countGroups(where, groupBy) {
         const plan = planQuery(name, typedSchema, where);
-        await settledFor(name);
         return countByValue(matching(plan), field(groupBy));
       },
     };
@@ -465,8 +497,8 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
     async clear() {
       await settled();
       pending = new Map();
-      visible.clear();
-      uncommitted.clear();
+      pendingCounts = new Map();
+      for (const state of collections.values()) state.overlay.clear();
       counts.clear();
       env.transactionSync(() => {
         records.clearSync();
