@@ -44,7 +44,7 @@ async function olderBuild(target: string): Promise<Server> {
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'client-cert-record-'));
-  sim = await startSimulatorProcess({ SIM_DB: path.join(dir, 'store.json'), SIM_ADMIN_TOKEN: ADMIN, SIM_JOB_START_DELAY_MS: '200', SIM_JOB_PROCESSING_MS: '1500' });
+  sim = await startSimulatorProcess({ SIM_DB: path.join(dir, 'store.mdb'), SIM_ADMIN_TOKEN: ADMIN, SIM_JOB_START_DELAY_MS: '200', SIM_JOB_PROCESSING_MS: '1500' });
   proxy = await olderBuild(sim.url);
 }, 120_000);
 

@@ -18,7 +18,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'client-cert-examples-'));
-  sim = await startSimulatorProcess({ SIM_DB: path.join(dir, 'store.json'), SIM_ADMIN_TOKEN: ADMIN, SIM_JOB_START_DELAY_MS: '200', SIM_JOB_PROCESSING_MS: '1500' });
+  sim = await startSimulatorProcess({ SIM_DB: path.join(dir, 'store.mdb'), SIM_ADMIN_TOKEN: ADMIN, SIM_JOB_START_DELAY_MS: '200', SIM_JOB_PROCESSING_MS: '1500' });
 }, 120_000);
 
 afterAll(async () => {

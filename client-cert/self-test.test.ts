@@ -47,7 +47,7 @@ async function pool<T>(tasks: Array<() => Promise<T>>, limit: number): Promise<v
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'client-cert-'));
   // A job takes ~3 s, so that a client polls it more than once before it ends.
-  sim = await startSimulatorProcess({ SIM_DB: path.join(dir, 'store.json'), SIM_ADMIN_TOKEN: ADMIN, SIM_JOB_START_DELAY_MS: '200', SIM_JOB_PROCESSING_MS: '3000' });
+  sim = await startSimulatorProcess({ SIM_DB: path.join(dir, 'store.mdb'), SIM_ADMIN_TOKEN: ADMIN, SIM_JOB_START_DELAY_MS: '200', SIM_JOB_PROCESSING_MS: '3000' });
   const tasks = [
     async () => void certificates.set('good', await run('good', 'all')),
     ...WRONG_CLIENTS.map(({ client, scenario }) => async () => void certificates.set(client, await run(client, scenario))),

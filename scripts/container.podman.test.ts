@@ -112,6 +112,6 @@ describe.skipIf(reason !== null)(`the image, built and run by podman${reason ? `
     const next = await start();
     const listed = (await (await fetch(`http://127.0.0.1:${port}/_sim/tenants`, { headers: admin })).json()) as { tenants: Array<{ id: string }> };
     expect(listed.tenants.map((t) => t.id)).toContain(tenantId);
-    expect((await podman(['exec', next, 'ls', '/data/.sim-data'])).stdout).toContain('store.json.journal');
+    expect((await podman(['exec', next, 'ls', '/data/.sim-data'])).stdout).toContain('store.mdb');
   }, 240_000);
 });

@@ -78,9 +78,10 @@ describe('the image (Dockerfile)', () => {
 
   it('keeps its store on the volume /data, owned by that user, and listens on all interfaces at 4010', () => {
     expect(JSON.parse(last('VOLUME')!)).toEqual(['/data']);
-    // The store is .sim-data/ under the working directory (config.ts: SIM_DB defaults to .sim-data/store.json).
+    // The store is .sim-data/ under the working directory (config.ts: SIM_DB defaults to .sim-data/store.mdb).
     expect(last('WORKDIR')).toBe('/data');
-    expect(read('simulator/config.ts')).toContain("env.SIM_DB ?? '.sim-data/store.json'");
+    expect(read('simulator/config.ts')).toContain("env.SIM_DB ?? DEFAULT_DB_PATH");
+    expect(read('simulator/config.ts')).toContain("DEFAULT_DB_PATH = '.sim-data/store.mdb'");
     expect(final.some((i) => i.keyword === 'RUN' && i.args.includes(`chown ${last('USER')}:${last('USER')} /data`))).toBe(true);
     expect(imageEnv).toMatchObject({ HOST: '0.0.0.0', PORT: '4010' });
     expect(last('EXPOSE')).toBe('4010');

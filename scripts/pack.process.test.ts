@@ -96,7 +96,7 @@ describe('the packed package, run by npx from an empty folder', () => {
     const port = await freePort();
     const adminToken = `admin-${randomBytes(8).toString('hex')}`;
     const apiKey = `sk_test_${randomBytes(12).toString('hex')}`;
-    const sandbox = spawn('npx', npx(['sandbox', '--port', String(port), '--db', './data/store.json']), {
+    const sandbox = spawn('npx', npx(['sandbox', '--port', String(port), '--db', './data/store.mdb']), {
       cwd: folder,
       env: shellEnv({ SIM_ADMIN_TOKEN: adminToken, SIM_INTEGRATION_KEY: apiKey, LOG_LEVEL: 'warn' }),
       stdio: ['ignore', 'pipe', 'pipe'],

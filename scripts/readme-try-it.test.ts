@@ -44,7 +44,7 @@ describe("README.md's Try it", () => {
     const script = tryItBlock(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
     const run = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
       cwd: folder,
-      env: { ...process.env, PORT: String(port), SIM_DB: path.join(folder, '.sim-data', 'store.json') },
+      env: { ...process.env, PORT: String(port), SIM_DB: path.join(folder, '.sim-data', 'store.mdb') },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group: the sandbox the block starts in the background is in it too, so a block that
       // stops half-way (before its `kill $SANDBOX`) leaves nothing running.

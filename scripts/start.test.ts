@@ -14,7 +14,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('npm start (scripts/start.mjs)', () => {
   it('runs the simulator from its bundle: the banner, a contract route answering in the envelope, a clean stop', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SIM_DB: path.join(dir, 'store.json'), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SIM_DB: path.join(dir, 'store.mdb'), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -35,17 +35,17 @@ describe('simulator settings (config.ts)', () => {
     expect(loadConfig([], {})).toMatchObject({ help: false, newKey: false });
   });
 
-  it('keeps the journal store at SIM_DB by default, and reads SIM_STORE as a PostgreSQL URL, local[:DIR] for the server the sandbox runs itself or lmdb[:FILE] for the on-disk store, refused beside SIM_DB', () => {
-    expect(loadConfig([], {})).toMatchObject({ embeddedStore: 'journal', localStoreDir: null, storeUrl: null, dbPath: '.sim-data/store.json', artifactsDir: '.sim-data/store.json.artifacts' });
-    expect(loadConfig(['--db', '/srv/s.json'], {})).toMatchObject({ embeddedStore: 'journal', dbPath: '/srv/s.json' });
+  it('keeps the on-disk store at SIM_DB by default, and reads SIM_STORE as a PostgreSQL URL, local[:DIR] for the server the sandbox runs itself or journal[:FILE] for the journal store, refused beside SIM_DB', () => {
+    expect(loadConfig([], {})).toMatchObject({ embeddedStore: 'lmdb', localStoreDir: null, storeUrl: null, dbPath: '.sim-data/store.mdb', artifactsDir: '.sim-data/store.mdb.artifacts' });
+    expect(loadConfig(['--db', '/srv/s.mdb'], {})).toMatchObject({ embeddedStore: 'lmdb', dbPath: '/srv/s.mdb' });
     expect(loadConfig([], { SIM_STORE: 'local' })).toMatchObject({ localStoreDir: '.sim-data/postgres', storeUrl: null, dbPath: null, artifactsDir: path.join('.sim-data/postgres', 'artifacts') });
     expect(loadConfig([], { SIM_STORE: 'local:/srv/sandbox-pg' })).toMatchObject({ localStoreDir: '/srv/sandbox-pg', storeUrl: null, dbPath: null });
     expect(loadConfig([], { SIM_STORE: 'postgres://u@db:5432/sim' })).toMatchObject({ localStoreDir: null, storeUrl: 'postgres://u@db:5432/sim', dbPath: null });
-    expect(loadConfig([], { SIM_STORE: 'lmdb' })).toMatchObject({ embeddedStore: 'lmdb', dbPath: '.sim-data/store.mdb', storeUrl: null, localStoreDir: null, artifactsDir: '.sim-data/store.mdb.artifacts' });
-    expect(loadConfig([], { SIM_STORE: 'lmdb:/srv/sandbox.mdb' })).toMatchObject({ embeddedStore: 'lmdb', dbPath: '/srv/sandbox.mdb' });
+    expect(loadConfig([], { SIM_STORE: 'journal' })).toMatchObject({ embeddedStore: 'journal', dbPath: '.sim-data/store.json', storeUrl: null, localStoreDir: null, artifactsDir: '.sim-data/store.json.artifacts' });
+    expect(loadConfig([], { SIM_STORE: 'journal:/srv/old.json' })).toMatchObject({ embeddedStore: 'journal', dbPath: '/srv/old.json' });
     expect(() => loadConfig([], { SIM_STORE: 'locale' })).toThrow('SIM_STORE must be a PostgreSQL URL (postgres://user@host:port/database), local[:DIR]');
-    expect(() => loadConfig([], { SIM_STORE: 'lmdbx' })).toThrow('or lmdb[:FILE] for the on-disk store');
-    expect(() => loadConfig(['--db', 'x.json'], { SIM_STORE: 'lmdb' })).toThrow('SIM_STORE and SIM_DB (--db) name two stores: set one');
+    expect(() => loadConfig([], { SIM_STORE: 'journals' })).toThrow('or journal[:FILE] for the journal store of earlier versions');
+    expect(() => loadConfig(['--db', 'x.json'], { SIM_STORE: 'journal' })).toThrow('SIM_STORE and SIM_DB (--db) name two stores: set one');
     expect(() => loadConfig(['--db', 'x.json'], { SIM_STORE: 'local' })).toThrow('SIM_STORE and SIM_DB (--db) name two stores: set one');
   });
 });

@@ -22,9 +22,9 @@ export interface SimulatorConfig extends KernelConfig {
   /** The embedded store's file (`embeddedStore` says which store); `null` keeps everything in memory (tests),
    *  or the store is a database. */
   dbPath: string | null;
-  /** Which embedded store `dbPath` holds: the journal store (SIM_DB, the default: kernel/store/store.ts, every
-   *  record in memory, read whole at start) or the on-disk store (SIM_STORE=lmdb[:FILE]:
-   *  kernel/store/lmdb-store.ts, a start reads no record). */
+  /** Which embedded store `dbPath` holds: the on-disk store (SIM_DB, the default: kernel/store/lmdb-store.ts,
+   *  a start reads no record) or the journal store (SIM_STORE=journal[:FILE]: every record in memory, read
+   *  whole at start; the embedded store of earlier versions). */
   embeddedStore: 'lmdb' | 'journal';
   /** SIM_STORE: a PostgreSQL URL (postgres://...) selects the database store several instances share
    *  (issue 17); null keeps the embedded store at `dbPath`. */
@@ -107,17 +107,22 @@ function parseCommandLine(argv: string[]) {
 }
 
 /** `npm start -- --help`: every option and environment variable (simulator/README.md "Settings" explains each). */
+/** Where `npm start` keeps its store unless told otherwise (the on-disk store). */
+export const DEFAULT_DB_PATH = '.sim-data/store.mdb';
+/** Where the journal store lives unless told otherwise: the default store of earlier versions. */
+export const DEFAULT_JOURNAL_PATH = '.sim-data/store.json';
+
 export function usage(): string {
   const rows: Array<[string, string]> = [
     ['--port N, PORT', 'port to listen on (4010)'],
     ['--host H, HOST', 'address to listen on (127.0.0.1)'],
     ['--contract V, SIM_CONTRACT', `served version: ${SERVABLE_VERSIONS.join(', ')} or all (v1.3.0)`],
     ['SIM_DEFAULT_CONTRACT', 'with --contract all: the version served without prefix (v1.3.0)'],
-    ['--db FILE, SIM_DB', 'store snapshot file; journal, lock and artifacts beside it (.sim-data/store.json)'],
+    ['--db FILE, SIM_DB', 'the store, on disk; lock and artifacts beside it (.sim-data/store.mdb)'],
     ['SIM_ARTIFACTS', 'uploaded files and generated documents (<SIM_DB>.artifacts); one shared dir for a cluster'],
     ['SIM_STORE', 'postgres://... : the PostgreSQL store several instances share, instead of SIM_DB (unset);'],
     ['', "local[:DIR]: a PostgreSQL the sandbox runs itself from the machine's packages (.sim-data/postgres);"],
-    ['', 'lmdb[:FILE]: an on-disk store in one file, a start reads no record (.sim-data/store.mdb)'],
+    ['', 'journal[:FILE]: the store of earlier versions, every record in memory, read whole at start (.sim-data/store.json)'],
     ['SIM_INSTANCE_ID', "this instance's name among those sharing SIM_STORE (<host>-<pid>)"],
     ['SIM_ADMIN_TOKEN', 'bearer of the /_sim control API (generated once, kept in the store)'],
     ['SIM_INTEGRATION_KEY', "pins the default tenant's integration key (generated on first run)"],
@@ -164,14 +169,14 @@ export function loadConfig(argv: string[] = process.argv.slice(2), env: NodeJS.P
   // SIM_STORE=local[:DIR]: a PostgreSQL server the sandbox runs itself (site/local-postgres.ts).
   const local = storeSetting === null ? null : /^local(?::(.+))?$/.exec(storeSetting);
   const localStoreDir = local ? local[1]?.trim() || '.sim-data/postgres' : null;
-  // SIM_STORE=lmdb[:FILE]: the on-disk store (kernel/store/lmdb-store.ts).
-  const lmdb = storeSetting === null ? null : /^lmdb(?::(.+))?$/.exec(storeSetting);
-  const storeUrl = local || lmdb ? null : storeSetting;
+  // SIM_STORE=journal[:FILE]: the journal store (kernel/store/store.ts), the embedded store of earlier versions.
+  const journal = storeSetting === null ? null : /^journal(?::(.+))?$/.exec(storeSetting);
+  const storeUrl = local || journal ? null : storeSetting;
   if (storeUrl !== null && !/^postgres(ql)?:\/\//i.test(storeUrl)) {
-    throw new ConfigError('SIM_STORE must be a PostgreSQL URL (postgres://user@host:port/database), local[:DIR] for a server the sandbox runs itself, or lmdb[:FILE] for the on-disk store');
+    throw new ConfigError('SIM_STORE must be a PostgreSQL URL (postgres://user@host:port/database), local[:DIR] for a server the sandbox runs itself, or journal[:FILE] for the journal store of earlier versions');
   }
   if (storeSetting !== null && (values.db ?? env.SIM_DB)) throw new ConfigError('SIM_STORE and SIM_DB (--db) name two stores: set one');
-  const dbPath = lmdb ? lmdb[1]?.trim() || '.sim-data/store.mdb' : storeSetting ? null : values.db ?? env.SIM_DB ?? '.sim-data/store.json';
+  const dbPath = journal ? journal[1]?.trim() || DEFAULT_JOURNAL_PATH : storeSetting ? null : values.db ?? env.SIM_DB ?? DEFAULT_DB_PATH;
   return {
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
@@ -179,7 +184,7 @@ export function loadConfig(argv: string[] = process.argv.slice(2), env: NodeJS.P
     defaultVersion: contract === 'all' ? env.SIM_DEFAULT_CONTRACT ?? 'v1.3.0' : contract,
     dbPath,
     storeUrl,
-    embeddedStore: lmdb ? 'lmdb' : 'journal',
+    embeddedStore: journal ? 'journal' : 'lmdb',
     localStoreDir,
     instanceId: env.SIM_INSTANCE_ID?.trim() || `${os.hostname()}-${process.pid}`,
     // A cluster's instances must share one artifacts directory (uploads, claim packets): SIM_ARTIFACTS.

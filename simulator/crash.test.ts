@@ -55,7 +55,7 @@ describe('crash-safe compaction', () => {
     };
 
     const env = {
-      SIM_DB: storeFile,
+      SIM_STORE: `journal:${storeFile}`, // the journal store: its rotations and snapshots are what is killed here
       SIM_ADMIN_TOKEN: ADMIN,
       SIM_INTEGRATION_KEY: KEY,
       SIM_WEBHOOK_ALLOW_TARGETS: hooks.target,

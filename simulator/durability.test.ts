@@ -1,5 +1,5 @@
 // A crash loses no acknowledged write and resumes in-flight jobs: a real process, killed with SIGKILL, on the
-// journal store (SIM_DB, the default) and on the on-disk store (SIM_STORE=lmdb).
+// on-disk store (SIM_DB, the default) and on the journal store (SIM_STORE=journal).
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,8 +17,8 @@ const ADMIN = 'durability-admin';
 const LIFTED = { limit: 1_000_000_000, windowMs: 60_000 };
 const UNLIMITED = { rateLimits: { read: LIFTED, write: LIFTED, upload: LIFTED }, queueCaps: { total: 1e9, upload: 1e9, sima: 1e9, preview: 1e9 } };
 const STORES: Array<[string, (dir: string) => Record<string, string>]> = [
-  ['journal store', (dir) => ({ SIM_DB: path.join(dir, 'store.json') })],
-  ['on-disk store', (dir) => ({ SIM_STORE: `lmdb:${path.join(dir, 'store.mdb')}` })],
+  ['on-disk store', (dir) => ({ SIM_DB: path.join(dir, 'store.mdb') })],
+  ['journal store', (dir) => ({ SIM_STORE: `journal:${path.join(dir, 'store.json')}` })],
 ];
 
 async function json(url: string, init: RequestInit = {}) {

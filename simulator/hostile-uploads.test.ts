@@ -15,7 +15,7 @@ import { startSimulatorProcess, type SimulatorProcess } from './testing/process.
 const KEY = 'tfk_hostile_uploads';
 const PEAK_RSS_BOUND_MB = 600;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-hostile-uploads-'));
-const env = { SIM_DB: path.join(dataDir, 'store.json'), SIM_ADMIN_TOKEN: 'hostile-uploads-admin', SIM_INTEGRATION_KEY: KEY };
+const env = { SIM_DB: path.join(dataDir, 'store.mdb'), SIM_ADMIN_TOKEN: 'hostile-uploads-admin', SIM_INTEGRATION_KEY: KEY };
 let sim: SimulatorProcess | undefined;
 
 afterAll(async () => {

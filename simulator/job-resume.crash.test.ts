@@ -37,7 +37,7 @@ describe('jobs resumed after a SIGKILL (embedded store)', () => {
   it('end COMPLETED with their results, never FAILED for work that succeeded, and send no job.failed', { timeout: 300_000 }, async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'sim-resume-'));
     receiver = await startReceiver();
-    const env = { SIM_DB: path.join(dir, 'store.json'), SIM_ADMIN_TOKEN: ADMIN, SIM_INTEGRATION_KEY: KEY, SIM_WEBHOOK_ALLOW_TARGETS: receiver.target, SIM_JOB_START_DELAY_MS: '50' };
+    const env = { SIM_DB: path.join(dir, 'store.mdb'), SIM_ADMIN_TOKEN: ADMIN, SIM_INTEGRATION_KEY: KEY, SIM_WEBHOOK_ALLOW_TARGETS: receiver.target, SIM_JOB_START_DELAY_MS: '50' };
     sim = await startSimulatorProcess(env);
     const tenantId = bannerField(sim.output(), 'tenant')!;
     const token = async () => (await call(`${sim!.url}/api/auth/token/integration`, { method: 'POST', headers: { 'x-api-key': KEY } })).body.access_token as string;

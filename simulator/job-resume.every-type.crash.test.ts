@@ -5,8 +5,8 @@
 // exactly the result, counts, skipped rows, outcomes and warnings of an unkilled twin run of the same inputs
 // in another process (record ids aside: they are minted per run), the domain totals (findings, classification
 // reviews, SIMA results) equal the twin's (no record written twice), and no `job.failed` webhook went out
-// (spec 3.1, 3.2, 6: FAILED and job.failed mean the work failed). The journal store (the default), the
-// on-disk store, then PostgreSQL.
+// (spec 3.1, 3.2, 6: FAILED and job.failed mean the work failed). The on-disk store (the default), the
+// journal store, then PostgreSQL.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -225,7 +225,7 @@ async function killedRun(env: Record<string, string>, inputs: Inputs, webhookUrl
   return { outcomes, totals, kills };
 }
 
-/** The twin, run once for every store's test (the same inputs, a journal store of its own). */
+/** The twin, run once for every store's test (the same inputs, an on-disk store of its own). */
 let twin: Promise<Run> | undefined;
 let shared: Promise<{ inputs: Inputs; receiver: Receiver; dir: string }> | undefined;
 const setup = () =>
@@ -239,7 +239,7 @@ const setup = () =>
 const baseEnv = (receiver: Receiver) => ({ SIM_ADMIN_TOKEN: ADMIN, SIM_INTEGRATION_KEY: KEY, SIM_WEBHOOK_ALLOW_TARGETS: receiver.target, SIM_JOB_START_DELAY_MS: '50', SIM_JOB_PROCESSING_MS: '200' });
 const twinRun = async () => {
   const { inputs, receiver, dir } = await setup();
-  return (twin ??= unkilledRun({ ...baseEnv(receiver), SIM_DB: path.join(dir, 'twin', 'store.json') }, inputs, `${receiver.url}/twin`));
+  return (twin ??= unkilledRun({ ...baseEnv(receiver), SIM_DB: path.join(dir, 'twin', 'store.mdb') }, inputs, `${receiver.url}/twin`));
 };
 
 /** The killed run's jobs and totals equal the twin's, and none of its webhooks says job.failed. */
@@ -272,12 +272,12 @@ async function expectTruthfulResumes(store: string, env: (receiver: Receiver, di
 }
 
 describe('every job type resumed after a SIGKILL inside its run', () => {
-  it('ends COMPLETED as its unkilled twin, with no record twice and no job.failed (journal store, the default)', { timeout: 400_000 }, async () => {
-    await expectTruthfulResumes('journal', (_, dir) => ({ SIM_DB: path.join(dir, 'killed', 'store.json') }));
+  it('ends COMPLETED as its unkilled twin, with no record twice and no job.failed (on-disk store, the default)', { timeout: 400_000 }, async () => {
+    await expectTruthfulResumes('on-disk', (_, dir) => ({ SIM_DB: path.join(dir, 'killed', 'store.mdb') }));
   });
 
-  it('ends COMPLETED as its unkilled twin, with no record twice and no job.failed (on-disk store)', { timeout: 400_000 }, async () => {
-    await expectTruthfulResumes('on-disk', (_, dir) => ({ SIM_STORE: `lmdb:${path.join(dir, 'killed-lmdb', 'store.mdb')}` }));
+  it('ends COMPLETED as its unkilled twin, with no record twice and no job.failed (journal store)', { timeout: 400_000 }, async () => {
+    await expectTruthfulResumes('journal', (_, dir) => ({ SIM_STORE: `journal:${path.join(dir, 'killed-journal', 'store.json')}` }));
   });
 
   it.skipIf(postgresSkipReason() !== null)('ends COMPLETED as its unkilled twin, with no record twice and no job.failed (PostgreSQL store)', { timeout: 600_000 }, async () => {

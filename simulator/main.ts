@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import { ConfigError, loadConfig, usage, type SimulatorConfig } from './config.js';
+import { ConfigError, DEFAULT_DB_PATH, DEFAULT_JOURNAL_PATH, loadConfig, usage, type SimulatorConfig } from './config.js';
 import { createSimulator } from './app.js';
 import { DEFECT_CATALOGUE } from './control/defects.catalogue.js';
 import { createClock, createScheduler, createTenantClocks } from './kernel/clock.js';
@@ -17,7 +17,7 @@ import { randomIds } from './kernel/ids.js';
 import { openStore, type Store } from './kernel/store/store.js';
 import { bannerLines } from './site/banner.js';
 import { createStoreHealth } from './site/health.js';
-import { journalStoreBytes, slowLoadAdvice } from './site/store-size-advice.js';
+import { earlierStoreNotice, journalStoreBytes, slowLoadAdvice } from './site/store-size-advice.js';
 import { LocalPostgresError, startLocalPostgres } from './site/local-postgres.js';
 import { acquireStoreLock, StoreLockedError } from './site/store-lock.js';
 
@@ -66,7 +66,7 @@ const lockedStore = config.dbPath ?? (config.localStoreDir ? path.join(config.lo
 if (lockedStore) {
   mkdirSync(path.dirname(path.resolve(lockedStore)), { recursive: true });
   try {
-    const lock = acquireStoreLock(lockedStore, { notice: (line) => process.stderr.write(`${line}\n`), howToChoose: config.dbPath ? (config.embeddedStore === 'lmdb' ? 'SIM_STORE=lmdb:FILE' : undefined) : 'SIM_STORE=local:DIR' });
+    const lock = acquireStoreLock(lockedStore, { notice: (line) => process.stderr.write(`${line}\n`), howToChoose: config.dbPath ? (config.embeddedStore === 'journal' ? 'SIM_STORE=journal:FILE' : undefined) : 'SIM_STORE=local:DIR' });
     process.on('exit', () => lock.release());
   } catch (error) {
     if (error instanceof StoreLockedError) refuse(error.message, 1);
@@ -93,7 +93,7 @@ const onStoreError = (err: unknown) => {
 };
 // SIM_STORE: the PostgreSQL store several instances share (issue 17), or this sandbox's own server
 // (SIM_STORE=local: no other process coordinates through it), loaded only when asked for. Otherwise the
-// embedded store: the journal store at SIM_DB (the default), or the on-disk store (SIM_STORE=lmdb).
+// embedded store at SIM_DB: on disk (the default), or the journal store (SIM_STORE=journal).
 const loadStarted = performance.now();
 async function openEmbeddedStore(file: string): Promise<Store> {
   if (config.embeddedStore === 'journal') return openStore({ file, compactAfterBytes: config.compactAfterBytes, onError: onStoreError });
@@ -105,6 +105,10 @@ const store = config.storeUrl
   : config.dbPath
     ? await openEmbeddedStore(config.dbPath)
     : await openStore({ onError: onStoreError });
+if (config.dbPath && config.embeddedStore === 'lmdb' && !config.storeUrl) {
+  const notice = earlierStoreNotice(config.dbPath, { db: DEFAULT_DB_PATH, journal: DEFAULT_JOURNAL_PATH });
+  if (notice) process.stderr.write(`${notice}\n`);
+}
 // The journal store reads every record at start: a slow load says so, with what to do about it.
 if (config.dbPath && !config.storeUrl && config.embeddedStore === 'journal') {
   const snapshot = path.resolve(config.dbPath);

@@ -47,7 +47,7 @@ export async function startTestTarget({ label = 'conform-test', env = {} }: Test
   const dir = mkdtempSync(path.join(os.tmpdir(), `${label}-`));
   let sim: SimulatorProcess;
   try {
-    sim = await startSimulatorProcess({ SIM_DB: path.join(dir, 'store.json'), ...targetEnv(label, env) });
+    sim = await startSimulatorProcess({ SIM_DB: path.join(dir, 'store.mdb'), ...targetEnv(label, env) });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;

@@ -60,16 +60,16 @@ console.log(`bench on ${machine}\n`);
 // One at a time: start-up is CPU-bound, and timing two at once would time the contention. The start-up
 // target is with all three contracts served; the load runs against the default (v1.3.0 only), the same
 // contract Prism mocks.
-const allContracts = await startSimulator({ SIM_DB: path.join(benchTempDir('sim-all'), 'store.json'), SIM_CONTRACT: 'all', ...SIMULATOR_ENV }, 'simulator (all contracts)');
+const allContracts = await startSimulator({ SIM_DB: path.join(benchTempDir('sim-all'), 'store.mdb'), SIM_CONTRACT: 'all', ...SIMULATOR_ENV }, 'simulator (all contracts)');
 await allContracts.stop();
-const simulator: BenchProcess = await startSimulator({ SIM_DB: path.join(benchTempDir('sim'), 'store.json'), ...SIMULATOR_ENV }, 'simulator', values['cpu-prof'] && path.resolve(values['cpu-prof']));
+const simulator: BenchProcess = await startSimulator({ SIM_DB: path.join(benchTempDir('sim'), 'store.mdb'), ...SIMULATOR_ENV }, 'simulator', values['cpu-prof'] && path.resolve(values['cpu-prof']));
 const prism = await startPrismMock(writeBundledContract('v1.3.0'));
 const reference = await startReferenceApp();
 const startups = { 'simulator (all three contracts)': allContracts.startupMs, 'simulator (v1.3.0)': simulator.startupMs, 'Prism mock': prism.startupMs, 'Koa+ajv': reference.startupMs };
 console.log(`spawn to first answer: ${Object.entries(startups).map(([who, ms]) => `${who} ${ms.toFixed(0)} ms`).join(', ')}`);
 
 const state = await prepareSimulatorState(simulator);
-const baseline = values.baseline ? await startBaselineSimulator(path.resolve(values.baseline), path.join(benchTempDir('baseline'), 'store.json'), SIMULATOR_ENV) : undefined;
+const baseline = values.baseline ? await startBaselineSimulator(path.resolve(values.baseline), path.join(benchTempDir('baseline'), 'store.mdb'), SIMULATOR_ENV) : undefined;
 const targets: Partial<Record<TargetName, Target>> = { simulator: simulatorTarget(simulator, state), prism: prismTarget(prism, state.jobId), reference: await referenceTarget(reference, state) };
 if (baseline) targets.baseline = simulatorTarget(baseline, await prepareSimulatorState(baseline), 'baseline');
 console.log(pinLoadGenerator());

@@ -92,7 +92,7 @@ async function measure(deployment: Deployment, target: Target): Promise<Row[]> {
 
 async function embedded(): Promise<Deployment & { process: BenchProcess }> {
   const dir = benchTempDir('cluster-embedded');
-  const sim = await startSimulator({ SIM_DB: path.join(dir, 'store.json'), ...SIMULATOR_ENV }, 'simulator (embedded store)');
+  const sim = await startSimulator({ SIM_DB: path.join(dir, 'store.mdb'), ...SIMULATOR_ENV }, 'simulator (embedded store)');
   return { label: 'one process, journal store', url: sim.url, process: sim, pids: () => [sim.child.pid!], transactions: async () => null, stop: () => sim.stop() };
 }
 

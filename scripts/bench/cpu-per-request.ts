@@ -23,7 +23,7 @@ const { values } = parseArgs({
 if (!values.baseline) throw new Error('--baseline DIR: the checkout to compare with');
 const rounds = Number(values.rounds);
 const requests = Number(values.requests);
-const tmp = (label: string) => path.join(benchTempDir(`cpu-${label}`), 'store.json');
+const tmp = (label: string) => path.join(benchTempDir(`cpu-${label}`), 'store.mdb');
 
 /** `--cpu-prof DIR`: each server under V8's sampling profiler, its profile in DIR/current and DIR/baseline. */
 const profileDir = (name: string) => (values['cpu-prof'] ? path.resolve(values['cpu-prof'], name) : undefined);

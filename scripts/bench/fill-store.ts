@@ -3,8 +3,8 @@
 // instead of a clean stop (on the journal store: no compaction, every record still in the journal), as
 // after a crash. Run as its own process by the bench:
 //
-//   node --import tsx scripts/bench/fill-store.ts --file DIR/store.json --records 100000 [--crash]
-//   ... --lmdb DIR/store.mdb         the same records in the on-disk store (SIM_STORE=lmdb:FILE)
+//   node --import tsx scripts/bench/fill-store.ts --file DIR/store.mdb --records 100000 [--crash]
+//   ... --journal DIR/store.json     the same records in the journal store (SIM_STORE=journal:FILE)
 //   ... --store-url postgres://...   the same records in a PostgreSQL store (SIM_STORE's form)
 import { parseArgs } from 'node:util';
 import pino from 'pino';
@@ -18,12 +18,12 @@ import { openPostgresStore } from '../../simulator/kernel/store/postgres-store.j
 import { openStore } from '../../simulator/kernel/store/store.js';
 import { clockDeps } from '../../simulator/testing/kernel.js';
 
-const { values } = parseArgs({ options: { file: { type: 'string' }, lmdb: { type: 'string' }, 'store-url': { type: 'string' }, records: { type: 'string', default: '100000' }, crash: { type: 'boolean', default: false }, key: { type: 'string' }, admin: { type: 'string' } } });
-if (!values.file && !values['store-url'] && !values.lmdb) throw new Error('--file, --lmdb or --store-url is required');
+const { values } = parseArgs({ options: { file: { type: 'string' }, journal: { type: 'string' }, 'store-url': { type: 'string' }, records: { type: 'string', default: '100000' }, crash: { type: 'boolean', default: false }, key: { type: 'string' }, admin: { type: 'string' } } });
+if (!values.file && !values['store-url'] && !values.journal) throw new Error('--file, --journal or --store-url is required');
 const count = Number(values.records);
-const config = testConfig({ dbPath: values.file ?? values.lmdb ?? null, embeddedStore: values.lmdb ? 'lmdb' : 'journal', storeUrl: values['store-url'] ?? null, integrationKey: values.key ?? null, adminToken: values.admin ?? 'bench-admin', jobStartDelayMs: 3_600_000 });
+const config = testConfig({ dbPath: values.file ?? values.journal ?? null, embeddedStore: values.journal ? 'journal' : 'lmdb', storeUrl: values['store-url'] ?? null, integrationKey: values.key ?? null, adminToken: values.admin ?? 'bench-admin', jobStartDelayMs: 3_600_000 });
 const log = pino({ level: 'silent' });
-const store = values['store-url'] ? await openPostgresStore({ url: values['store-url'] }) : values.lmdb ? await openLmdbStore({ file: values.lmdb }) : await openStore({ file: values.file });
+const store = values['store-url'] ? await openPostgresStore({ url: values['store-url'] }) : values.journal ? await openStore({ file: values.journal }) : await openLmdbStore({ file: values.file! });
 const deps = { config, store, ...clockDeps(createClock(), log), ids: randomIds, log, defects: createDefects([], []) };
 const sim = await createSimulator(deps);
 const identity = await sim.start();

@@ -87,7 +87,7 @@ async function launch(dir: string): Promise<{ url: string; tenantId: string; chi
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      SIM_DB: path.join(data, 'store.json'),
+      SIM_DB: path.join(data, 'store.mdb'),
       SIM_ADMIN_TOKEN: ADMIN,
       SIM_INTEGRATION_KEY: KEY,
       // The job completes within a few ms and is then read in its final state (a stable body every round).

@@ -24,7 +24,7 @@ export async function runHostileBench(options: { sizes?: 'local' | 'descriptor' 
   await buildSimulator();
   const files = await hostileFiles({ sizes });
   console.log(`hostile inputs: 8 x ${files.xlsx.length} B XLSX (512 MiB of spaces, sizes ${sizes}), ${files.csv.length} B CSV of 1,000,000 columns, ${files.json.length} B JSON of 500,000 keys`);
-  const sim = await startSimulator({ SIM_DB: path.join(benchTempDir('sim-hostile'), 'store.json'), SIM_ADMIN_TOKEN: 'bench-hostile-admin', SIM_INTEGRATION_KEY: KEY }, 'simulator', options.cpuProfileDir);
+  const sim = await startSimulator({ SIM_DB: path.join(benchTempDir('sim-hostile'), 'store.mdb'), SIM_ADMIN_TOKEN: 'bench-hostile-admin', SIM_INTEGRATION_KEY: KEY }, 'simulator', options.cpuProfileDir);
   const pid = sim.child.pid!;
   try {
     const token = await tokenFor(sim.url, KEY);

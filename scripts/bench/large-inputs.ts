@@ -11,8 +11,8 @@
 //               catalog upload; the contract caps a `skus` list at 10,000 items, so 100,000 SKUs can only
 //               be screened as "all catalog SKUs". Its peak covers the catalog upload before it too.
 //
-//   npm run bench:large [-- --only catalog,feed,shipments,screening,sima-batch] [--max-old-space MB] [--node-options "..."] [--lmdb]
-//   (--lmdb: the servers run the on-disk store, SIM_STORE=lmdb)
+//   npm run bench:large [-- --only catalog,feed,shipments,screening,sima-batch] [--max-old-space MB] [--node-options "..."] [--journal]
+//   (--journal: the servers run the journal store, SIM_STORE=journal, instead of the default on-disk store)
 //
 // A report, not an assertion (the exit code is 1 when an input fails or misses the target).
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -38,8 +38,8 @@ export interface LargeInputOptions {
   maxOldSpaceMb?: string;
   /** More NODE_OPTIONS for the server (--heap-prof, --trace-gc). */
   nodeOptions?: string;
-  /** Runs the servers on the on-disk store (SIM_STORE=lmdb) instead of the default. */
-  lmdb?: boolean;
+  /** Runs the servers on the journal store (SIM_STORE=journal) instead of the default on-disk store. */
+  journal?: boolean;
   /** How long one job may take before the input is reported failed (default 20 minutes). */
   jobTimeoutMs?: number;
   log?: (line: string) => void;
@@ -138,8 +138,8 @@ async function runOne(name: LargeInputName, dir: string, options: LargeInputOpti
   log(`${name}: ${sizeMb} MB, ${prepared.rows} rows -> ${prepared.endpoint}`);
   let server: UploadServer | undefined;
   try {
-    const storeFile = path.join(dir, `${name}-store.${options.lmdb ? 'mdb' : 'json'}`);
-    server = await startUploadServer(storeFile, options.maxOldSpaceMb, options.nodeOptions, options.lmdb);
+    const storeFile = path.join(dir, `${name}-store.${options.journal ? 'json' : 'mdb'}`);
+    server = await startUploadServer(storeFile, options.maxOldSpaceMb, options.nodeOptions, options.journal);
     liveServers.add(server);
     const waitFor = (jobId: string) => server!.waitFor(jobId, jobTimeoutMs);
     await prepared.before?.(server, waitFor);
@@ -190,17 +190,17 @@ export function formatLargeInputs(results: readonly LargeInputResult[]): string 
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130)); // runs the exit clean-up
-  const { values } = parseArgs({ options: { only: { type: 'string' }, 'max-old-space': { type: 'string' }, 'node-options': { type: 'string' }, mb: { type: 'string' }, rows: { type: 'string' }, lmdb: { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { only: { type: 'string' }, 'max-old-space': { type: 'string' }, 'node-options': { type: 'string' }, mb: { type: 'string' }, rows: { type: 'string' }, journal: { type: 'boolean' } } });
   const only = values.only?.split(',').map((s) => s.trim()) as LargeInputName[] | undefined;
   for (const name of only ?? []) if (!LARGE_INPUTS.includes(name)) throw new Error(`--only takes ${LARGE_INPUTS.join(', ')}, not ${name}`);
-  console.log(`Node ${process.version}, ${os.cpus().length} CPUs${values['max-old-space'] ? `, server --max-old-space-size=${values['max-old-space']}` : ''}${values.lmdb ? ', on-disk store' : ''}`);
+  console.log(`Node ${process.version}, ${os.cpus().length} CPUs${values['max-old-space'] ? `, server --max-old-space-size=${values['max-old-space']}` : ''}${values.journal ? ', journal store' : ''}`);
   const results = await runLargeInputs({
     only,
     fileMb: values.mb ? Number(values.mb) : undefined,
     rows: values.rows ? Number(values.rows) : undefined,
     maxOldSpaceMb: values['max-old-space'],
     nodeOptions: values['node-options'],
-    lmdb: values.lmdb,
+    journal: values.journal,
     log: (line) => console.log(line),
   });
   console.log(formatLargeInputs(results));

@@ -5,11 +5,11 @@
 // list of the tenant's jobs is timed beside it: its `count` counts every job of the tenant, a cost of the
 // list at that size (PostgreSQL: count(*) over the index) whether or not the process just started.
 //
-//   npm run bench:restart -- [--sizes 350,1024] (MB) [--kills 3] [--seed 1] [--lmdb | --postgres | --local]
+//   npm run bench:restart -- [--sizes 350,1024] (MB) [--kills 3] [--seed 1] [--journal | --postgres | --local]
 //
-// By default the journal store of `npm start` (SIM_DB), whose start reads every record (the size: its
-// snapshot and journal files). --lmdb: the on-disk store (SIM_STORE=lmdb, simulator/kernel/store/lmdb-store.ts),
-// whose start reads none (the size: its file).
+// By default the on-disk store of `npm start` (SIM_DB, simulator/kernel/store/lmdb-store.ts); the size is its
+// file's. --journal: the journal store (SIM_STORE=journal), whose start reads every record (its snapshot
+// and journal files' size).
 //
 // --postgres: the same on the PostgreSQL store (SIM_STORE), a throwaway server from the machine's packages
 // (simulator/testing/postgres-server.ts); the size is the database's (pg_database_size).
@@ -29,12 +29,12 @@ import { postmasterOf } from '../../simulator/kernel/store/postgres-binaries.js'
 import { startLocalPostgres } from '../../simulator/site/local-postgres.js';
 import { startPostgres } from '../../simulator/testing/postgres-server.js';
 
-const { values } = parseArgs({ options: { postgres: { type: 'boolean', default: false }, local: { type: 'boolean', default: false }, lmdb: { type: 'boolean', default: false }, sizes: { type: 'string', default: '350,1024' }, kills: { type: 'string', default: '3' }, seed: { type: 'string', default: '1' } } });
+const { values } = parseArgs({ options: { postgres: { type: 'boolean', default: false }, local: { type: 'boolean', default: false }, journal: { type: 'boolean', default: false }, sizes: { type: 'string', default: '350,1024' }, kills: { type: 'string', default: '3' }, seed: { type: 'string', default: '1' } } });
 const KEY = SIMULATOR_ENV.SIM_INTEGRATION_KEY;
 /** Bytes a completed job takes in the store (measured: fill-store's records): the journal store's snapshot
  *  and journal, PostgreSQL's table with its nine indexes (1,708 MB for 611,669 jobs), the on-disk store's
  *  records and index entries (322 MB for 87,381 jobs). */
-const BYTES_PER_JOB = values.postgres || values.local ? 2_900 : values.lmdb ? 3_900 : 600;
+const BYTES_PER_JOB = values.postgres || values.local ? 2_900 : values.journal ? 600 : 3_900;
 let seed = Number(values.seed);
 const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 
@@ -54,12 +54,12 @@ async function emptyDatabase(url: string): Promise<void> {
 
 const storeBytes = (dir: string) => readdirSync(dir).reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0);
 
-/** Where a store lives: the journal store's file, the on-disk store's, a PostgreSQL database, or the sandbox's
+/** Where a store lives: the on-disk store's file, the journal store's, a PostgreSQL database, or the sandbox's
  *  own server (its directory, and the URL it answers at while the fill writes). */
-type StorePlace = { file: string } | { lmdb: string } | { url: string } | { localDir: string; url: string };
-const storeArgs = (place: StorePlace) => ('file' in place ? ['--file', place.file] : 'lmdb' in place ? ['--lmdb', place.lmdb] : ['--store-url', place.url]);
+type StorePlace = { file: string } | { journal: string } | { url: string } | { localDir: string; url: string };
+const storeArgs = (place: StorePlace) => ('file' in place ? ['--file', place.file] : 'journal' in place ? ['--journal', place.journal] : ['--store-url', place.url]);
 const storeEnv = (place: StorePlace): Record<string, string> =>
-  'file' in place ? { SIM_DB: place.file } : 'lmdb' in place ? { SIM_STORE: `lmdb:${place.lmdb}` } : 'localDir' in place ? { SIM_STORE: `local:${place.localDir}` } : { SIM_STORE: place.url };
+  'file' in place ? { SIM_DB: place.file } : 'journal' in place ? { SIM_STORE: `journal:${place.journal}` } : 'localDir' in place ? { SIM_STORE: `local:${place.localDir}` } : { SIM_STORE: place.url };
 
 /** Spawn to the first answer of an authenticated read of `jobId` (the store loaded and serving), then the
  *  time of one list of the tenant's jobs. */
@@ -109,7 +109,7 @@ for (const mb of values.sizes!.split(',').map(Number)) {
   if (values.local) chmodSync(dir, 0o755);
   // The fill writes into the local server started here; the sandbox then takes it over, as after a crash.
   const local = values.local ? await startLocalPostgres({ dir }) : undefined;
-  const place: StorePlace = server ? { url: server.url } : local ? { localDir: dir, url: local.url } : values.lmdb ? { lmdb: path.join(dir, 'store.mdb') } : { file: path.join(dir, 'store.json') };
+  const place: StorePlace = server ? { url: server.url } : local ? { localDir: dir, url: local.url } : values.journal ? { journal: path.join(dir, 'store.json') } : { file: path.join(dir, 'store.mdb') };
   const size = async () => (server ? await databaseBytes(server.url) : local ? await databaseBytes(local.url) : storeBytes(dir)) / 2 ** 20;
   if (server) await emptyDatabase(server.url);
   const t0 = performance.now();
@@ -142,7 +142,7 @@ for (const mb of values.sizes!.split(',').map(Number)) {
   }
   const kills = times.slice(1).map((t) => t.toFixed(0));
   if (local) kills[kills.length - 1] += ' (the server killed too)';
-  const line = `${server ? 'PostgreSQL' : local ? 'PostgreSQL run by the sandbox (SIM_STORE=local)' : values.lmdb ? 'on-disk store (SIM_STORE=lmdb)' : 'journal store'}, ${mb} MB asked, ${storedMb.toFixed(0)} MB stored: first start ${times[0].toFixed(0)} ms; after each SIGKILL ${kills.join(', ')} ms; RSS once serving ${peakRss.toFixed(0)} MB; the first list of the tenant's jobs ${lists.map((t) => t.toFixed(0)).join(', ')} ms`;
+  const line = `${server ? 'PostgreSQL' : local ? 'PostgreSQL run by the sandbox (SIM_STORE=local)' : values.journal ? 'journal store (SIM_STORE=journal)' : 'on-disk store (SIM_DB, the default)'}, ${mb} MB asked, ${storedMb.toFixed(0)} MB stored: first start ${times[0].toFixed(0)} ms; after each SIGKILL ${kills.join(', ')} ms; RSS once serving ${peakRss.toFixed(0)} MB; the first list of the tenant's jobs ${lists.map((t) => t.toFixed(0)).join(', ')} ms`;
   console.log(line);
   rows.push(line);
   rmSync(dir, { recursive: true, force: true });

@@ -65,7 +65,7 @@ const tally = new Tally();
 const receiver = await startWebhookReceiver(tally);
 const memoryFile = path.join(dir, 'memory.json');
 sim = await startSimulatorProcess({
-  SIM_DB: path.join(dir, 'store', 'store.json'),
+  SIM_DB: path.join(dir, 'store', 'store.mdb'),
   SIM_ADMIN_TOKEN: ADMIN,
   SIM_INTEGRATION_KEY: KEY,
   SIM_WEBHOOK_ALLOW_TARGETS: '127.0.0.1',

@@ -50,13 +50,13 @@ export function fillStore(storeArgs: string[], records: number): Promise<FilledS
 }
 
 export async function measureStoreGrowth(options: { seconds: number; rounds: number; warmup: number; connections: number; records: number; tmp: (name: string) => string }): Promise<StoreGrowthResult> {
-  const largeFile = path.join(options.tmp('store-large'), 'store.json');
+  const largeFile = path.join(options.tmp('store-large'), 'store.mdb');
   const t0 = performance.now();
   await fillStore(['--file', largeFile], options.records);
   const fillSeconds = (performance.now() - t0) / 1000;
   console.log(`store growth: ${options.records.toLocaleString('en')} records written and the writer killed in ${fillSeconds.toFixed(1)} s`);
   const large = await startSimulator({ SIM_DB: largeFile, SIM_CONTRACT: 'all', ...SIMULATOR_ENV }, 'simulator (large store)');
-  const empty = await startSimulator({ SIM_DB: path.join(options.tmp('store-empty'), 'store.json'), SIM_CONTRACT: 'all', ...SIMULATOR_ENV }, 'simulator (empty store)');
+  const empty = await startSimulator({ SIM_DB: path.join(options.tmp('store-empty'), 'store.mdb'), SIM_CONTRACT: 'all', ...SIMULATOR_ENV }, 'simulator (empty store)');
   try {
     const emptyTarget = { ...simulatorTarget(empty, await prepareSimulatorState(empty)), name: 'empty' };
     const largeTarget = { ...simulatorTarget(large, await prepareSimulatorState(large)), name: 'large' };

@@ -36,11 +36,11 @@ export interface UploadServer {
 }
 
 /** A simulator on `storeFile` (`maxOldSpaceMb` caps its heap; `nodeOptions` adds flags, e.g. --heap-prof;
- *  `lmdb`: the on-disk store at that file, SIM_STORE=lmdb), and a token of its default tenant. */
-export async function startUploadServer(storeFile: string, maxOldSpaceMb?: string, nodeOptions?: string, lmdb = false): Promise<UploadServer> {
+ *  `journal`: the journal store at that file, SIM_STORE=journal), and a token of its default tenant. */
+export async function startUploadServer(storeFile: string, maxOldSpaceMb?: string, nodeOptions?: string, journal = false): Promise<UploadServer> {
   const flags = [maxOldSpaceMb ? `--max-old-space-size=${maxOldSpaceMb}` : '', nodeOptions ?? ''].filter(Boolean).join(' ');
   const server = await startSimulatorProcess({
-    ...(lmdb ? { SIM_STORE: `lmdb:${storeFile}` } : { SIM_DB: storeFile }),
+    ...(journal ? { SIM_STORE: `journal:${storeFile}` } : { SIM_DB: storeFile }),
     SIM_ADMIN_TOKEN: 'bench-admin',
     SIM_INTEGRATION_KEY: KEY,
     SIM_JOB_START_DELAY_MS: '10',

@@ -19,7 +19,7 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'examples-'));
   sim = await startSimulatorProcess({
-    SIM_DB: path.join(dir, 'store.json'),
+    SIM_DB: path.join(dir, 'store.mdb'),
     SIM_ADMIN_TOKEN: ADMIN,
     SIM_WEBHOOK_ALLOW_TARGETS: '127.0.0.1',
     SIM_JOB_START_DELAY_MS: '50',

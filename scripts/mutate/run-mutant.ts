@@ -189,7 +189,7 @@ async function startSimulator(treeDir: string, dataDir: string, label: string, d
     LOG_LEVEL: 'warn',
     PORT: String(port),
     HOST: '127.0.0.1',
-    SIM_DB: path.join(dataDir, 'store.json'),
+    SIM_DB: path.join(dataDir, 'store.mdb'),
     // Its own uploads and documents: mutants run side by side, and beside other sessions' simulators.
     SIM_ARTIFACTS: path.join(dataDir, 'artifacts'),
     SIM_ADMIN_TOKEN: `${label}-admin`,

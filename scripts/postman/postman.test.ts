@@ -30,7 +30,7 @@ describe('newman against a started sandbox', () => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'postman-'));
-    sim = await startSimulatorProcess({ SIM_DB: path.join(dir, 'store.json'), SIM_ADMIN_TOKEN: ADMIN, SIM_JOB_START_DELAY_MS: '50', SIM_JOB_PROCESSING_MS: '200' });
+    sim = await startSimulatorProcess({ SIM_DB: path.join(dir, 'store.mdb'), SIM_ADMIN_TOKEN: ADMIN, SIM_JOB_START_DELAY_MS: '50', SIM_JOB_PROCESSING_MS: '200' });
   }, 120_000);
   afterAll(async () => {
     await sim?.kill();

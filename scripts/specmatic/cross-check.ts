@@ -49,7 +49,7 @@ const storeDir = mkdtempSync(path.join(os.tmpdir(), 'specmatic-sim-'));
 const contractFile = writeBundledContract('v1.3.0', path.join(reportDir, 'contract'));
 const CONTRACT = loadContract('v1.3.0');
 
-const sim = await startSimulatorProcess({ SIM_DB: path.join(storeDir, 'store.json'), SIM_ADMIN_TOKEN: ADMIN, SIM_INTEGRATION_KEY: KEY, ...(args.defects ? { SIM_DEFECTS: args.defects } : {}) });
+const sim = await startSimulatorProcess({ SIM_DB: path.join(storeDir, 'store.mdb'), SIM_ADMIN_TOKEN: ADMIN, SIM_INTEGRATION_KEY: KEY, ...(args.defects ? { SIM_DEFECTS: args.defects } : {}) });
 const proxy = await startRecordingProxy(sim.url);
 try {
   const token = await prepareTenant(sim.url);

@@ -66,7 +66,7 @@ describe.skipIf(chromium.skipReason !== null)(`the console's actions in Chromium
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'sim-console-actions-'));
     [sim, browser] = await Promise.all([
-      startSimulatorProcess({ SIM_DB: path.join(dir, 'store.json'), SIM_ADMIN_TOKEN: ADMIN, SIM_INTEGRATION_KEY: KEY, SIM_JOB_START_DELAY_MS: '20', SIM_JOB_PROCESSING_MS: '100' }),
+      startSimulatorProcess({ SIM_DB: path.join(dir, 'store.mdb'), SIM_ADMIN_TOKEN: ADMIN, SIM_INTEGRATION_KEY: KEY, SIM_JOB_START_DELAY_MS: '20', SIM_JOB_PROCESSING_MS: '100' }),
       launchChromium(chromium),
     ]);
     token = (await api('POST', '/api/auth/token/integration', { headers: { 'x-api-key': KEY } })).body.access_token;

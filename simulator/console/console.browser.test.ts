@@ -45,7 +45,7 @@ describe.skipIf(chromium.skipReason !== null)(`the sandbox console in Chromium${
     dir = mkdtempSync(path.join(os.tmpdir(), 'sim-console-'));
     [sim, browser] = await Promise.all([
       startSimulatorProcess({
-        SIM_DB: path.join(dir, 'store.json'),
+        SIM_DB: path.join(dir, 'store.mdb'),
         SIM_ADMIN_TOKEN: ADMIN,
         SIM_INTEGRATION_KEY: KEY,
         SIM_WEBHOOK_ALLOW_TARGETS: `127.0.0.1:${port}`,

@@ -139,7 +139,7 @@ describe('switching defects', () => {
     await expect(createTestDeps({ config: { defects: ['limits.rate-limit-off', 'no.such-defect'] } })).rejects.toThrow(/unknown defect id\(s\): no\.such-defect/);
     expect(() => createDefects(['a.b'], ['a.c'])).toThrow(/a\.b/);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sim-defects-'));
-    await expect(startSimulatorProcess({ SIM_DEFECTS: 'limits.rate-limit-off,no.such-defect', SIM_DB: path.join(dir, 'store.json') })).rejects.toThrow(
+    await expect(startSimulatorProcess({ SIM_DEFECTS: 'limits.rate-limit-off,no.such-defect', SIM_DB: path.join(dir, 'store.mdb') })).rejects.toThrow(
       /exited with 1[\s\S]*SIM_DEFECTS: unknown defect id\(s\): no\.such-defect/,
     );
   }, 60_000);

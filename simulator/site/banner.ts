@@ -6,7 +6,7 @@ import type { SandboxIdentity } from '../control/bootstrap.js';
 export interface BannerInput {
   baseUrl: string;
   versions: Array<{ version: string; prefix: string }>;
-  /** The embedded store's file (the on-disk store's with SIM_STORE=lmdb), a database URL (SIM_STORE), the
+  /** The embedded store's file (the journal store's with SIM_STORE=journal), a database URL (SIM_STORE), the
    *  sandbox's own PostgreSQL (SIM_STORE=local), or null for a memory store. */
   store: { file: string; journal: boolean } | { localDir: string; url: string } | string | null;
   identity: SandboxIdentity;
@@ -32,8 +32,8 @@ export function bannerLines(input: BannerInput): string[] {
       !input.store ? '(memory)'
       : typeof input.store === 'string' ? `${input.store}  (shared by every instance with this SIM_STORE; empty it: POST /_sim/reset)`
       : 'localDir' in input.store ? `${input.store.localDir}  (PostgreSQL at ${input.store.url}, run by this sandbox; another sandbox needs its own: SIM_STORE=local:DIR; empty it: POST /_sim/reset)`
-      : input.store.journal ? `${input.store.file}  (another sandbox needs its own: SIM_DB or --db; empty it: POST /_sim/reset)`
-      : `${input.store.file}  (on-disk store; another sandbox needs its own: SIM_STORE=lmdb:FILE; empty it: POST /_sim/reset)`,
+      : input.store.journal ? `${input.store.file}  (journal store; another sandbox needs its own: SIM_STORE=journal:FILE; empty it: POST /_sim/reset)`
+      : `${input.store.file}  (another sandbox needs its own: SIM_DB or --db; empty it: POST /_sim/reset)`,
     ),
     row('admin token', identity.adminToken),
     row('tenant', identity.tenantId),

@@ -22,7 +22,7 @@ function runToExit(args: string[], env: Record<string, string> = {}): Promise<{ 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'simulator', 'main.ts'), ...args], {
       cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', SIM_DB: path.join(dir, 'never-used', 'store.json'), ...env },
+      env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', SIM_DB: path.join(dir, 'never-used', 'store.mdb'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -58,14 +58,14 @@ describe('npm start on the command line', () => {
 
   it('refuses a busy port and a store another sandbox holds, each in one line, exit 1; takes over the lock of a killed one; prints a new key on --new-key', async () => {
     const storeDir = path.join(dir, 'shared');
-    const env = { SIM_DB: path.join(storeDir, 'store.json') };
+    const env = { SIM_DB: path.join(storeDir, 'store.mdb') };
     const first = await startSimulatorProcess(env);
     running.push(first);
     const port = Number(new URL(first.url).port);
     expect(bannerField(first.output(), 'integration key')).toMatch(/^tfk_sbx_/); // first run: the key itself
 
     const [busyPort, busyStore] = await Promise.all([
-      runToExit([], { SIM_DB: path.join(dir, 'other', 'store.json'), PORT: String(port) }),
+      runToExit([], { SIM_DB: path.join(dir, 'other', 'store.mdb'), PORT: String(port) }),
       runToExit([], { ...env, PORT: String(await freePort()) }),
     ]);
     expect(busyPort.code).toBe(1);
@@ -94,19 +94,18 @@ describe('npm start on the command line', () => {
     await third.kill('SIGTERM');
   });
 
-  it('refuses, in one line with exit 1, to open a journal store as the on-disk store (SIM_STORE=lmdb), naming SIM_DB; starts the on-disk store on a file of its own', async () => {
-    const journal = path.join(dir, 'journal', 'store.json');
-    mkdirSync(path.dirname(journal), { recursive: true });
+  it('refuses, in one line with exit 1, to open the journal store of earlier versions as the on-disk store, naming SIM_STORE=journal:FILE; starts on it with that setting', async () => {
+    const old = path.join(dir, 'earlier', 'store.json');
+    mkdirSync(path.dirname(old), { recursive: true });
     // What the journal store writes first: its journal beside the snapshot's path (the snapshot comes later).
-    writeFileSync(`${journal}.journal`, '');
-    const refused = await runToExit([], { SIM_DB: '', SIM_STORE: `lmdb:${journal}`, PORT: String(await freePort()) });
+    writeFileSync(`${old}.journal`, '');
+    const refused = await runToExit([], { SIM_DB: old, PORT: String(await freePort()) });
     expect(refused.code).toBe(1);
-    expect(oneLine(refused.stderr)).toEqual([`${journal} holds a journal store (the default store): start on it with SIM_DB=${journal} instead of SIM_STORE=lmdb, or give the on-disk store another file`]);
-    const file = path.join(dir, 'on-disk', 'store.mdb');
-    const onDisk = await startSimulatorProcess({ SIM_STORE: `lmdb:${file}` });
-    running.push(onDisk);
-    expect(bannerField(onDisk.output(), 'store')).toBe(file);
-    expect(onDisk.output()).toContain('(on-disk store; another sandbox needs its own: SIM_STORE=lmdb:FILE');
-    await onDisk.kill('SIGTERM');
+    expect(oneLine(refused.stderr)).toEqual([`${old} holds a journal store (the embedded store of earlier versions): start on it with SIM_STORE=journal:${old}, or move it away for a new store`]);
+    const journal = await startSimulatorProcess({ SIM_STORE: `journal:${old}` });
+    running.push(journal);
+    expect(bannerField(journal.output(), 'store')).toBe(old);
+    expect(journal.output()).toContain('(journal store; another sandbox needs its own: SIM_STORE=journal:FILE');
+    await journal.kill('SIGTERM');
   });
 });

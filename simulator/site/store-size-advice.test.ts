@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { journalStoreBytes, slowLoadAdvice, SLOW_LOAD_MS } from './store-size-advice.js';
+import { earlierStoreNotice, journalStoreBytes, slowLoadAdvice, SLOW_LOAD_MS } from './store-size-advice.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'store-advice-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,7 +21,7 @@ describe('the advice a slow journal store load gives', () => {
     expect(advice).toContain('14.2 s');
     expect(advice).toContain('SIM_STORE=postgres://');
     expect(advice).toContain('SIM_STORE=local');
-    expect(advice).toContain('SIM_STORE=lmdb');
+    expect(advice).toContain('start without SIM_STORE=journal');
   });
 
   it('counts the snapshot, the journal and the rotated journals of a store', () => {
@@ -35,3 +35,14 @@ describe('the advice a slow journal store load gives', () => {
   });
 });
 
+describe("the notice of a start beside an earlier version's store", () => {
+  const defaults = (dir: string) => ({ db: path.join(dir, 'store.mdb'), journal: path.join(dir, 'store.json') });
+
+  it('names the journal store left at its default path and the setting that starts on it, only on the default on-disk store', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'earlier-store-'));
+    expect(earlierStoreNotice(defaults(dir).db, defaults(dir))).toBeNull();
+    writeFileSync(`${defaults(dir).journal}.journal`, '');
+    expect(earlierStoreNotice(defaults(dir).db, defaults(dir))).toContain('SIM_STORE=journal');
+    expect(earlierStoreNotice(path.join(dir, 'elsewhere.mdb'), defaults(dir))).toBeNull();
+  });
+});

@@ -35,7 +35,7 @@ const ADMIN_TOKEN = 'hostile-admin-token';
 
 export async function startHostileTarget(env: Record<string, string> = {}): Promise<HostileTarget> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-hostile-'));
-  const sim = await startSimulatorProcess({ SIM_DB: path.join(dataDir, 'store.json'), SIM_ADMIN_TOKEN: ADMIN_TOKEN, SIM_JOB_START_DELAY_MS: '10', SIM_JOB_PROCESSING_MS: '20', ...env });
+  const sim = await startSimulatorProcess({ SIM_DB: path.join(dataDir, 'store.mdb'), SIM_ADMIN_TOKEN: ADMIN_TOKEN, SIM_JOB_START_DELAY_MS: '10', SIM_JOB_PROCESSING_MS: '20', ...env });
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   const url = new URL(sim.url);
 

@@ -1,4 +1,4 @@
-// The on-disk embedded store (SIM_STORE=lmdb[:FILE]): LMDB (the `lmdb` package, a B-tree in one
+// The on-disk embedded store, the default of `npm start` (SIM_DB): LMDB (the `lmdb` package, a B-tree in one
 // memory-mapped file, prebuilt for the platform) behind the store seam (collection.ts). A start reads no
 // record: opening a 1 GB store costs what opening an empty one does (issue 30: restart time independent of
 // the store's size), and memory holds only what is being read or not yet committed.
@@ -103,8 +103,8 @@ export class StoreFormatError extends Error {
   override name = 'StoreFormatError';
 }
 
-/** What is wrong with opening `file` as this store, or null: the journal store keeps a JSON snapshot at its
- *  path (and its journal beside it), which LMDB would refuse as an invalid file. */
+/** What is wrong with opening `file` as this store, or null: the journal store of earlier versions kept a JSON
+ *  snapshot at the same path (and its journal beside it), which LMDB would refuse as an invalid file. */
 function foreignStoreAt(file: string): string | null {
   const journal = `${file}.journal`;
   let first = '';
@@ -116,7 +116,7 @@ function foreignStoreAt(file: string): string | null {
     first = head.subarray(0, read).toString('latin1').trimStart()[0] ?? '';
   }
   if (first === '{' || existsSync(journal)) {
-    return `${file} holds a journal store (the default store): start on it with SIM_DB=${file} instead of SIM_STORE=lmdb, or give the on-disk store another file`;
+    return `${file} holds a journal store (the embedded store of earlier versions): start on it with SIM_STORE=journal:${file}, or move it away for a new store`;
   }
   return null;
 }
