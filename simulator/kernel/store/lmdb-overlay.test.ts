@@ -15,7 +15,8 @@ type Field = 'tenantId' | 'status' | 'flagged' | 'createdAt' | 'n';
 type Items = Collection<Item, Field>;
 
 const record = fc.record({
-  id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'),
+  // Few ids: a record written again after its commit (read back from the file, then replaced) is common.
+  id: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
   tenantId: fc.constantFrom('t1', 't2'),
   status: fc.constantFrom('OPEN', 'DONE', 'LOST') as fc.Arbitrary<Item['status']>,
   flagged: fc.boolean(),
@@ -46,7 +47,8 @@ const step = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('a', 'b', 'c', 'd').map((id) => ({ kind: 'delete' as const, id })) },
   { weight: 1, arbitrary: fc.constantFrom('a', 'b', 'c').map((id) => ({ kind: 'modify' as const, id })) },
   { weight: 2, arbitrary: fc.constant({ kind: 'turn' as const }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'flush' as const }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'flush' as const }) },
+  { weight: 1, arbitrary: fc.constantFrom('a', 'b', 'c').map((id) => ({ kind: 'get' as const, id })) },
   { weight: 3, arbitrary: query.map((q) => ({ kind: 'query' as const, query: q })) },
 );
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
@@ -78,6 +80,8 @@ async function apply(store: Store, items: Items, s: Step) {
       return new Promise((resolve) => setImmediate(resolve));
     case 'flush':
       return store.flush();
+    case 'get':
+      return items.get(s.id);
     case 'query':
       return answers(items, s.query);
   }

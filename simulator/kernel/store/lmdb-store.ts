@@ -57,6 +57,8 @@ const WRITES_PER_TRANSACTION = 5000;
  *  128 KB and maps the file again at each doubling, keeping the earlier maps, so the pages read through
  *  each map counted in the resident set again: 100,000 shipments (a 275 MB file) showed 680 MB of file pages. */
 const MAP_SIZE = 2 ** 36;
+/** Committed records kept decoded in memory at most (about 20 MB of typical records). */
+const DECODED_RECORDS = 10_000;
 /** Batches sent and not yet committed at most before a writer waits: a bulk import faster than LMDB's
  *  writer thread would otherwise pile its uncommitted records up in memory (bench:large peaked near 1 GB). */
 const BATCHES_IN_FLIGHT = 2;
@@ -137,14 +139,27 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
   let pending = new Map<string, Change>();
   let batchNumber = 0;
   let scheduled = false;
-  let lastCommit: Promise<unknown> = Promise.resolve();
   /** The commits of the batches sent and not yet committed, oldest first (never rejecting). */
   const inFlight: Array<Promise<unknown>> = [];
   const stats = { journalBytes: 0, journalWrites: 0, snapshotWrites: 0 };
 
+  /** Committed records read lately, decoded (a read of a hot record, a job polled, a tenant's settings on
+   *  every request, costs a Map lookup, not a JSON parse): least recently read first. A write forgets its
+   *  record here; until its commit, the overlay answers for it. */
+  const decoded = new Map<string, StoredRecord>();
   const readRecord = (name: string, id: string): StoredRecord | undefined => {
+    const key = pendingKey(name, id);
+    const hit = decoded.get(key);
+    if (hit) {
+      decoded.delete(key);
+      decoded.set(key, hit);
+      return hit;
+    }
     const record = records.get(recordKey(name, id));
-    return record && Object.freeze(record);
+    if (!record) return undefined;
+    decoded.set(key, Object.freeze(record));
+    if (decoded.size > DECODED_RECORDS) decoded.delete(decoded.keys().next().value!);
+    return record;
   };
   const current = (state: CollectionState, id: string): StoredRecord | undefined => {
     const seen = state.overlay.get(id);
@@ -206,8 +221,9 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
     }
     // Every write made so far is in this batch or an earlier one: the counts as written are this batch's.
     for (const { key, n } of batchCounts.values()) last = n > 0 ? meta.put(key, n) : meta.remove(key);
-    lastCommit = last.then(
+    const commit = last.then(
       () => {
+        inFlight.splice(inFlight.indexOf(done), 1);
         stats.journalWrites += 1;
         // Reads from here on must see this commit: a new read snapshot before the overlay lets go of it.
         env.resetReadTxn();
@@ -220,15 +236,25 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
         for (const [name, list] of ids) collections.get(name)!.overlay.release(list, number);
         // Committed: LMDB holds these counts now, unless a later batch changed them again.
         for (const id of batchCounts.keys()) if (counts.get(id)?.batch === number) counts.delete(id);
+        committedBatch = number;
+        settleWaiters(number);
+        // The writes made while this batch was committing go out together: one transaction (and one flush
+        // to disk) for every request that wrote meanwhile, not one each (group commit).
+        if (inFlight.length === 0) dispatch();
       },
       (error: unknown) => {
+        inFlight.splice(inFlight.indexOf(done), 1);
         onError(error);
+        // Done, not committed: a later flush must not wait for it, and one that covers it fails.
+        committedBatch = number;
+        lastFailure = { batch: number, error };
+        settleWaiters(number, error);
+        if (inFlight.length === 0) dispatch();
         throw error;
       },
     );
-    const done = lastCommit.catch(() => {});
+    const done = commit.catch(() => {});
     inFlight.push(done);
-    void done.then(() => inFlight.splice(inFlight.indexOf(done), 1));
   };
 
   const write = (state: CollectionState, before: StoredRecord | undefined, after: StoredRecord | undefined) => {
@@ -246,10 +272,12 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
     if (!before !== !after) addCount(totalKey(name), after ? 1 : -1);
     state.overlay.set(id, after, batchNumber, keys);
     const key = pendingKey(name, id);
+    decoded.delete(key);
     const earlier = pending.get(key);
     pending.set(key, { name, id, before: earlier ? earlier.before : before, after, keys });
     if (pending.size >= WRITES_PER_TRANSACTION) dispatch();
-    else if (!scheduled) {
+    // While a batch commits, writes gather for the next one, sent when it is committed.
+    else if (!scheduled && inFlight.length === 0) {
       scheduled = true;
       setImmediate(dispatch);
     }
@@ -257,10 +285,24 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
     return inFlight.length > BATCHES_IN_FLIGHT ? inFlight[0] : undefined;
   };
 
-  /** Resolves once every write made before the call is committed. */
-  const settled = async () => {
-    dispatch();
-    await lastCommit;
+  /** The last batch LMDB committed (batches commit in the order sent), and who waits for which batch. */
+  let committedBatch = -1;
+  let lastFailure: { batch: number; error: unknown } | null = null;
+  let waiters: Array<{ batch: number; resolve: () => void; reject: (error: unknown) => void }> = [];
+  /** Answers the waiters of batches up to `batch`: committed, or failed with `error`. */
+  function settleWaiters(batch: number, error?: unknown) {
+    const answered = waiters.filter((waiter) => waiter.batch <= batch);
+    waiters = waiters.filter((waiter) => waiter.batch > batch);
+    for (const waiter of answered) (error === undefined ? waiter.resolve() : waiter.reject(error));
+  }
+  /** Resolves once every write made before the call is committed: the pending writes are sent at once
+   *  unless a batch is committing, which sends them when done. */
+  const settled = (): Promise<void> => {
+    const batch = pending.size > 0 ? batchNumber : batchNumber - 1;
+    if (lastFailure?.batch === batch) return Promise.reject(lastFailure.error);
+    if (committedBatch >= batch) return Promise.resolve();
+    if (pending.size > 0 && inFlight.length === 0) dispatch();
+    return new Promise((resolve, reject) => waiters.push({ batch, resolve, reject }));
   };
 
   /** Removes the entries and counts of one index (before a rebuild, or when no longer kept). */
@@ -498,6 +540,7 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
       await settled();
       pending = new Map();
       pendingCounts = new Map();
+      decoded.clear();
       for (const state of collections.values()) state.overlay.clear();
       counts.clear();
       env.transactionSync(() => {
