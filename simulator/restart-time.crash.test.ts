@@ -6,12 +6,12 @@
 // its records fails it (the journal store, SIM_STORE=journal, tried in this test on 2026-11-28: 9.8-11.5 s at
 // 375 MB against 1.4-1.8 s empty; the on-disk store: 1.6-1.7 s at 340 MB against 1.6-1.9 s empty).
 // `npm run bench:restart` gives the figures at 350 MB and 1 GB.
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SIMULATOR_ENV } from '../scripts/bench/scenarios.js';
-import { fillStore } from '../scripts/bench/store-growth-scenario.js';
+import { fillStore, storeFilesBytes, writeUntilDead } from '../scripts/bench/store-growth-scenario.js';
 import { startSimulatorProcess, type SimulatorProcess } from './testing/process.js';
 
 /** Completed jobs that make about 350 MB of on-disk store (3,900 bytes a job: bench:restart's measure). */
@@ -37,27 +37,13 @@ async function timedStart(file: string, jobId: string): Promise<{ ms: number; st
   return { ms: performance.now() - t0, status: job.status, sim };
 }
 
-/** Persisted SIMA batches one after another until the process dies. */
-async function writeUntilDead(url: string): Promise<void> {
-  const token = await fetch(`${url}/api/auth/token/integration`, { method: 'POST', headers: { 'x-api-key': SIMULATOR_ENV.SIM_INTEGRATION_KEY } });
-  const { access_token } = (await token.json()) as { access_token: string };
-  try {
-    for (;;) {
-      const res = await fetch(`${url}/api/sima/batch`, { method: 'POST', headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' }, body: '{"skus":null}' });
-      await res.arrayBuffer();
-    }
-  } catch {
-    // the kill
-  }
-}
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 describe('a restart after a SIGKILL on the default store', () => {
   it(`answers a read of the last job written within ${RATIO}x the start on an empty store, with ~350 MB of store`, { timeout: 300_000 }, async () => {
     const full = path.join(mkdtempSync(path.join(os.tmpdir(), 'restart-full-')), 'store.mdb');
     const { lastJobId } = await fillStore(['--file', full], JOBS);
-    const storeMb = readdirSync(path.dirname(full)).reduce((sum, f) => sum + statSync(path.join(path.dirname(full), f)).size, 0) / 2 ** 20;
+    const storeMb = storeFilesBytes(path.dirname(full)) / 2 ** 20;
     expect(storeMb).toBeGreaterThan(300);
     const onFull: number[] = [];
     const onEmpty: number[] = [];

@@ -15,13 +15,14 @@
 //   (--journal: the servers run the journal store, SIM_STORE=journal, instead of the default on-disk store)
 //
 // A report, not an assertion (the exit code is 1 when an input fails or misses the target).
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateShipmentFile } from '#fixtures/freight/generate-shipments.js';
 import { writeLargeCatalogCsv, writeLargeFeedCsvOfSize } from '../../simulator/testing/large-catalog.js';
+import { storeFilesBytes } from './store-growth-scenario.js';
 import { memoryOf, RSS_TARGET_MB, startUploadServer, type UploadServer } from './upload-server.js';
 
 export const LARGE_INPUTS = ['catalog', 'feed', 'shipments', 'screening', 'sima-batch'] as const;
@@ -122,13 +123,6 @@ async function prepare(name: LargeInputName, dir: string, fileMb: number, rows: 
   }
 }
 
-/** The files of the store at `dir/base` (a journal store's snapshot and journals, or the on-disk store's file). */
-function storeSizeMb(dir: string, base: string): number {
-  let bytes = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isFile() && entry.name.startsWith(base)) bytes += statSync(path.join(dir, entry.name)).size;
-  return Math.round(bytes / 1024 / 1024);
-}
-
 async function runOne(name: LargeInputName, dir: string, options: LargeInputOptions): Promise<LargeInputResult> {
   const log = options.log ?? (() => {});
   const jobTimeoutMs = options.jobTimeoutMs ?? 20 * 60_000;
@@ -150,7 +144,8 @@ async function runOne(name: LargeInputName, dir: string, options: LargeInputOpti
     result.doneS = seconds(performance.now() - started);
     result.status = job.status === 'FAILED' ? `FAILED: ${JSON.stringify(job.error).slice(0, 200)}` : job.status;
     result.peakRssMb = memoryOf(server.pid).peak;
-    result.storeMb = storeSizeMb(dir, path.basename(storeFile));
+    // The store's files (a journal store's snapshot and journals, or the on-disk store's file), not its artifacts.
+    result.storeMb = Math.round(storeFilesBytes(dir, path.basename(storeFile)) / 2 ** 20);
   } catch (error) {
     result.status = `ERROR: ${(error as Error).message}`;
     if (server) {

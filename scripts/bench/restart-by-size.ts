@@ -16,14 +16,14 @@
 // --local: SIM_STORE=local, the server the sandbox runs itself (simulator/site/local-postgres.ts). A SIGKILL
 // of the sandbox leaves that server running, so the last kill also SIGKILLs the server (power loss): that
 // start runs pg_ctl start and the server's crash recovery before its first answer.
-import { chmodSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchTempDir, machineDescription } from './cli.js';
 import { rssMb, startSimulator, type BenchProcess } from './processes.js';
 import { LIFTED_RATE_LIMITS, putTenantSettings, SIMULATOR_ENV } from './scenarios.js';
-import { fillStore } from './store-growth-scenario.js';
+import { fillStore, storeFilesBytes, writeUntilDead } from './store-growth-scenario.js';
 import postgres from 'postgres';
 import { postmasterOf } from '../../simulator/kernel/store/postgres-binaries.js';
 import { startLocalPostgres } from '../../simulator/site/local-postgres.js';
@@ -51,8 +51,6 @@ async function emptyDatabase(url: string): Promise<void> {
   await sql.unsafe('drop schema public cascade; create schema public');
   await sql.end();
 }
-
-const storeBytes = (dir: string) => readdirSync(dir).reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0);
 
 /** Where a store lives: the on-disk store's file, the journal store's, a PostgreSQL database, or the sandbox's
  *  own server (its directory, and the URL it answers at while the fill writes). */
@@ -85,22 +83,6 @@ async function startTimed(place: StorePlace, jobId: string): Promise<{ ms: numbe
   }
 }
 
-/** Writes while the process lives: persisted SIMA batches, one after another. */
-async function writeUntilDead(url: string): Promise<number> {
-  let written = 0;
-  try {
-    const res = await fetch(`${url}/api/auth/token/integration`, { method: 'POST', headers: { 'x-api-key': KEY } });
-    const { access_token } = (await res.json()) as { access_token: string };
-    for (;;) {
-      const r = await fetch(`${url}/api/sima/batch`, { method: 'POST', headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' }, body: '{"skus":null}' });
-      await r.arrayBuffer();
-      written++;
-    }
-  } catch {
-    return written;
-  }
-}
-
 const rows: string[] = [];
 const server = values.postgres ? await startPostgres({ database: 'restart_bench' }) : undefined;
 for (const mb of values.sizes!.split(',').map(Number)) {
@@ -110,7 +92,7 @@ for (const mb of values.sizes!.split(',').map(Number)) {
   // The fill writes into the local server started here; the sandbox then takes it over, as after a crash.
   const local = values.local ? await startLocalPostgres({ dir }) : undefined;
   const place: StorePlace = server ? { url: server.url } : local ? { localDir: dir, url: local.url } : values.journal ? { journal: path.join(dir, 'store.json') } : { file: path.join(dir, 'store.mdb') };
-  const size = async () => (server ? await databaseBytes(server.url) : local ? await databaseBytes(local.url) : storeBytes(dir)) / 2 ** 20;
+  const size = async () => (server ? await databaseBytes(server.url) : local ? await databaseBytes(local.url) : storeFilesBytes(dir)) / 2 ** 20;
   if (server) await emptyDatabase(server.url);
   const t0 = performance.now();
   const { lastJobId } = await fillStore(storeArgs(place), Math.round((mb * 2 ** 20) / BYTES_PER_JOB));

@@ -3,6 +3,7 @@
 // compaction possibly cut short), in alternating rounds; the first start on the large store is the
 // "start-up after a crash" figure.
 import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { median, type Round } from './load.js';
 import { ROOT, startSimulator } from './processes.js';
@@ -32,6 +33,31 @@ export interface FilledStore {
  * (`--file F` or `--store-url URL`), then the writer SIGKILLed (the records still in the journal). Its heap
  * is raised: a gigabyte of records stays in its memory while it writes.
  */
+/** Bytes of the files in `dir` whose name starts with `prefix` (a store's files; its artifacts directory
+ *  and anything else that is not a file are left out). */
+export function storeFilesBytes(dir: string, prefix = ''): number {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isFile() && entry.name.startsWith(prefix)) bytes += statSync(path.join(dir, entry.name)).size;
+  return bytes;
+}
+
+/** Persisted SIMA batches of the default tenant, one after another, until the simulator at `url` dies (a
+ *  SIGKILL under writes): answers how many were answered. */
+export async function writeUntilDead(url: string): Promise<number> {
+  let written = 0;
+  try {
+    const res = await fetch(`${url}/api/auth/token/integration`, { method: 'POST', headers: { 'x-api-key': SIMULATOR_ENV.SIM_INTEGRATION_KEY } });
+    const { access_token } = (await res.json()) as { access_token: string };
+    for (;;) {
+      const r = await fetch(`${url}/api/sima/batch`, { method: 'POST', headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' }, body: '{"skus":null}' });
+      await r.arrayBuffer();
+      written++;
+    }
+  } catch {
+    return written;
+  }
+}
+
 export function fillStore(storeArgs: string[], records: number): Promise<FilledStore> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', 'scripts/bench/fill-store.ts', ...storeArgs, '--records', String(records), '--crash', '--key', SIMULATOR_ENV.SIM_INTEGRATION_KEY, '--admin', SIMULATOR_ENV.SIM_ADMIN_TOKEN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

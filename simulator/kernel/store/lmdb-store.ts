@@ -511,9 +511,7 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<Store> {
         return undefined;
       },
       async count(where: Where<F> = {}) {
-        if (Object.keys(where).length === 0) {
-            return countOf(totalKey(name));
-        }
+        if (Object.keys(where).length === 0) return countOf(totalKey(name));
         const plan = planQuery(name, typedSchema, where);
         if (plan.residual.length === 0) return bucketCount(plan);
         let n = 0;
